@@ -1,0 +1,142 @@
+"""The Space protocol and the plain sequential depth-first search over it.
+
+A *space* describes a search tree; the engine knows nothing else about a problem.
+
+Glossary
+--------
+state
+    An immutable, cheaply pickled node of the tree (a queen placement, a puzzle).
+branch(state)
+    The children of ``state`` in search order.  A state with no children that is
+    not a solution is a dead end.
+weight
+    How many solutions one solution below a root stands for.  Usually 1; a space
+    that exploits symmetry hands out weighted roots (``count_roots``), e.g. the
+    N-Queens root split into half the first row with weight 2.
+subtree
+    A ``(state, weight)`` pair: everything below ``state``, counted ``weight`` times.
+nodes
+    States visited.  Every state taken off the stack counts once, the root included.
+
+Example: ``sequential_count(space)`` walks the whole tree depth-first and returns
+``Tally(count=92, nodes=2057)`` for 8-queens with the first-available-row order.
+
+Fast hooks (optional, used when present)
+----------------------------------------
+``count_roots() -> list[tuple[State, int]]``
+    Weighted roots whose weighted counts add up to the count below ``root()``.
+``count_below(state, budget) -> Explored | None``
+    Count the solutions below one state with a compiled kernel, visiting at most
+    about ``budget`` nodes; the unexplored rest comes back as ``leftover`` states.
+    ``None`` means "not for this state": the generic search takes over.
+``first_below(state, budget) -> Explored | None``
+    The same, stopping at the first solution (in ``solutions``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+State = TypeVar("State")
+
+
+@runtime_checkable
+class Space(Protocol[State]):
+    """A search tree: a root, children in search order, and a solution test."""
+
+    def root(self) -> State: ...
+
+    def branch(self, state: State) -> Iterable[State]: ...
+
+    def is_solution(self, state: State) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Explored:
+    """What one bounded depth-first run below some roots found.
+
+    ``leftover`` holds the roots of the unexplored rest, in search order, when
+    the node budget ran out (empty when the run finished).
+    """
+
+    count: int
+    nodes: int
+    solutions: tuple[Any, ...] = ()
+    leftover: tuple[Any, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A finished sequential count."""
+
+    count: int
+    nodes: int
+
+
+def depth_first(space: Space[State], start: State) -> Iterator[State]:
+    """Yield every state below ``start`` (itself included) in depth-first order."""
+    stack = [start]
+    while stack:
+        state = stack.pop()
+        yield state
+        stack.extend(reversed(list(space.branch(state))))
+
+
+def sequential_count(space: Space[State]) -> Tally:
+    """Count every solution with the plain generic search: the reference answer."""
+    count = nodes = 0
+    for state in depth_first(space, space.root()):
+        nodes += 1
+        if space.is_solution(state):
+            count += 1
+    return Tally(count, nodes)
+
+
+def sequential_solutions(space: Space[State], limit: int | None = None) -> list[State]:
+    """The first ``limit`` solutions (all when None) in depth-first order."""
+    found: list[State] = []
+    if limit is not None and limit <= 0:
+        return found
+    for state in depth_first(space, space.root()):
+        if space.is_solution(state):
+            found.append(state)
+            if limit is not None and len(found) >= limit:
+                break
+    return found
+
+
+def explore(
+    space: Space[State],
+    roots: Iterable[State],
+    *,
+    budget: int | None = None,
+    stop_after: int | None = None,
+    keep: bool = False,
+) -> Explored:
+    """Bounded depth-first search below ``roots`` (in order), generic path.
+
+    Stops when ``budget`` nodes have been visited or ``stop_after`` solutions
+    found; whatever is still on the stack comes back as ``leftover`` (in search
+    order).  With ``keep`` the solutions themselves are returned, otherwise only
+    counted.
+    """
+    stack = list(roots)
+    stack.reverse()
+    count = nodes = 0
+    found: list[State] = []
+    while stack:
+        if budget is not None and nodes >= budget:
+            break
+        if stop_after is not None and count >= stop_after:
+            break
+        state = stack.pop()
+        nodes += 1
+        if space.is_solution(state):
+            count += 1
+            if keep:
+                found.append(state)
+        stack.extend(reversed(list(space.branch(state))))
+    stack.reverse()
+    return Explored(count, nodes, tuple(found), tuple(stack))
