@@ -1,0 +1,211 @@
+"""Constraint propagators: what follows from putting values in squares.
+
+A propagator works in place on a *list* of masks that a puzzle has just copied,
+so the puzzle itself stays immutable.  It is told which squares were just
+filled, and optionally the masks of the fixed point they came from (the parent
+puzzle's, to skip unchanged units), and returns False as soon as it meets a
+contradiction; the half-done masks then belong to a dead end and are never
+propagated further.
+
+Glossary
+--------
+masks
+    One int per square (row-major): bit v - 1 is set when value v is still a
+    candidate.  A square with one bit is filled; with no bit it is a dead end.
+    Example: ``masks[2] == 0b100100101`` means square A3 may be 1, 3, 6 or 9.
+filled
+    The squares just given a single value, whose consequences are pending.
+peer elimination
+    A filled square's value is removed from all its peers; a peer left with
+    one candidate is filled in turn (a cascade).
+hidden single
+    A value with one place left in a unit goes there.
+naked twins
+    Two squares of a unit with the same two candidates: those two values are
+    removed from the rest of the unit.
+
+The propagators, by name (``propagator_named``):
+
+``none``
+    Nothing is propagated; a square's candidates are the values not yet used
+    by its filled peers, worked out when asked (``open_candidates``).
+``peers``
+    Peer elimination.
+``units`` (the default)
+    Peer elimination plus hidden singles, to a fixed point.
+``twins``
+    ``units`` plus naked twins, to a fixed point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from parallel_backtrack.engine import UnknownNameError, did_you_mean
+
+from .grid import Grid
+
+Propagator = Callable[[list[int], list[int], Grid, "Sequence[int] | None"], bool]
+
+DEFAULT_PROPAGATION = "units"
+
+
+def propagate_none(
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+) -> bool:
+    """Plain backtracking: nothing follows, unless a filled square is empty."""
+    return all(masks[s] for s in filled)
+
+
+def open_candidates(masks: tuple[int, ...] | list[int], square: int, grid: Grid) -> int:
+    """For ``none``: the values of ``square`` not used by its filled peers, as a mask."""
+    used = 0
+    for p in grid.peers[square]:
+        mask = masks[p]
+        if not mask & (mask - 1):
+            used |= mask
+    return grid.full & ~used
+
+
+def eliminate_from_peers(masks: list[int], filled: list[int], peers: tuple) -> bool:
+    """Peer elimination with a cascade; empties ``filled``.  False on a contradiction."""
+    pop, push = filled.pop, filled.append
+    while filled:
+        s = pop()
+        bit = masks[s]
+        if not bit:
+            return False
+        for p in peers[s]:
+            mask = masks[p]
+            if mask & bit:
+                mask ^= bit
+                if not mask:
+                    return False
+                masks[p] = mask
+                if not mask & (mask - 1):
+                    push(p)
+    return True
+
+
+def propagate_peers(
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+) -> bool:
+    """Peer elimination only."""
+    return eliminate_from_peers(masks, filled, grid.peers)
+
+
+def place_hidden_singles(
+    masks: list[int], grid: Grid, before: Sequence[int] | None = None
+) -> list[int] | None:
+    """Fill every hidden single; the squares filled, or None on a contradiction.
+
+    A value missing from a unit, or two hidden singles wanting one square, is a
+    contradiction.  Units whose masks equal those in ``before`` (masks with no
+    hidden single left) are skipped: nothing in them can have changed.
+    """
+    full = grid.full
+    filled: list[int] = []
+    for unit, get in zip(grid.units, grid.unit_getters, strict=True):
+        unit_masks = get(masks)
+        if before is not None and unit_masks == get(before):
+            continue
+        once = twice = 0
+        for mask in unit_masks:
+            twice |= once & mask
+            once |= mask
+        if once != full:
+            return None
+        singles = once & ~twice
+        if singles:
+            for s, mask in zip(unit, unit_masks, strict=True):
+                bit = mask & singles
+                if bit:
+                    if bit & (bit - 1):
+                        return None
+                    if bit != mask:
+                        masks[s] = bit
+                        filled.append(s)
+    return filled
+
+
+def propagate_units(
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+) -> bool:
+    """Peer elimination and hidden singles, until nothing changes.
+
+    ``before``, when given, is a fixed point these masks were derived from
+    (the parent puzzle); it lets the first hidden-singles pass skip the units
+    that did not change.
+    """
+    peers = grid.peers
+    while True:
+        if not eliminate_from_peers(masks, filled, peers):
+            return False
+        scanned = tuple(masks)
+        found = place_hidden_singles(masks, grid, before)
+        if found is None:
+            return False
+        if not found:
+            return True
+        filled, before = found, scanned
+
+
+def remove_naked_twins(masks: list[int], units: tuple) -> tuple[bool, list[int]] | None:
+    """Apply naked twins once to every unit: (anything removed, squares filled), or None.
+
+    Three squares of a unit sharing the same two candidates are a contradiction.
+    """
+    filled: list[int] = []
+    changed = False
+    for unit in units:
+        pairs = [masks[s] for s in unit if masks[s].bit_count() == 2]
+        for twin in {m for m in pairs if pairs.count(m) >= 2}:
+            if pairs.count(twin) > 2:
+                return None
+            for s in unit:
+                mask = masks[s]
+                if mask != twin and mask & twin:
+                    mask &= ~twin
+                    if not mask:
+                        return None
+                    masks[s] = mask
+                    changed = True
+                    if not mask & (mask - 1):
+                        filled.append(s)
+    return changed, filled
+
+
+def propagate_twins(
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+) -> bool:
+    """``units`` plus naked twins, until nothing changes."""
+    while True:
+        if not propagate_units(masks, filled, grid, before):
+            return False
+        before = tuple(masks)
+        found = remove_naked_twins(masks, grid.units)
+        if found is None:
+            return False
+        changed, filled = found
+        if not changed:
+            return True
+
+
+PROPAGATORS: dict[str, Propagator] = {
+    "none": propagate_none,
+    "peers": propagate_peers,
+    "units": propagate_units,
+    "twins": propagate_twins,
+}
+
+
+def check_propagation(name: object) -> str:
+    """Return ``name`` when it names a propagator, else raise with a "did you mean"."""
+    if not isinstance(name, str) or name not in PROPAGATORS:
+        raise UnknownNameError(did_you_mean("propagation", name, PROPAGATORS))
+    return name
+
+
+def propagator_named(name: str) -> Propagator:
+    """The propagator called ``name``: ``none``, ``peers``, ``units`` or ``twins``."""
+    return PROPAGATORS[check_propagation(name)]

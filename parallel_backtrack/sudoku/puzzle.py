@@ -1,0 +1,295 @@
+"""ImmutableSudokuPuzzle: a Sudoku grid of candidate sets that never changes.
+
+``create_next(square, value)`` returns a new puzzle with the value placed and
+its consequences propagated; the old puzzle is untouched, so a search can keep
+every state it meets without undoing anything.
+
+Glossary
+--------
+givens
+    The values a puzzle starts with: a string in any format ``formats`` reads
+    (``"85...24.."``), a flat sequence of n*n ints, or n rows of n ints; 0 or
+    None for a blank.
+square
+    A name (``"A3"``) or a row-major index (``2``); see ``grid``.
+masks
+    A tuple of n*n ints in row-major square order: bit v - 1 is set when value
+    v is a candidate.  A filled square has a single bit, a dead square none.
+    Example: with Norvig's "hardest" givens and ``peers``, ``masks[2] ==
+    0b100100101``, i.e. ``candidates("A3") == {1, 3, 6, 9}``.
+propagation
+    The propagator's name (``none``, ``peers``, ``units``, ``twins``); see
+    ``propagate``.  Under ``none`` an open square's mask stays full and its
+    candidates are worked out from its filled peers when asked.
+dead
+    Propagation met a contradiction (a square or a unit-value with no place
+    left).  A dead puzzle is a dead end: it has no solution below it.
+
+Building a puzzle fills every square with all candidates first, then assigns
+the givens in a separate phase, as the lab warns: assigning while filling
+would overwrite the eliminations already made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .candidates import CandidateSet, bits
+from .formats import format_grid, format_line, parse_one
+from .grid import Grid, box_for_cells, check_box, grid_for
+from .propagate import (
+    DEFAULT_PROPAGATION,
+    PROPAGATORS,
+    check_propagation,
+    open_candidates,
+)
+
+Givens = str | Sequence[int | None] | Sequence[Sequence[int | None]]
+
+
+class InvalidPuzzleError(ValueError):
+    """Givens that cannot start a puzzle: unreadable, wrong size, out of range, or repeated."""
+
+
+def _flatten(givens: Sequence[Any]) -> list[Any]:
+    if givens and all(isinstance(row, Sequence) and not isinstance(row, str) for row in givens):
+        return [cell for row in givens for cell in row]
+    return list(givens)
+
+
+def read_givens(givens: Givens) -> tuple[int, ...]:
+    """The givens as cells (0 for blank); raises InvalidPuzzleError when unreadable."""
+    if isinstance(givens, str):
+        try:
+            return parse_one(givens)
+        except ValueError as error:
+            raise InvalidPuzzleError(str(error)) from None
+    if not isinstance(givens, Sequence):
+        raise InvalidPuzzleError(
+            f"givens are a string, a sequence of ints or a sequence of rows, got {givens!r}"
+        )
+    cells = _flatten(givens)
+    for i, cell in enumerate(cells):
+        if cell is not None and (isinstance(cell, bool) or not isinstance(cell, int)):
+            raise InvalidPuzzleError(f"cell {i} is {cell!r}; cells are ints, 0 or None")
+    return tuple(cell or 0 for cell in cells)
+
+
+def _out_of_range(grid: Grid, cells: Sequence[int]) -> list[str]:
+    return [
+        f"{grid.names[s]} holds {v}"
+        for s, v in enumerate(cells)
+        if not 0 <= v <= grid.size
+    ]
+
+
+def _repeats(grid: Grid, cells: Sequence[int]) -> list[str]:
+    """``A1 and A2 both hold 1 (same row, box)`` for each value a unit repeats."""
+    clashes: dict[tuple[int, tuple[str, ...]], list[str]] = {}
+    for kind, units in (("row", grid.rows), ("column", grid.cols), ("box", grid.boxes)):
+        for unit in units:
+            seen: dict[int, list[str]] = {}
+            for s in unit:
+                if cells[s]:
+                    seen.setdefault(cells[s], []).append(grid.names[s])
+            for value, names in seen.items():
+                if len(names) > 1:
+                    clashes.setdefault((value, tuple(names)), []).append(kind)
+    return [_clash(value, names, kinds) for (value, names), kinds in clashes.items()]
+
+
+def _clash(value: int, names: tuple[str, ...], kinds: list[str]) -> str:
+    both = "both" if len(names) == 2 else "all"
+    return f"{', '.join(names[:-1])} and {names[-1]} {both} hold {value} (same {', '.join(kinds)})"
+
+
+def check_givens(cells: Sequence[int]) -> Grid:
+    """The grid for some cells; InvalidPuzzleError names the squares that are wrong."""
+    box = box_for_cells(len(cells))
+    if box is None:
+        raise InvalidPuzzleError(
+            f"{len(cells)} cells is no Sudoku size; expected 16, 81, 256, 625 or 1296"
+        )
+    grid = grid_for(box)
+    problems = _out_of_range(grid, cells)
+    if problems:
+        raise InvalidPuzzleError(f"values must be 1..{grid.size}: {_listing(problems)}")
+    problems = _repeats(grid, cells)
+    if problems:
+        raise InvalidPuzzleError(f"givens contradict each other: {_listing(problems)}")
+    return grid
+
+
+def _listing(problems: list[str], shown: int = 4) -> str:
+    more = len(problems) - shown
+    return "; ".join(problems[:shown]) + (f"; and {more} more" if more > 0 else "")
+
+
+class ImmutableSudokuPuzzle:
+    """A Sudoku grid of candidate sets; every move returns a new puzzle."""
+
+    __slots__ = ("_box", "_masks", "_propagation", "_dead")
+    _box: int
+    _masks: tuple[int, ...]
+    _propagation: str
+    _dead: bool
+
+    def __init__(self, givens: Givens, propagation: str = DEFAULT_PROPAGATION) -> None:
+        propagation = check_propagation(propagation)
+        cells = read_givens(givens)
+        grid = check_givens(cells)
+        masks = [grid.full] * len(cells)
+        filled = [s for s, value in enumerate(cells) if value]
+        for s in filled:
+            masks[s] = 1 << (cells[s] - 1)
+        alive = PROPAGATORS[propagation](masks, filled, grid, None)
+        self._set(grid.box, tuple(masks), propagation, not alive)
+
+    def _set(self, box: int, masks: tuple[int, ...], propagation: str, dead: bool) -> None:
+        object.__setattr__(self, "_box", box)
+        object.__setattr__(self, "_masks", masks)
+        object.__setattr__(self, "_propagation", propagation)
+        object.__setattr__(self, "_dead", dead)
+
+    @classmethod
+    def from_masks(
+        cls,
+        box: int,
+        masks: Sequence[int],
+        propagation: str = DEFAULT_PROPAGATION,
+        *,
+        dead: bool | None = None,
+    ) -> ImmutableSudokuPuzzle:
+        """A puzzle holding exactly these masks, without propagating anything.
+
+        ``dead`` defaults to "some square has no candidate".  Meant for states
+        that came out of a search (a kernel's leftover or solution arrays).
+        """
+        grid = grid_for(check_box(box))
+        masks = tuple(int(m) for m in masks)
+        if len(masks) != grid.size**2 or any(not 0 <= m <= grid.full for m in masks):
+            raise InvalidPuzzleError(
+                f"a {grid.size}x{grid.size} puzzle needs {grid.size**2} masks in"
+                f" 0..{grid.full}, got {len(masks)}"
+            )
+        made = object.__new__(cls)
+        made._set(box, masks, check_propagation(propagation), 0 in masks if dead is None else dead)
+        return made
+
+    def _child(self, masks: list[int], square: int) -> ImmutableSudokuPuzzle:
+        made = object.__new__(ImmutableSudokuPuzzle)
+        alive = masks[square] != 0 and PROPAGATORS[self._propagation](
+            masks, [square], grid_for(self._box), self._masks
+        )
+        made._set(self._box, tuple(masks), self._propagation, not alive)
+        return made
+
+    def create_next(self, square: str | int, value: int) -> ImmutableSudokuPuzzle:
+        """A new puzzle with ``value`` in ``square``; a non-candidate value gives a dead end."""
+        grid = self.grid
+        s = grid.square(square)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= grid.size:
+            raise ValueError(f"value must be an int in 1..{grid.size}, got {value!r}")
+        masks = list(self._masks)
+        masks[s] = (1 << (value - 1)) & self.candidate_mask(s)
+        return self._child(masks, s)
+
+    def next_puzzles(self, square: int) -> list[ImmutableSudokuPuzzle]:
+        """One new puzzle per candidate of ``square`` (an index), smallest value first."""
+        if self._dead:
+            return []
+        children = []
+        for bit in bits(self.candidate_mask(square)):
+            masks = list(self._masks)
+            masks[square] = bit
+            children.append(self._child(masks, square))
+        return children
+
+    def candidate_mask(self, square: int) -> int:
+        """The candidates of a square (an index) as a mask."""
+        mask = self._masks[square]
+        if self._propagation == "none" and mask & (mask - 1):
+            return mask & open_candidates(self._masks, square, grid_for(self._box))
+        return mask
+
+    def candidates(self, square: str | int) -> CandidateSet:
+        """The values still possible in a square."""
+        return CandidateSet.from_mask(self.candidate_mask(self.grid.square(square)))
+
+    def value(self, square: str | int) -> int | None:
+        """The square's value when it is filled (exactly one candidate), else None."""
+        mask = self._masks[self.grid.square(square)]
+        return mask.bit_length() if mask and not mask & (mask - 1) else None
+
+    def is_filled(self, square: int) -> bool:
+        """True when the square (an index) holds a single value."""
+        mask = self._masks[square]
+        return mask != 0 and not mask & (mask - 1)
+
+    def is_solved(self) -> bool:
+        """Every square filled, with no contradiction met on the way."""
+        return not self._dead and all(m and not m & (m - 1) for m in self._masks)
+
+    def is_dead(self) -> bool:
+        """Propagation met a contradiction: no solution lies below this puzzle."""
+        return self._dead
+
+    @property
+    def box(self) -> int:
+        return self._box
+
+    @property
+    def size(self) -> int:
+        return self._box * self._box
+
+    @property
+    def grid(self) -> Grid:
+        return grid_for(self._box)
+
+    @property
+    def propagation(self) -> str:
+        return self._propagation
+
+    @property
+    def masks(self) -> tuple[int, ...]:
+        return self._masks
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The filled values, row-major, 0 for open squares."""
+        return tuple(m.bit_length() if m and not m & (m - 1) else 0 for m in self._masks)
+
+    def line(self) -> str:
+        """The filled values on one line (``.`` for open squares)."""
+        return format_line(self.cells)
+
+    def __str__(self) -> str:
+        return format_grid(self.cells)
+
+    def __repr__(self) -> str:
+        dead = ", dead" if self._dead else ""
+        return f"ImmutableSudokuPuzzle({self.line()!r}, propagation={self._propagation!r}{dead})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ImmutableSudokuPuzzle):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[int, tuple[int, ...], str, bool]:
+        return (self._box, self._masks, self._propagation, self._dead)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"ImmutableSudokuPuzzle is immutable; cannot set {name!r}")
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_restore, self._key())
+
+
+def _restore(box: int, masks: tuple[int, ...], propagation: str, dead: bool) -> Any:
+    made = object.__new__(ImmutableSudokuPuzzle)
+    made._set(box, masks, propagation, dead)
+    return made
