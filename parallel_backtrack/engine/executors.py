@@ -1,0 +1,198 @@
+"""Executors: ``workers`` + ``backend`` -> something that runs tasks.
+
+Glossary
+--------
+backend
+    ``serial`` (in this process, no pool), ``threads`` (a thread pool, for
+    debugging), ``loky`` (loky's reusable process pool, the default for more
+    than one worker) or ``dask`` (a Dask ``distributed`` cluster).
+workers
+    joblib's ``n_jobs`` convention: a positive count, or -1 for every core
+    loky can see.  0 and values below -1 are refused.
+shipping
+    ``executor.ship(obj)`` sends a large, unchanging object (the Space) to the
+    workers once and returns a small handle; tasks carry the handle and call
+    ``unship(handle)`` inside the worker.
+
+Example: ``make_executor(2)`` is a loky pool of two processes;
+``make_executor(1)`` runs everything in the calling process.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import difflib
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import cloudpickle
+
+BACKENDS = ("dask", "loky", "serial", "threads")
+_SHIPPED: dict[str, Any] = {}
+_SHIPPED_MAX = 8
+
+
+class UnknownNameError(ValueError):
+    """A name (backend, order, kernel, ...) that is not one of the choices."""
+
+
+def did_you_mean(kind: str, name: object, choices: Iterable[str]) -> str:
+    """``unknown backend 'lokky'; expected one of [...] (did you mean 'loky'?)``."""
+    choices = sorted(choices)
+    text = f"unknown {kind} {name!r}; expected one of {choices}"
+    close = difflib.get_close_matches(str(name), choices, n=1)
+    return text + (f" (did you mean {close[0]!r}?)" if close else "")
+
+
+def check_name(kind: str, name: str, choices: Iterable[str]) -> str:
+    choices = tuple(choices)
+    if name not in choices:
+        raise UnknownNameError(did_you_mean(kind, name, choices))
+    return name
+
+
+def cpu_count() -> int:
+    """Usable cores, as loky (and so joblib) counts them: cgroups and affinity aware."""
+    import loky
+
+    return max(1, loky.cpu_count())
+
+
+def resolve_workers(workers: int) -> int:
+    """joblib's n_jobs convention: positive counts, or -1 for all cores."""
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise ValueError(f"workers must be an integer, got {workers!r}")
+    if workers == -1:
+        return cpu_count()
+    if workers < 1:
+        raise ValueError(
+            f"workers must be a positive integer or -1 (all cores), got {workers}"
+        )
+    return workers
+
+
+@dataclass(frozen=True, slots=True)
+class Shipped:
+    """A handle to an object stored once in a file that the workers read once."""
+
+    key: str
+    path: str
+
+
+def unship(handle: Any) -> Any:
+    """Inside a worker: the object behind a handle (cached per process)."""
+    if not isinstance(handle, Shipped):
+        return handle
+    found = _SHIPPED.get(handle.key)
+    if found is None:
+        with open(handle.path, "rb") as stream:
+            found = cloudpickle.load(stream)
+        if len(_SHIPPED) >= _SHIPPED_MAX:
+            _SHIPPED.pop(next(iter(_SHIPPED)))
+        _SHIPPED[handle.key] = found
+    return found
+
+
+class Executor:
+    """The small interface the scheduler needs; the base runs tasks in-process."""
+
+    name = "serial"
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self._files: list[str] = []
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
+        future: cf.Future = cf.Future()
+        try:
+            future.set_result(fn(*args))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller via the future
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            future.set_exception(error)
+        return future
+
+    def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
+        done, _ = cf.wait(list(futures), timeout=timeout, return_when=cf.FIRST_COMPLETED)
+        return set(done)
+
+    def ship(self, obj: Any) -> Any:
+        return obj
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+    def close(self, kill: bool = False) -> None:
+        """End of a run: drop shipped files; ``kill`` also stops running workers."""
+        for path in self._files:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+        self._files.clear()
+
+
+class ThreadExecutor(Executor):
+    name = "threads"
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self._pool = cf.ThreadPoolExecutor(workers, thread_name_prefix="pb")
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
+        return self._pool.submit(fn, *args)
+
+    def close(self, kill: bool = False) -> None:
+        self._pool.shutdown(wait=not kill, cancel_futures=True)
+        super().close(kill)
+
+
+class LokyExecutor(Executor):
+    """loky's reusable process pool: warm workers survive from one run to the next."""
+
+    name = "loky"
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        from loky import get_reusable_executor
+
+        self._pool = get_reusable_executor(max_workers=workers, timeout=300)
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
+        return self._pool.submit(fn, *args)
+
+    def ship(self, obj: Any) -> Any:
+        data = cloudpickle.dumps(obj)
+        key = hashlib.blake2b(data, digest_size=16).hexdigest()
+        handle, path = tempfile.mkstemp(prefix="pb-space-", suffix=".pkl")
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        self._files.append(path)
+        return Shipped(key, path)
+
+    def close(self, kill: bool = False) -> None:
+        if kill:
+            self._pool.shutdown(wait=False, kill_workers=True)
+        super().close(kill)
+
+
+def make_executor(workers: int = 1, backend: str | None = None, **options: Any) -> Executor:
+    """The executor for ``workers`` and ``backend`` (None: serial for 1, else loky)."""
+    count = resolve_workers(workers)
+    if backend is None:
+        backend = "serial" if count == 1 else "loky"
+    check_name("backend", backend, BACKENDS)
+    if backend == "serial":
+        return Executor(1)
+    if backend == "threads":
+        return ThreadExecutor(count)
+    if backend == "loky":
+        return LokyExecutor(count)
+    from .dask_executor import DaskExecutor
+
+    return DaskExecutor(count, **options)

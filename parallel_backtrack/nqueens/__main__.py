@@ -1,0 +1,155 @@
+"""``python -m parallel_backtrack.nqueens``: count N-Queens solutions in parallel.
+
+Parse, build the space, run the engine, print; ``main`` returns the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from .. import _cli
+from ..engine import SearchInterrupted, SearchReport, solutions
+from ..engine import count as engine_count
+from .board import ImmutableQueenLocations
+from .kernel import MAX_KERNEL_SIZE
+from .orders import ORDERS, order_named
+from .space import KERNELS, QueensSpace
+from .verify import is_queens_solution
+
+PROG = "python -m parallel_backtrack.nqueens"
+MAX_COUNT_SIZE = MAX_KERNEL_SIZE
+
+
+def board_size(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"n must be an integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"n must be at least 1, got {n}")
+    return n
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _cli.Parser(
+        prog=PROG,
+        description="Count the ways to place N non-attacking queens on an N x N board, "
+        "exactly, on all your cores. The tree is cut into subtrees that worker processes "
+        "count with a compiled bitboard kernel; the counts are summed.",
+        epilog="examples:\n  %(prog)s --n 14 --workers 8\n  %(prog)s --n 8 --show 2\n"
+        "  %(prog)s --n 12 --kernel reference --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--n", type=board_size, default=8, metavar="N",
+                        help=f"board size, 1..{MAX_COUNT_SIZE} for counting (default: 8)")
+    parser.add_argument("--kernel", type=_cli.choice_type("kernel", KERNELS), default="fast",
+                        metavar="|".join(KERNELS),
+                        help="fast: compiled bitboard kernel below the split (default); "
+                        "reference: the immutable-state search all the way down")
+    parser.add_argument("--order", type=_cli.choice_type("order", ORDERS),
+                        default="first-available", metavar="|".join(ORDERS),
+                        help="row search order (the fast kernel needs first-available)")
+    parser.add_argument("--show", type=_cli.positive_int, default=None, metavar="K",
+                        help="draw up to K solutions (the first K in search order)")
+    _cli.add_engine_options(parser)
+    _add_local_search(parser)
+    return parser
+
+
+def _add_local_search(parser: argparse.ArgumentParser) -> None:
+    try:
+        from .local_cli import add_local_arguments
+    except ImportError:
+        return
+    add_local_arguments(parser)
+
+
+def _check(args: argparse.Namespace) -> str | None:
+    """A usage problem the parser cannot see, or None."""
+    if args.n > MAX_COUNT_SIZE:
+        return (f"n = {args.n} is too large to count: the kernel's diagonal masks hold "
+                f"n <= {MAX_COUNT_SIZE} (and counts beyond n = 27 are unknown to anyone); "
+                "use --find-one for one solution on a huge board")
+    return None
+
+
+def _first_solutions(n: int, k: int) -> list[list[int]]:
+    """The first k solutions in search order, each checked independently."""
+    space = QueensSpace(ImmutableQueenLocations(n), kernel="reference")
+    found = [list(board.queens) for board in solutions(space, limit=k)]
+    bad = [cols for cols in found if not is_queens_solution(cols)]
+    if bad:
+        raise RuntimeError(f"internal error: invalid solution {bad[0]}")
+    return found
+
+
+def _payload(args: argparse.Namespace, report: SearchReport) -> dict[str, Any]:
+    payload = report.as_dict()
+    payload.update(n=args.n, kernel=args.kernel, order=args.order)
+    if args.stats:
+        payload["task_seconds"] = [round(s, 6) for s in report.task_seconds]
+    return payload
+
+
+def _print_human(args: argparse.Namespace, report: SearchReport, out: TextIO) -> None:
+    partial = "" if report.complete else f" (partial: {report.stop_reason}; a lower bound)"
+    print(f"{args.n}-queens: {report.count:,} solutions{partial}", file=out)
+    rate = report.nodes / report.seconds if report.seconds > 0 else 0.0
+    print(f"  {report.seconds:.3f} s, {report.workers} worker(s) ({report.backend}), "
+          f"kernel {args.kernel}, {report.tasks} tasks, {report.nodes:,} nodes "
+          f"({rate / 1e6:.1f} M nodes/s)", file=out)
+
+
+def _show(args: argparse.Namespace, payload: dict[str, Any], out: TextIO) -> None:
+    boards = _first_solutions(args.n, args.show)
+    payload["solutions"] = boards
+    if args.json:
+        return
+    for index, cols in enumerate(boards, 1):
+        print(f"\nsolution {index}: {cols}", file=out)
+        print("\n".join(" ".join("Q" if c == col else "." for c in range(args.n))
+                        for col in cols), file=out)
+
+
+def count_command(args: argparse.Namespace, out: TextIO) -> int:
+    space = QueensSpace(ImmutableQueenLocations(args.n), order_named(args.order), args.kernel)
+    try:
+        report = engine_count(space, **_cli.engine_options(args))
+    except SearchInterrupted as stop:
+        report = stop.report
+    payload = _payload(args, report)
+    if args.show and report.complete:
+        _show(args, payload, out)
+    if args.json:
+        _cli.print_json(payload, out)
+    else:
+        _print_human(args, report, out)
+        if args.stats:
+            _cli.print_stats(report, out)
+    return _cli.exit_code(report)
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if getattr(args, "find_one", False):
+            from .local_cli import run_find_one
+
+            return run_find_one(args, out=out)
+        problem = _check(args)
+        if problem:
+            return _cli.usage_error(PROG, problem)
+        return count_command(args, out)
+    except (ValueError, OSError) as error:
+        return _cli.usage_error(PROG, str(error))
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return _cli.EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

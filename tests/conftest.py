@@ -1,0 +1,17 @@
+"""Shared test helpers: the shared data folder and independent checkers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared data folder {SHARED_DATA} is absent")
+    return SHARED_DATA

@@ -1,0 +1,121 @@
+import time
+
+import pytest
+
+from parallel_backtrack.engine import (
+    SearchInterrupted,
+    count,
+    first_hit,
+    sequential_count,
+    sequential_solutions,
+    solutions,
+    solve,
+)
+from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
+
+RUNS = [(1, None), (2, "serial"), (2, "threads"), (2, "loky")]
+SPACES = [NoAdjacentOnes(13), SubsetSum(tuple(range(1, 17)), 40)]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("workers,backend", RUNS)
+@pytest.mark.parametrize("budget", [3, 50, None])
+@pytest.mark.parametrize("per_worker", [1, 30])
+@pytest.mark.parametrize("space", SPACES, ids=["strings", "subsets"])
+def test_count_is_exact_for_every_backend_budget_and_split(space, workers, backend, budget,
+                                                            per_worker):
+    report = count(space, workers=workers, backend=backend, budget=budget,
+                   per_worker=per_worker)
+    assert report.count == sequential_count(space).count
+    assert report.complete and report.stop_reason is None
+    assert report.tasks == len(report.task_seconds) == len(report.task_workers)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("workers,backend", RUNS)
+@pytest.mark.parametrize("limit", [None, 0, 1, 7, 10**6])
+def test_solution_stream_is_the_sequential_order(workers, backend, limit):
+    space = SubsetSum(tuple(range(1, 14)), 25)
+    stream = solutions(space, limit=limit, workers=workers, backend=backend, budget=11,
+                       per_worker=5)
+    found = list(stream)
+    assert found == sequential_solutions(space, limit)
+    assert all(space.is_solution(state) and sum(1 + i for i in state[2]) == 25
+               for state in found)
+    assert stream.report.count == len(found)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("workers,backend", RUNS)
+def test_solve_returns_a_checked_solution_or_none(workers, backend):
+    space = SubsetSum(tuple(range(2, 40, 3)), 61)
+    report = solve(space, workers=workers, backend=backend, budget=20)
+    _, total, chosen = report.solution
+    assert total == 61 == sum(space.values[i] for i in chosen)
+    assert solve(SubsetSum((2, 4, 6), 5), workers=workers, backend=backend).solution is None
+
+
+@pytest.mark.parametrize("limit", [0, 1, 100, 10**9])
+def test_count_with_limit_is_min_of_total_and_limit(limit):
+    space = NoAdjacentOnes(12)
+    report = count(space, workers=2, backend="threads", limit=limit, budget=5)
+    assert report.count == min(limit, sequential_count(space).count)
+
+
+def test_count_reports_nodes_tasks_and_worker_stats():
+    space = NoAdjacentOnes(14)
+    report = count(space, workers=2, backend="threads", budget=40, per_worker=4)
+    assert report.nodes == sequential_count(space).nodes
+    stats = report.worker_stats()
+    assert sum(s.tasks for s in stats) == report.tasks
+    assert sum(s.node_share for s in stats) == pytest.approx(1.0)
+    assert report.frontier >= 8 and report.as_dict()["count"] == report.count
+
+
+def test_timeout_stops_with_a_partial_result():
+    space = SubsetSum(tuple(range(1, 60)), 900)
+    started = time.perf_counter()
+    report = count(space, workers=1, timeout=0.3, budget=500)
+    assert time.perf_counter() - started < 3
+    assert not report.complete and report.stop_reason == "timeout"
+
+
+@pytest.mark.parametrize("name,value,match", [
+    ("budget", 0, "budget must be a positive number"),
+    ("per_worker", -3, "per_worker must be a positive number"),
+    ("timeout", 0, "timeout must be a positive number"),
+    ("limit", -1, "limit must be a non-negative integer"),
+    ("workers", 0, r"workers must be a positive integer or -1 \(all cores\), got 0"),
+    ("workers", -2, "got -2"),
+    ("backend", "lokky", r"unknown backend 'lokky'.*did you mean 'loky'"),
+])
+def test_bad_arguments_are_named_in_the_error(name, value, match):
+    with pytest.raises(ValueError, match=match):
+        count(NoAdjacentOnes(3), **{name: value})
+
+
+def test_interrupt_carries_the_partial_report():
+    class Interrupting(NoAdjacentOnes):
+        def branch(self, state):
+            if len(state) == 6:
+                raise KeyboardInterrupt
+            return NoAdjacentOnes.branch(self, state)
+
+    with pytest.raises(SearchInterrupted) as stop:
+        count(Interrupting(10), budget=3)
+    assert not stop.value.report.complete
+    assert stop.value.report.stop_reason == "interrupted"
+
+
+def _slow_square(x, delay):
+    time.sleep(delay)
+    return x * x if x != 0 else None
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("backend", ["threads", "loky"])
+def test_first_hit_returns_the_first_result_and_skips_none(backend):
+    index, value = first_hit(_slow_square, [(0, 0.0), (3, 0.05), (4, 2.0)], workers=2,
+                             backend=backend)
+    assert (index, value) == (1, 9)
+    assert first_hit(_slow_square, [(0, 0.0)], workers=1) == (-1, None)

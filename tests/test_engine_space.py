@@ -1,0 +1,56 @@
+from itertools import combinations
+
+import pytest
+
+from parallel_backtrack.engine import explore, sequential_count, sequential_solutions
+from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
+
+
+def fib(k: int) -> int:
+    a, b = 0, 1
+    for _ in range(k):
+        a, b = b, a + b
+    return a
+
+
+def subsets_adding_to(values, target):
+    return sum(1 for r in range(len(values) + 1) for c in combinations(values, r)
+               if sum(c) == target)
+
+
+@pytest.mark.parametrize("length", range(0, 15))
+def test_sequential_count_matches_fibonacci(length):
+    assert sequential_count(NoAdjacentOnes(length)).count == fib(length + 2)
+
+
+def test_sequential_count_matches_brute_force_subsets():
+    values = (3, 5, 6, 7, 9, 11, 13)
+    assert sequential_count(SubsetSum(values, 20)).count == subsets_adding_to(values, 20)
+
+
+def test_solutions_come_in_depth_first_order_and_respect_limit():
+    found = sequential_solutions(NoAdjacentOnes(4))
+    assert found == sorted(found)  # children come 0 first, so depth-first is lexicographic
+    assert sequential_solutions(NoAdjacentOnes(4), limit=3) == found[:3]
+    assert sequential_solutions(NoAdjacentOnes(4), limit=0) == []
+
+
+@pytest.mark.parametrize("budget", [1, 2, 5, 17, 1000])
+def test_explore_with_budget_hands_back_exactly_the_rest(budget):
+    space = NoAdjacentOnes(9)
+    total = sequential_count(space)
+    count = nodes = 0
+    roots = [space.root()]
+    while roots:
+        done = explore(space, roots, budget=budget)
+        assert done.nodes <= budget
+        count, nodes, roots = count + done.count, nodes + done.nodes, list(done.leftover)
+    assert (count, nodes) == (total.count, total.nodes)
+
+
+def test_explore_keeps_solutions_in_order_and_stops_after():
+    space = NoAdjacentOnes(5)
+    done = explore(space, [space.root()], stop_after=2, keep=True)
+    assert list(done.solutions) == sequential_solutions(space, limit=2)
+    rest = explore(space, done.leftover, keep=True)
+    assert list(done.solutions + rest.solutions) == sequential_solutions(space)

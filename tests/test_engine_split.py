@@ -1,0 +1,60 @@
+import pytest
+
+from parallel_backtrack.engine import sequential_count, sequential_solutions
+from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
+from parallel_backtrack.engine.split import expand, run_subtrees
+
+
+@pytest.mark.parametrize("target", [1, 2, 10, 100, 10_000])
+def test_expand_keeps_every_solution_exactly_once(target):
+    space = SubsetSum(tuple(range(1, 13)), 20)
+    frontier = expand(space, [(space.root(), 1)], target)
+    leaves = sum(1 for leaf, _, _ in frontier.items if leaf)
+    below = sum(sequential_count(_Below(space, s)).count for s, _ in frontier.subtrees)
+    assert leaves + below == sequential_count(space).count
+    assert len(frontier.subtrees) >= min(target, 1) or not frontier.subtrees
+
+
+def test_expand_reaches_target_and_preserves_search_order():
+    space = NoAdjacentOnes(12)
+    frontier = expand(space, [(space.root(), 1)], 50)
+    assert len(frontier.subtrees) >= 50
+    ordered = []
+    for leaf, state, _ in frontier.items:
+        ordered.extend([state] if leaf else sequential_solutions(_Below(space, state)))
+    assert ordered == sequential_solutions(space)
+
+
+def test_run_subtrees_weights_counts_and_hands_back_leftover():
+    space = NoAdjacentOnes(10)
+    roots = [((0,), 3), ((1,), 1)]
+    total = 3 * sequential_count(_Below(space, (0,))).count + sequential_count(
+        _Below(space, (1,))).count
+    count, pending = 0, roots
+    while pending:
+        result = run_subtrees(space, pending, "count", budget=7)
+        count, pending = count + result.count, list(result.leftover)
+    assert count == total
+
+
+def test_run_subtrees_first_mode_stops_at_one_solution():
+    space = NoAdjacentOnes(8)
+    result = run_subtrees(space, [(space.root(), 1)], "first", budget=10**6)
+    assert len(result.solutions) == 1 and space.is_solution(result.solutions[0])
+    assert result.leftover
+
+
+class _Below:
+    """The same space, rooted at another state."""
+
+    def __init__(self, space, state):
+        self.space, self.state = space, state
+
+    def root(self):
+        return self.state
+
+    def branch(self, state):
+        return self.space.branch(state)
+
+    def is_solution(self, state):
+        return self.space.is_solution(state)
