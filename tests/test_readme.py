@@ -1,0 +1,19 @@
+"""The README's Python examples run as written."""
+
+import re
+
+import pytest
+
+from conftest import ROOT
+
+BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+
+
+def test_readme_has_examples():
+    assert len(BLOCKS) >= 2
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_readme_example_runs(index):
+    exec(compile(BLOCKS[index], f"README.md example {index}", "exec"), {})
