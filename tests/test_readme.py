@@ -1,12 +1,12 @@
 """The README's Python examples run as written."""
 
 import re
+from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-
-BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+README = Path(__file__).resolve().parents[1] / "README.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
 
 
 def test_readme_has_examples():
