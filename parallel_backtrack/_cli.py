@@ -25,6 +25,8 @@ from typing import Any, NoReturn, TextIO
 from .engine import BACKENDS, SearchReport, did_you_mean, resolve_workers
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_TIMEOUT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+# The metrics walk visits every node in Python (a few hundred thousand per second).
+METRICS_MAX_NODES = 10_000_000
 
 
 class Parser(argparse.ArgumentParser):
@@ -85,7 +87,8 @@ def choice_type(kind: str, choices: Iterable[str]) -> Callable[[str], str]:
 
 
 def add_engine_options(parser: argparse.ArgumentParser, default_workers: int = -1) -> None:
-    """--workers, --backend, --timeout, --budget, --json, --stats, --progress."""
+    """--workers, --backend, --scheduler-address, --timeout, --budget, --budget-seconds,
+    --per-worker, --json, --stats, --progress."""
     group = parser.add_argument_group("parallel run")
     group.add_argument("--workers", "-w", type=workers_type, default=default_workers,
                        metavar="W", help="worker processes; -1 = all cores "
@@ -99,6 +102,9 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int = -
                        help="stop at this wall-clock limit, print the partial result, exit 3")
     group.add_argument("--budget", type=positive_int, default=None, metavar="NODES",
                        help="nodes per task before it hands back its unexplored rest")
+    group.add_argument("--budget-seconds", type=positive_float, default=None, metavar="S",
+                       help="seconds per task before it hands back its unexplored rest "
+                       "(alone: no node limit; with --budget: whichever comes first)")
     group.add_argument("--per-worker", type=positive_int, default=None, metavar="K",
                        help="subtrees per worker in the initial split (default 50)")
     out = parser.add_argument_group("output")
@@ -113,7 +119,8 @@ def engine_options(args: argparse.Namespace) -> dict[str, Any]:
     """The engine keywords the shared options stand for."""
     options: dict[str, Any] = {
         "workers": args.workers, "backend": args.backend, "timeout": args.timeout,
-        "budget": args.budget, "per_worker": args.per_worker, "progress": args.progress,
+        "budget": args.budget, "budget_seconds": args.budget_seconds,
+        "per_worker": args.per_worker, "progress": args.progress,
     }
     if args.scheduler_address is not None:
         options["backend"] = "dask"
@@ -122,10 +129,39 @@ def engine_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def print_stats(report: SearchReport, out: TextIO) -> None:
+    """The per-worker table, then where the parent's own time went."""
     print(f"{'worker':<24} {'tasks':>6} {'busy s':>9} {'idle s':>9} {'nodes %':>8}", file=out)
     for stats in report.worker_stats():
         print(f"{stats.worker:<24} {stats.tasks:>6} {stats.busy_seconds:>9.3f} "
               f"{stats.idle_seconds:>9.3f} {100 * stats.node_share:>7.1f}%", file=out)
+    print(f"frontier {report.frontier} subtrees (depth {report.split_depth}), "
+          f"peak pending {report.peak_pending}, parent dispatch "
+          f"{report.dispatch_seconds + report.collect_seconds:.3f} s, worker setup "
+          f"{report.setup_seconds:.3f} s, pool restarts {report.restarts}", file=out)
+
+
+def add_metrics_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--metrics", action="store_true",
+                        help="instead of counting in parallel, walk the tree once and print "
+                        "the lab's abstract metrics: tasks, work, span, parallelism")
+
+
+def metrics_command(space: Any, out: TextIO, as_json: bool, extra: dict[str, Any],
+                    max_nodes: int = METRICS_MAX_NODES) -> int:
+    """Print ``engine.metrics(space)``: one JSON object, or a few lines for people."""
+    from .engine import metrics
+
+    found = metrics(space, max_nodes=max_nodes)
+    if as_json:
+        print_json({**extra, "metrics": found.as_dict()}, out)
+        return EXIT_OK
+    print(f"tasks spawned  {found.tasks:,}  (one per valid child)", file=out)
+    print(f"work (T1)      {found.work:,} nodes", file=out)
+    print(f"span (T_inf)   {found.span:,} nodes  (critical path)", file=out)
+    print(f"parallelism    {found.parallelism:,.2f}  (work / span: no schedule beats "
+          "min(workers, parallelism) speedup)", file=out)
+    print(f"solutions      {found.solutions:,}", file=out)
+    return EXIT_OK
 
 
 def print_json(payload: dict[str, Any], out: TextIO) -> None:

@@ -119,3 +119,94 @@ def test_first_hit_returns_the_first_result_and_skips_none(backend):
                              backend=backend)
     assert (index, value) == (1, 9)
     assert first_hit(_slow_square, [(0, 0.0)], workers=1) == (-1, None)
+
+
+# -- budgets, adaptive splitting, bounded pending work ------------------------------
+
+def worker_seconds(report):
+    return [s for s, w in zip(report.task_seconds, report.task_workers) if w != "parent"]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("workers,backend", [(2, "threads"), (2, "loky")])
+def test_time_budget_bounds_every_task_and_keeps_counts_exact(workers, backend):
+    space = NoAdjacentOnes(22)
+    report = count(space, workers=workers, backend=backend, budget_seconds=0.005)
+    assert report.count == 46368 and report.budget is None and report.budget_seconds == 0.005
+    assert len(worker_seconds(report)) > 2
+    # One budget plus a little: the clock is read every few hundred nodes.
+    assert max(worker_seconds(report)) < 0.005 + 0.2
+
+
+@pytest.mark.timeout(120)
+def test_time_and_node_budgets_together_stop_at_the_first_reached():
+    report = count(NoAdjacentOnes(18), workers=2, backend="threads", budget=40,
+                   budget_seconds=10.0)
+    assert report.count == 6765 and max(report.task_nodes) <= 40 * 8  # the probe: 8 budgets
+    assert max(n for n, w in zip(report.task_nodes, report.task_workers) if w != "parent") <= 40
+
+
+@pytest.mark.timeout(120)
+def test_a_small_split_is_refined_so_every_worker_is_fed(monkeypatch):
+    from parallel_backtrack.engine import scheduler
+
+    monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
+    # One subtree per worker and a budget no task reaches: only splitting makes work.
+    report = count(NoAdjacentOnes(20), workers=4, backend="threads", per_worker=1,
+                   budget=10**6)
+    assert report.count == 17711
+    assert report.tasks > report.frontier + 1
+    assert len({w for w in report.task_workers if w != "parent"}) >= 2
+
+
+@pytest.mark.timeout(120)
+def test_pending_work_is_capped(monkeypatch):
+    from parallel_backtrack.engine import scheduler
+
+    monkeypatch.setattr(scheduler, "MAX_PENDING", 50)
+    report = count(NoAdjacentOnes(20), workers=2, backend="threads", per_worker=1000,
+                   budget=30)
+    assert report.count == 17711
+    assert report.frontier <= 50
+    # Leftovers of the tasks in flight may land on top of the cap, never more.
+    assert report.peak_pending <= 50 + 2 * 2 * 21
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("workers,backend", [(2, "threads"), (2, "loky")])
+def test_budget_seconds_streams_stay_in_order(workers, backend):
+    space = SubsetSum(tuple(range(1, 16)), 30)
+    found = list(solutions(space, workers=workers, backend=backend, budget_seconds=0.001,
+                           per_worker=2))
+    assert found == sequential_solutions(space)
+
+
+def test_budget_seconds_is_validated():
+    with pytest.raises(ValueError, match="budget_seconds must be a positive number, got 0"):
+        count(NoAdjacentOnes(3), budget_seconds=0)
+
+
+def test_progress_bar_shows_tasks_nodes_solutions_and_rate(capsys, monkeypatch):
+    from parallel_backtrack.engine import progress
+
+    monkeypatch.setattr(progress, "MININTERVAL", 0)
+    count(NoAdjacentOnes(16), workers=2, backend="threads", budget=50, progress=True)
+    err = capsys.readouterr().err
+    for text in ("search", "task", "pending=", "nodes=", "solutions=", "nodes/s="):
+        assert text in err
+    count(NoAdjacentOnes(16), workers=2, backend="threads", budget=50, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_report_has_the_worker_table_and_costs():
+    report = count(NoAdjacentOnes(16), workers=2, backend="threads", budget=50)
+    data = report.as_dict()
+    for key in ("budget", "dispatch_seconds", "collect_seconds", "setup_seconds",
+                "peak_pending", "restarts", "worker_stats"):
+        assert key in data
+    for stats in data["worker_stats"]:
+        assert stats["busy_seconds"] + stats["idle_seconds"] == pytest.approx(
+            report.seconds, abs=1e-3) or stats["busy_seconds"] > report.seconds
+    table = report.task_table()
+    assert len(table["task_seconds"]) == len(table["task_parents"]) == report.tasks
+    assert all(-1 <= p < i for i, p in enumerate(table["task_parents"]))

@@ -54,3 +54,19 @@ def test_explore_keeps_solutions_in_order_and_stops_after():
     assert list(done.solutions) == sequential_solutions(space, limit=2)
     rest = explore(space, done.leftover, keep=True)
     assert list(done.solutions + rest.solutions) == sequential_solutions(space)
+
+
+def test_explore_asks_until_every_few_hundred_nodes():
+    from parallel_backtrack.engine.space import UNTIL_EVERY
+
+    space = NoAdjacentOnes(16)
+    asked = []
+
+    def until():
+        asked.append(1)
+        return len(asked) >= 3
+
+    done = explore(space, [space.root()], until=until)
+    assert done.nodes == 3 * UNTIL_EVERY and done.leftover
+    rest = explore(space, done.leftover)
+    assert done.count + rest.count == sequential_count(space).count

@@ -1,6 +1,6 @@
 import pytest
 
-from parallel_backtrack.engine import sequential_count, sequential_solutions
+from parallel_backtrack.engine import explore, sequential_count, sequential_solutions
 from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
 from parallel_backtrack.engine.split import expand, run_subtrees
 
@@ -58,3 +58,70 @@ class _Below:
 
     def is_solution(self, state):
         return self.space.is_solution(state)
+
+
+class Raised:
+    def is_set(self):
+        return True
+
+
+class CountingHook:
+    """NoAdjacentOnes with a "fast" hook (the generic search) that records its budgets."""
+
+    def __init__(self, length):
+        self.space = NoAdjacentOnes(length)
+        self.budgets = []
+
+    def root(self):
+        return self.space.root()
+
+    def branch(self, state):
+        return self.space.branch(state)
+
+    def is_solution(self, state):
+        return self.space.is_solution(state)
+
+    def count_below(self, state, budget):
+        self.budgets.append(budget)
+        return explore(self.space, [state], budget=budget)
+
+
+def test_a_raised_stop_flag_hands_everything_back_at_once():
+    space = NoAdjacentOnes(10)
+    roots = [((0,), 1), ((1,), 2)]
+    result = run_subtrees(space, roots, "count", budget=10**6, stop=Raised())
+    assert result.nodes == 0 and list(result.leftover) == roots
+
+
+def test_time_budget_alone_ends_tasks_and_the_rest_is_exact():
+    space = NoAdjacentOnes(20)
+    count = nodes = tasks = 0
+    pending = [(space.root(), 1)]
+    while pending:
+        result = run_subtrees(space, pending, "count", budget=None, seconds=0.002)
+        assert result.seconds < 0.002 + 0.1
+        count, nodes, pending = count + result.count, nodes + result.nodes, list(result.leftover)
+        tasks += 1
+    total = sequential_count(space)
+    assert (count, nodes) == (total.count, total.nodes)
+    assert tasks > 1
+
+
+def test_hooks_get_node_chunks_under_a_time_budget():
+    space = CountingHook(22)
+    result = run_subtrees(space, [(space.root(), 1)], "count", budget=None, seconds=0.05)
+    assert space.budgets[0] == 20_000  # the first call measures the rate
+    total = result.count
+    pending = list(result.leftover)
+    while pending:
+        more = run_subtrees(space, pending, "count", budget=None, seconds=0.05)
+        total, pending = total + more.count, list(more.leftover)
+    assert total == sequential_count(NoAdjacentOnes(22)).count
+
+
+def test_first_mode_records_when_the_solution_was_found():
+    import time
+
+    before = time.time()
+    result = run_subtrees(NoAdjacentOnes(8), [((), 1)], "first", budget=10**6)
+    assert before <= result.found_at <= time.time()

@@ -10,20 +10,32 @@ from .executors import (
     make_executor,
     resolve_workers,
 )
+from .metrics import Metrics, TooManyNodesError, metrics
 from .report import SearchReport, WorkerStats
-from .scheduler import SearchInterrupted, SolutionStream, count, first_hit, solutions, solve
+from .scheduler import (
+    SearchInterrupted,
+    SolutionStream,
+    WorkerCrashError,
+    count,
+    first_hit,
+    solutions,
+    solve,
+)
 from .space import Explored, Space, Tally, explore, sequential_count, sequential_solutions
 
 __all__ = [
     "BACKENDS",
     "Executor",
     "Explored",
+    "Metrics",
     "SearchInterrupted",
     "SearchReport",
     "SolutionStream",
     "Space",
     "Tally",
+    "TooManyNodesError",
     "UnknownNameError",
+    "WorkerCrashError",
     "WorkerStats",
     "check_name",
     "count",
@@ -32,6 +44,7 @@ __all__ = [
     "explore",
     "first_hit",
     "make_executor",
+    "metrics",
     "resolve_workers",
     "sequential_count",
     "sequential_solutions",

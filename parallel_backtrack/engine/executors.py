@@ -13,6 +13,14 @@ shipping
     ``executor.ship(obj)`` sends a large, unchanging object (the Space) to the
     workers once and returns a small handle; tasks carry the handle and call
     ``unship(handle)`` inside the worker.
+stop flag
+    ``executor.stop_flag()`` is a small picklable flag the tasks of one run
+    check now and then; ``executor.raise_flag(flag)`` ends them within
+    milliseconds without killing the (warm, reusable) workers.  For local pools
+    it is a file that appears; Dask tasks rely on their budget instead.
+crash
+    A worker process died (killed, out of memory): ``executor.is_crash(error)``
+    recognises the error, ``executor.restart()`` gets a fresh pool.
 
 Example: ``make_executor(2)`` is a loky pool of two processes;
 ``make_executor(1)`` runs everything in the calling process.
@@ -20,11 +28,14 @@ Example: ``make_executor(2)`` is a loky pool of two processes;
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures as cf
 import difflib
 import hashlib
 import os
 import tempfile
+import time
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +44,31 @@ import cloudpickle
 
 BACKENDS = ("dask", "loky", "serial", "threads")
 _SHIPPED: dict[str, Any] = {}
+_WARMED: dict[int, Any] = {}  # id -> the space itself, so an id is never reused while kept
 _SHIPPED_MAX = 8
+
+
+# A raised flag stays this long: the tasks still running must see it after the run
+# has returned (they end within one budget), then it is swept by a later run or at exit.
+FLAG_LINGER = 30.0
+_RAISED: list[tuple[float, str]] = []
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _sweep_flags(older_than: float = 0.0) -> None:
+    now = time.monotonic()
+    for raised in [r for r in _RAISED if now - r[0] >= older_than]:
+        _RAISED.remove(raised)
+        _remove(raised[1])
+
+
+atexit.register(_sweep_flags)
 
 
 class UnknownNameError(ValueError):
@@ -97,10 +132,37 @@ def unship(handle: Any) -> Any:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class StopFlag:
+    """Raised when a file appears at ``path``; ``path`` None never raises."""
+
+    path: str | None = None
+
+    def is_set(self) -> bool:
+        return self.path is not None and os.path.exists(self.path)
+
+
+def warm(space: Any) -> Any:
+    """Inside a worker: call each fast hook once on a one-node budget, the first time
+    this process sees ``space``, so compiled kernels load before any task is timed."""
+    if _WARMED.get(id(space)) is space:
+        return space
+    for hook in ("count_below", "first_below"):
+        fast = getattr(space, hook, None)
+        if fast is not None:
+            fast(space.root(), 1)
+    if len(_WARMED) >= _SHIPPED_MAX:
+        _WARMED.pop(next(iter(_WARMED)))
+    _WARMED[id(space)] = space
+    return space
+
+
 class Executor:
     """The small interface the scheduler needs; the base runs tasks in-process."""
 
     name = "serial"
+    # A local pool breaks as a whole when one worker dies: every task in flight is lost.
+    crash_loses_all = True
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
@@ -127,17 +189,44 @@ class Executor:
         for future in futures:
             future.cancel()
 
+    def stop_flag(self) -> StopFlag:
+        """A fresh flag for one run (in-process tasks never need one)."""
+        return StopFlag(None)
+
+    def raise_flag(self, flag: StopFlag) -> None:
+        """Tell the tasks of a finished run to stop (they see it within milliseconds)."""
+        if flag.path is not None:
+            with open(flag.path, "wb"):
+                pass
+            _RAISED.append((time.monotonic(), flag.path))
+
+    def is_crash(self, error: BaseException) -> bool:
+        """Did a worker process die under this task (rather than the task fail)?"""
+        return False
+
+    def restart(self) -> None:
+        """A fresh pool after a crash; tasks in flight are lost and must be re-run."""
+
+    def release(self) -> None:
+        """End of a run on an executor someone else owns: drop shipped files only."""
+        for path in self._files:
+            _remove(path)
+        self._files.clear()
+        _sweep_flags(FLAG_LINGER)
+
     def close(self, kill: bool = False) -> None:
         """End of a run: drop shipped files; ``kill`` also stops running workers."""
-        for path in self._files:
-            try:
-                os.remove(path)
-            except OSError:
-                pass
-        self._files.clear()
+        self.release()
 
 
-class ThreadExecutor(Executor):
+class _LocalPool(Executor):
+    """Pools on this machine: the stop flag is a file the workers can see."""
+
+    def stop_flag(self) -> StopFlag:
+        return StopFlag(os.path.join(tempfile.gettempdir(), f"pb-stop-{uuid.uuid4().hex}"))
+
+
+class ThreadExecutor(_LocalPool):
     name = "threads"
 
     def __init__(self, workers: int) -> None:
@@ -152,16 +241,19 @@ class ThreadExecutor(Executor):
         super().close(kill)
 
 
-class LokyExecutor(Executor):
+class LokyExecutor(_LocalPool):
     """loky's reusable process pool: warm workers survive from one run to the next."""
 
     name = "loky"
 
     def __init__(self, workers: int) -> None:
         super().__init__(workers)
+        self._pool = self._reusable()
+
+    def _reusable(self) -> Any:
         from loky import get_reusable_executor
 
-        self._pool = get_reusable_executor(max_workers=workers, timeout=300)
+        return get_reusable_executor(max_workers=self.workers, timeout=300)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
         return self._pool.submit(fn, *args)
@@ -175,6 +267,22 @@ class LokyExecutor(Executor):
         self._files.append(path)
         return Shipped(key, path)
 
+    def is_crash(self, error: BaseException) -> bool:
+        from concurrent.futures.process import BrokenProcessPool
+
+        from loky.process_executor import TerminatedWorkerError
+
+        return isinstance(error, (TerminatedWorkerError, BrokenProcessPool))
+
+    def restart(self) -> None:
+        # The broken pool must be shut down first: loky hands out a new one only then.
+        self._pool.shutdown(wait=True, kill_workers=True)
+        self._pool = self._reusable()
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for tests and measurements)."""
+        return sorted(getattr(self._pool, "_processes", {}))
+
     def close(self, kill: bool = False) -> None:
         if kill:
             self._pool.shutdown(wait=False, kill_workers=True)
@@ -187,6 +295,8 @@ def make_executor(workers: int = 1, backend: str | None = None, **options: Any) 
     if backend is None:
         backend = "serial" if count == 1 else "loky"
     check_name("backend", backend, BACKENDS)
+    if options.get("address") is not None and backend != "dask":
+        raise ValueError(f"a scheduler address needs backend 'dask', got backend {backend!r}")
     if backend == "serial":
         return Executor(1)
     if backend == "threads":

@@ -8,9 +8,25 @@ task
     One unit shipped to a worker: a few subtrees explored up to a node budget.
 frontier
     The subtrees the parent cut the tree into before the first submission.
-task_seconds / task_workers / task_nodes
+task_seconds / task_workers / task_nodes / task_parents
     One entry per task, in completion order: its duration inside the worker,
-    which worker ran it (``pid`` or thread name) and the nodes it visited.
+    which worker ran it (``pid`` or thread name), the nodes it visited and the
+    index of the task whose leftover it continued (-1: cut by the parent).
+budget / budget_seconds
+    The node and time budgets of one task (None: not limited that way).
+dispatch_seconds / collect_seconds
+    Parent time spent submitting tasks / taking their results in: the serial
+    part of a run, which bounds how many workers one parent can feed.
+setup_seconds
+    Worker time spent loading the space and warming its compiled kernels, once
+    per worker process (not part of any task's seconds).
+peak_pending
+    The most subtree roots that waited in the parent at once (bounded memory).
+restarts
+    Pools restarted because a worker process died.
+solution_seconds
+    In ``solve``: seconds from the start until a worker found the solution;
+    ``seconds - solution_seconds`` is how long stopping took.
 complete
     False when the run stopped early (interrupt, time limit): counts are then
     lower bounds and marked partial.
@@ -55,13 +71,22 @@ class SearchReport:
     task_seconds: list[float] = field(default_factory=list)
     task_workers: list[str] = field(default_factory=list)
     task_nodes: list[int] = field(default_factory=list)
+    task_parents: list[int] = field(default_factory=list)
+    budget: int | None = None
+    budget_seconds: float | None = None
     dispatch_seconds: float = 0.0
+    collect_seconds: float = 0.0
+    setup_seconds: float = 0.0
+    peak_pending: int = 0
+    restarts: int = 0
+    solution_seconds: float | None = None
 
-    def record_task(self, seconds: float, worker: str, nodes: int) -> None:
+    def record_task(self, seconds: float, worker: str, nodes: int, parent: int = -1) -> None:
         self.tasks += 1
         self.task_seconds.append(seconds)
         self.task_workers.append(worker)
         self.task_nodes.append(nodes)
+        self.task_parents.append(parent)
 
     def worker_stats(self) -> list[WorkerStats]:
         """Per-worker tasks, busy and idle seconds and share of the task nodes."""
@@ -92,5 +117,31 @@ class SearchReport:
             "seconds": round(self.seconds, 6),
             "complete": self.complete,
             "stop_reason": self.stop_reason,
-            "worker_stats": [vars(s) for s in self.worker_stats()],
+            "budget": self.budget,
+            "budget_seconds": self.budget_seconds,
+            "dispatch_seconds": round(self.dispatch_seconds, 6),
+            "collect_seconds": round(self.collect_seconds, 6),
+            "setup_seconds": round(self.setup_seconds, 6),
+            "peak_pending": self.peak_pending,
+            "restarts": self.restarts,
+            "solution_seconds": _rounded(self.solution_seconds),
+            "worker_stats": [_rounded_stats(s) for s in self.worker_stats()],
         }
+
+    def task_table(self) -> dict[str, list[Any]]:
+        """The per-task lists, JSON-ready (for ``--stats`` and the scaling scripts)."""
+        return {
+            "task_seconds": [round(s, 6) for s in self.task_seconds],
+            "task_workers": list(self.task_workers),
+            "task_nodes": list(self.task_nodes),
+            "task_parents": list(self.task_parents),
+        }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def _rounded_stats(stats: WorkerStats) -> dict[str, Any]:
+    return {key: round(value, 6) if isinstance(value, float) else value
+            for key, value in vars(stats).items()}

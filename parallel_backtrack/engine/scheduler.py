@@ -1,4 +1,4 @@
-"""The scheduler: cut the tree, ship subtrees to workers, reduce what comes back.
+"""The scheduler: cut the tree, keep workers fed with subtrees, reduce what comes back.
 
 Glossary
 --------
@@ -6,16 +6,28 @@ work
     ``Work(key, roots)``: subtrees waiting to be run as one task.  ``key`` is a
     tuple giving the work's place in the sequential depth-first order: a task
     for key ``K`` reports its solutions under ``K + (0,)`` and hands back its
-    unexplored rest as work ``K + (1,)``; splitting ``K`` in two gives
-    ``K + (0,)`` and ``K + (1,)``.  Tuples compare the way the tree is ordered,
-    so a stream can release solutions in exactly the sequential order.
+    unexplored rest as work ``K + (1,)``; splitting ``K`` gives ``K + (0,)``,
+    ``K + (1,)``, ...  Tuples compare the way the tree is ordered, so a stream
+    can release solutions in exactly the sequential order.
+budget
+    What one task may spend before it hands back its rest: ``budget`` nodes
+    and/or ``budget_seconds`` of time.  It bounds every task, so the tail stays
+    balanced and a stop is prompt.
+pending / in flight
+    Work waiting in the parent / submitted and not yet collected (at most
+    ``2 * workers``).  When fewer than ``workers`` items are pending the next
+    one is split (halved, or a single root branched one level), so no worker
+    starves; above ``MAX_PENDING`` waiting roots nothing is split, which bounds
+    the parent's memory.
 reduce
     ``count``: add the weighted counts (a finish accumulator's sum);
-    ``first``: the first solution to arrive wins and the rest is cancelled;
-    ``all``: solutions released in order, up to ``limit``.
-in flight
-    Submitted tasks not yet collected: at most ``2 * workers``, so a stop
-    cancels little and no running task outlives one node budget.
+    ``first``: the first solution to arrive wins, the stop flag is raised and
+    pending work is cancelled; ``all``: solutions released in order, up to
+    ``limit``.
+crash
+    A worker process died.  The pool is restarted and only the work in flight
+    is run again; after ``MAX_CRASHES`` crashes in a row (or of one subtree)
+    the run stops with ``WorkerCrashError``.
 
 Example: ``count(space, workers=2)`` cuts the tree into about 100 subtrees,
 runs them on two loky processes and returns a report whose ``count`` equals
@@ -25,14 +37,14 @@ runs them on two loky processes and returns a report whose ``count`` equals
 from __future__ import annotations
 
 import heapq
-import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .executors import Executor, make_executor, unship
+from .executors import Executor, StopFlag, make_executor, unship, warm
+from .progress import progress_bar
 from .report import SearchReport
 from .space import Space
 from .split import Subtree, TaskResult, expand, run_subtrees
@@ -41,6 +53,9 @@ DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
 # The parent tries this many budgets itself before starting to cut and ship.
 PROBE_BUDGETS = 8
+# Subtree roots waiting in the parent; beyond this the scheduler stops splitting.
+MAX_PENDING = 20_000
+MAX_CRASHES = 3
 
 
 class SearchInterrupted(KeyboardInterrupt):
@@ -51,14 +66,29 @@ class SearchInterrupted(KeyboardInterrupt):
         self.report = report
 
 
+class WorkerCrashError(RuntimeError):
+    """Worker processes kept dying; ``report`` holds what was counted before."""
+
+    def __init__(self, message: str, report: SearchReport) -> None:
+        super().__init__(message)
+        self.report = report
+
+
 @dataclass(frozen=True, slots=True)
 class Work:
     key: tuple[int, ...]
     roots: tuple[Subtree, ...]
+    parent: int = -1  # the task whose leftover this is (-1: cut by the parent)
+    crashes: int = 0  # crashes this work was in flight for
 
 
-def _task(handle: Any, roots: Sequence[Subtree], mode: str, budget: int, keep: int | None):
-    return run_subtrees(unship(handle), roots, mode, budget, keep)
+def _task(handle: Any, roots: Sequence[Subtree], mode: str, budget: int | None,
+          keep: int | None, seconds: float | None, stop: StopFlag) -> TaskResult:
+    started = time.perf_counter()
+    space = warm(unship(handle))
+    setup = time.perf_counter() - started
+    result = run_subtrees(space, roots, mode, budget, keep, seconds=seconds, stop=stop)
+    return replace(result, setup_seconds=setup) if setup > 1e-3 else result
 
 
 def _check_positive(name: str, value: int | float | None) -> None:
@@ -69,24 +99,44 @@ def _check_positive(name: str, value: int | float | None) -> None:
 class _Run:
     """One search: the loop that keeps workers fed and reduces their results."""
 
-    def __init__(self, space: Space[Any], mode: str, executor: Executor, *, budget: int | None,
-                 per_worker: int | None, limit: int | None, timeout: float | None,
-                 progress: bool | None) -> None:
-        for name, value in (("budget", budget), ("per_worker", per_worker),
-                            ("timeout", timeout)):
+    def __init__(self, space: Space[Any], mode: str, executor: Executor, *, owns: bool,
+                 budget: int | None, budget_seconds: float | None, per_worker: int | None,
+                 limit: int | None, timeout: float | None, progress: bool | None) -> None:
+        for name, value in (("budget", budget), ("budget_seconds", budget_seconds),
+                            ("per_worker", per_worker), ("timeout", timeout)):
             _check_positive(name, value)
         if limit is not None and (isinstance(limit, bool) or limit < 0):
             raise ValueError(f"limit must be a non-negative integer or None, got {limit!r}")
-        self.space, self.mode, self.executor = space, mode, executor
-        self.budget = budget or getattr(space, "node_budget", DEFAULT_BUDGET)
+        self.space, self.mode, self.executor, self.owns = space, mode, executor, owns
+        # A time budget alone means no node limit; otherwise the space's own default.
+        self.budget = budget or (None if budget_seconds else
+                                 getattr(space, "node_budget", DEFAULT_BUDGET))
+        self.seconds = budget_seconds
         self.per_worker = per_worker or DEFAULT_PER_WORKER
         self.limit, self.timeout = limit, timeout
-        self.report = SearchReport(mode, executor.workers, executor.name)
+        self.keep = limit if mode == "all" else None
+        self.report = SearchReport(mode, executor.workers, executor.name, budget=self.budget,
+                                   budget_seconds=budget_seconds)
         self.pending: deque[Work] = deque()
+        self.pending_roots = 0
         self.inflight: dict[Any, Work] = {}
         self.ready: list[tuple[tuple[int, ...], int, tuple[Any, ...]]] = []
-        self.released = 0
-        self.bar = _progress_bar(progress)
+        self.released = self.crashes = 0
+        self.handle: Any = None
+        self.flag = executor.stop_flag()
+        self.bar = progress_bar(progress)
+        self.wall_started = time.time()
+
+    # -- the pending queue ---------------------------------------------------
+    def _push(self, work: Work, front: bool = True) -> None:
+        (self.pending.appendleft if front else self.pending.append)(work)
+        self.pending_roots += len(work.roots)
+        self.report.peak_pending = max(self.report.peak_pending, self.pending_roots)
+
+    def _pop(self) -> Work:
+        work = self.pending.popleft()
+        self.pending_roots -= len(work.roots)
+        return work
 
     # -- cutting -------------------------------------------------------------
     def _roots(self) -> list[Subtree]:
@@ -98,34 +148,49 @@ class _Run:
     def _probe(self, roots: list[Subtree]) -> list[Subtree]:
         """Run the first few budgets in this process: a small tree finishes here
         without paying for a pool.  Returns what is left to cut (kept, not redone)."""
-        keep = self.limit if self.mode == "all" else None
-        probe = run_subtrees(self.space, roots, self.mode, PROBE_BUDGETS * self.budget, keep)
+        nodes = None if self.budget is None else PROBE_BUDGETS * self.budget
+        seconds = None if self.seconds is None else PROBE_BUDGETS * self.seconds
+        probe = run_subtrees(self.space, roots, self.mode, nodes, self.keep, seconds=seconds)
         self.report.record_task(probe.seconds, "parent", probe.nodes)
-        self.report.nodes += probe.nodes
-        if self.mode == "count":
-            self.report.count += probe.count
-        else:
-            self._found((0,), probe.solutions, 1)
+        self._absorb((0,), probe)
         return list(probe.leftover)
 
     def _cut(self) -> None:
         """Cut the tree into about ``per_worker`` subtrees per worker."""
         roots, prefix = self._roots(), ()
-        if self.executor.name != "serial":
+        serial = self.executor.name == "serial"
+        if not serial:
             roots, prefix = self._probe(roots), (1,)
             if self._done():
                 return
-        target = 1 if self.executor.name == "serial" else self.per_worker * self.executor.workers
+        target = 1 if serial else min(self.per_worker * self.executor.workers, MAX_PENDING)
         frontier = expand(self.space, roots, target)
         self.report.nodes += frontier.nodes
         self.report.split_depth = frontier.depth
-        for index, (leaf, state, weight) in enumerate(frontier.items):
-            key = prefix + (index,)
-            if leaf:
-                self._found(key, (state,), weight)
-            else:
-                self.pending.append(Work(key, ((state, weight),)))
+        for work in self._items(prefix, frontier.items, -1, 0):
+            self._push(work, front=False)
         self.report.frontier = len(self.pending)
+
+    def _items(self, prefix: tuple[int, ...], items: Sequence[tuple[bool, Any, int]],
+               parent: int, crashes: int) -> list[Work]:
+        """Work for the subtrees of a frontier; its solutions are reduced at once."""
+        works = []
+        for index, (leaf, state, weight) in enumerate(items):
+            if leaf:
+                self._found(prefix + (index,), (state,), weight)
+            else:
+                works.append(Work(prefix + (index,), ((state, weight),), parent, crashes))
+        return works
+
+    def _split(self, work: Work) -> list[Work]:
+        """Halve a work item, or branch its single root one level (in order)."""
+        if len(work.roots) >= 2:
+            half = len(work.roots) // 2
+            return [replace(work, key=work.key + (0,), roots=work.roots[:half]),
+                    replace(work, key=work.key + (1,), roots=work.roots[half:])]
+        frontier = expand(self.space, work.roots, 2)
+        self.report.nodes += frontier.nodes
+        return self._items(work.key, frontier.items, work.parent, work.crashes)
 
     # -- reducing ------------------------------------------------------------
     def _found(self, key: tuple[int, ...], solutions: tuple[Any, ...], weight: int) -> None:
@@ -140,20 +205,65 @@ class _Run:
         else:
             heapq.heappush(self.ready, (key, len(self.ready), solutions))
 
-    def _collect(self, future: Any) -> None:
-        work = self.inflight.pop(future)
-        result: TaskResult = future.result()
-        self.report.record_task(result.seconds, result.worker, result.nodes)
+    def _absorb(self, key: tuple[int, ...], result: TaskResult) -> None:
         self.report.nodes += result.nodes
         if self.mode == "count":
             self.report.count += result.count
-        else:
-            self._found(work.key + (0,), result.solutions, 1)
+            return
+        if result.solutions and self.report.solution_seconds is None:
+            found_at = result.found_at or time.time()
+            self.report.solution_seconds = max(0.0, found_at - self.wall_started)
+        self._found(key, result.solutions, 1)
+
+    def _collect(self, future: Any) -> None:
+        work = self.inflight.pop(future, None)
+        if work is None:  # given up in a crash recovery earlier in this round
+            return
+        started = time.perf_counter()
+        try:
+            result: TaskResult = future.result()
+        except Exception as error:
+            if not self.executor.is_crash(error):
+                raise
+            self._recover(work, error)
+            return
+        self.crashes = 0
+        self.report.record_task(result.seconds, result.worker, result.nodes, work.parent)
+        self.report.setup_seconds += result.setup_seconds
+        self._absorb(work.key + (0,), result)
         if result.leftover:
-            self.pending.appendleft(Work(work.key + (1,), result.leftover))
+            self._push(Work(work.key + (1,), result.leftover, self.report.tasks - 1))
+        self.report.collect_seconds += time.perf_counter() - started
+
+    def _recover(self, work: Work, error: BaseException) -> None:
+        """A worker died: restart the pool and queue again the work that was in flight
+        (results that had already arrived are kept)."""
+        lost = [work]
+        for future, other in list(self.inflight.items()):
+            if not self.executor.crash_loses_all:
+                break
+            if not (future.done() and not future.cancelled() and future.exception() is None):
+                del self.inflight[future]
+                lost.append(other)
+        lost = [replace(w, crashes=w.crashes + 1) for w in lost]
+        self.crashes += 1
+        worst = max(w.crashes for w in lost)
+        if max(self.crashes, worst) >= MAX_CRASHES:
+            self.report.complete, self.report.stop_reason = False, "crashed"
+            raise WorkerCrashError(
+                f"worker processes died {MAX_CRASHES} times in a row (last: "
+                f"{type(error).__name__}: {error}); stopping instead of retrying. A subtree "
+                "may need more memory than a worker has: try fewer workers or a smaller "
+                "budget", self.report) from error
+        for other in sorted(lost, key=lambda w: w.key, reverse=True):
+            self._push(other)
+        self.executor.restart()
+        self.report.restarts += 1
 
     def _releasable(self) -> Iterator[Any]:
         """Solutions whose place in the order no outstanding work can precede."""
+        if not self.ready:
+            return
         outstanding = [w.key for w in self.pending] + [w.key for w in self.inflight.values()]
         first_open = min(outstanding) if outstanding else None
         while self.ready and (first_open is None or self.ready[0][0] < first_open):
@@ -173,28 +283,36 @@ class _Run:
         return reached >= self.limit
 
     # -- dispatching ---------------------------------------------------------
+    def _next_work(self) -> Work | None:
+        """The next work to submit; split first when the queue runs low."""
+        while self.pending:
+            work = self._pop()
+            if len(self.pending) >= self.executor.workers or self.pending_roots >= MAX_PENDING:
+                return work
+            pieces = self._split(work)
+            for piece in reversed(pieces[1:]):
+                self._push(piece)
+            if pieces:
+                return pieces[0]
+        return None
+
     def _fill(self) -> None:
-        workers = self.executor.workers
-        while self.pending and len(self.inflight) < 2 * workers:
-            work = self.pending.popleft()
-            if len(self.pending) < workers and len(work.roots) >= 2:
-                half = len(work.roots) // 2
-                self.pending.appendleft(Work(work.key + (1,), work.roots[half:]))
-                work = Work(work.key + (0,), work.roots[:half])
-            keep = self.limit if self.mode == "all" else None
+        if self.handle is None:
+            self.handle = self.executor.ship(self.space)
+        while len(self.inflight) < 2 * self.executor.workers:
+            work = self._next_work()
+            if work is None:
+                return
             started = time.perf_counter()
             future = self.executor.submit(_task, self.handle, work.roots, self.mode,
-                                          self.budget, keep)
+                                          self.budget, self.keep, self.seconds, self.flag)
             self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work
 
     def _tick(self) -> None:
-        if self.bar is None:
-            return
-        self.bar.update(self.report.tasks - self.bar.n)
-        self.bar.set_postfix(pending=len(self.pending) + len(self.inflight),
-                             nodes=self.report.nodes, solutions=self.report.count or
-                             self.released, refresh=False)
+        if self.bar is not None:
+            self.bar.update(self.report.tasks, len(self.pending) + len(self.inflight),
+                            self.report.nodes, self.report.count or self.released)
 
     def _out_of_time(self, started: float) -> bool:
         if self.timeout is None or time.perf_counter() - started < self.timeout:
@@ -207,7 +325,6 @@ class _Run:
         started = time.perf_counter()
         try:
             self._cut()
-            self.handle = self.executor.ship(self.space)
             yield from self._releasable()
             while (self.pending or self.inflight) and not self._done():
                 if self._out_of_time(started):
@@ -229,12 +346,18 @@ class _Run:
         self._finish(started, kill=False, reason=self.report.stop_reason)
 
     def _finish(self, started: float, kill: bool, reason: str | None) -> None:
-        if self.pending or self.inflight:
-            if not self._done():
-                self.report.complete = False
-                self.report.stop_reason = reason
-        self.executor.cancel(list(self.inflight))
-        self.executor.close(kill=kill)
+        if (self.pending or self.inflight) and not self._done():
+            self.report.complete = False
+            self.report.stop_reason = self.report.stop_reason or reason
+        if self.inflight:
+            # Running tasks see the flag and return within milliseconds; the warm
+            # workers stay for the next call.
+            self.executor.raise_flag(self.flag)
+            self.executor.cancel(list(self.inflight))
+        if self.owns:
+            self.executor.close(kill=kill)
+        else:
+            self.executor.release()
         self.report.seconds = time.perf_counter() - started
         if self.mode == "all":
             self.report.count = self.released
@@ -245,46 +368,42 @@ class _Run:
             self.bar.close()
 
 
-def _progress_bar(progress: bool | None) -> Any:
-    if progress is None:
-        progress = sys.stderr.isatty()
-    if not progress:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(desc="search", unit="task", file=sys.stderr, mininterval=0.5, leave=False)
-
-
 def _run(space: Space[Any], mode: str, workers: int, backend: str | None,
          executor: Executor | None, address: str | None, **options: Any) -> _Run:
+    owns = executor is None
     if executor is None:
         extra = {} if address is None else {"address": address}
         executor = make_executor(workers, backend, **extra)
-    return _Run(space, mode, executor, **options)
+    return _Run(space, mode, executor, owns=owns, **options)
 
 
 def count(space: Space[Any], *, workers: int = 1, backend: str | None = None,
-          limit: int | None = None, budget: int | None = None, per_worker: int | None = None,
+          limit: int | None = None, budget: int | None = None,
+          budget_seconds: float | None = None, per_worker: int | None = None,
           timeout: float | None = None, progress: bool | None = False,
           executor: Executor | None = None, address: str | None = None) -> SearchReport:
     """Count the solutions (``min(total, limit)`` with a limit): exact for any split."""
     run = _run(space, "count", workers, backend, executor, address, budget=budget,
-               per_worker=per_worker, limit=limit, timeout=timeout, progress=progress)
+               budget_seconds=budget_seconds, per_worker=per_worker, limit=limit,
+               timeout=timeout, progress=progress)
     for _ in run.stream():
         pass
     return run.report
 
 
 def solve(space: Space[Any], *, workers: int = 1, backend: str | None = None,
-          budget: int | None = None, per_worker: int | None = None,
-          timeout: float | None = None, progress: bool | None = False,
-          executor: Executor | None = None, address: str | None = None) -> SearchReport:
+          budget: int | None = None, budget_seconds: float | None = None,
+          per_worker: int | None = None, timeout: float | None = None,
+          progress: bool | None = False, executor: Executor | None = None,
+          address: str | None = None) -> SearchReport:
     """The first solution any worker finds (``report.solution``, None if there is none).
 
-    Pending work is cancelled at once; running tasks end within one budget.
+    Pending work is cancelled at once and running tasks see the stop flag and end
+    within milliseconds (at most one budget); the pool stays warm for the next call.
     """
     run = _run(space, "first", workers, backend, executor, address, budget=budget,
-               per_worker=per_worker, limit=None, timeout=timeout, progress=progress)
+               budget_seconds=budget_seconds, per_worker=per_worker, limit=None,
+               timeout=timeout, progress=progress)
     for _ in run.stream():
         pass
     return run.report
@@ -309,12 +428,13 @@ class SolutionStream:
 
 def solutions(space: Space[Any], *, limit: int | None = None, workers: int = 1,
               backend: str | None = None, budget: int | None = None,
-              per_worker: int | None = None, timeout: float | None = None,
-              progress: bool | None = False, executor: Executor | None = None,
-              address: str | None = None) -> SolutionStream:
+              budget_seconds: float | None = None, per_worker: int | None = None,
+              timeout: float | None = None, progress: bool | None = False,
+              executor: Executor | None = None, address: str | None = None) -> SolutionStream:
     """A stream of the first ``limit`` solutions (all when None), in sequential order."""
     run = _run(space, "all", workers, backend, executor, address, budget=budget,
-               per_worker=per_worker, limit=limit, timeout=timeout, progress=progress)
+               budget_seconds=budget_seconds, per_worker=per_worker, limit=limit,
+               timeout=timeout, progress=progress)
     return SolutionStream(run)
 
 

@@ -35,11 +35,13 @@ Fast hooks (optional, used when present)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 State = TypeVar("State")
+# Asking a clock or a flag costs about a microsecond; a generic node costs several.
+UNTIL_EVERY = 256
 
 
 @runtime_checkable
@@ -114,13 +116,15 @@ def explore(
     budget: int | None = None,
     stop_after: int | None = None,
     keep: bool = False,
+    until: Callable[[], bool] | None = None,
 ) -> Explored:
     """Bounded depth-first search below ``roots`` (in order), generic path.
 
-    Stops when ``budget`` nodes have been visited or ``stop_after`` solutions
-    found; whatever is still on the stack comes back as ``leftover`` (in search
-    order).  With ``keep`` the solutions themselves are returned, otherwise only
-    counted.
+    Stops when ``budget`` nodes have been visited, ``stop_after`` solutions
+    found or ``until()`` says so (asked every ``UNTIL_EVERY`` nodes: a deadline
+    or a shared stop flag); whatever is still on the stack comes back as
+    ``leftover`` (in search order).  With ``keep`` the solutions themselves are
+    returned, otherwise only counted.
     """
     stack = list(roots)
     stack.reverse()
@@ -130,6 +134,8 @@ def explore(
         if budget is not None and nodes >= budget:
             break
         if stop_after is not None and count >= stop_after:
+            break
+        if until is not None and nodes % UNTIL_EVERY == 0 and nodes and until():
             break
         state = stack.pop()
         nodes += 1

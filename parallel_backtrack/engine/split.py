@@ -10,7 +10,12 @@ frontier
     the sequential depth-first order, so streams stay deterministic.
 budget
     Nodes a task may visit before it hands back the unexplored rest of its stack
-    (``leftover``) for the scheduler to re-submit.
+    (``leftover``) for the scheduler to re-submit.  A task can also have a time
+    budget (``seconds``) and a shared ``stop`` flag; whichever comes first ends it.
+allowance
+    A task's budgets while it runs: what is left, and how many nodes the next
+    call of a compiled hook may take (hooks only know node budgets, so a time
+    budget is turned into nodes with the rate measured so far).
 mode
     ``count`` (add weighted counts), ``first`` (stop at one solution) or ``all``
     (keep solutions, up to ``keep`` of them).
@@ -24,6 +29,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +62,8 @@ class TaskResult:
     leftover: tuple[Subtree, ...]
     seconds: float
     worker: str
+    found_at: float | None = None  # wall clock (time.time) of the first solution found
+    setup_seconds: float = 0.0  # loading the space and warming its kernels (first task only)
 
 
 def expand(space: Space[Any], roots: Sequence[Subtree], target: int) -> Frontier:
@@ -107,38 +115,94 @@ def worker_label() -> str:
     return f"pid{os.getpid()}/{thread.name}"
 
 
-def _explore_one(space: Any, state: Any, mode: str, budget: int, keep: int | None) -> Explored:
+class Allowance:
+    """What a task may still spend: nodes, time until a deadline, and a stop flag."""
+
+    # The first hook call under a time budget, to measure the rate (a few ms at most).
+    FIRST_CHUNK = 20_000
+
+    def __init__(self, nodes: int | None, seconds: float | None = None, stop: Any = None) -> None:
+        self.started = time.perf_counter()
+        self.nodes = nodes
+        self.deadline = None if seconds is None else self.started + seconds
+        self.stop = stop
+
+    def interrupted(self) -> bool:
+        """The deadline passed or the run was stopped (asked now and then, not per node)."""
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return True
+        return self.stop is not None and self.stop.is_set()
+
+    def over(self, spent: int) -> bool:
+        return (self.nodes is not None and spent >= self.nodes) or self.interrupted()
+
+    def until(self) -> Any:
+        """The ``until`` check for the generic search, or None when only nodes count."""
+        return None if self.deadline is None and self.stop is None else self.interrupted
+
+    def chunk(self, spent: int) -> int:
+        """Nodes for the next compiled-hook call.
+
+        Without a time budget that is all the nodes left: the node budget already
+        bounds a call to a few tens of milliseconds.  With one, the rate measured
+        so far (re-entry costs included) turns the time left into nodes.
+        """
+        left = None if self.nodes is None else max(1, self.nodes - spent)
+        if self.deadline is None:
+            return left if left is not None else 2**62
+        now = time.perf_counter()
+        elapsed = now - self.started
+        if spent == 0 or elapsed <= 0:
+            by_time = self.FIRST_CHUNK
+        else:
+            by_time = max(1000, int(spent / elapsed * (self.deadline - now)))
+        return by_time if left is None else min(left, by_time)
+
+
+def _explore_one(space: Any, state: Any, mode: str, allowance: Allowance, spent: int,
+                 keep: int | None) -> Explored:
     """One root through the space's fast hook if it has one, else the generic path."""
     hook = {"count": "count_below", "first": "first_below"}.get(mode)
     fast = getattr(space, hook, None) if hook else None
     if fast is not None:
-        found = fast(state, budget)
+        found = fast(state, allowance.chunk(spent))
         if found is not None:
             return found
     stop_after = 1 if mode == "first" else keep
-    return explore(space, [state], budget=budget, stop_after=stop_after, keep=mode != "count")
+    budget = None if allowance.nodes is None else allowance.nodes - spent
+    return explore(space, [state], budget=budget, stop_after=stop_after, keep=mode != "count",
+                   until=allowance.until())
 
 
 def run_subtrees(
-    space: Any, roots: Sequence[Subtree], mode: str, budget: int, keep: int | None = None
+    space: Any, roots: Sequence[Subtree], mode: str, budget: int | None,
+    keep: int | None = None, *, seconds: float | None = None, stop: Any = None,
 ) -> TaskResult:
-    """Explore ``roots`` in order, depth-first, within about ``budget`` nodes."""
-    started = time.perf_counter()
+    """Explore ``roots`` in order, depth-first, within about ``budget`` nodes.
+
+    With ``seconds`` the task also ends at that time budget, and with ``stop`` as
+    soon as the flag is raised (checked between hook calls and every few hundred
+    generic nodes); the rest comes back as ``leftover``, in search order.
+    """
+    allowance = Allowance(budget, seconds, stop)
     count = nodes = 0
     solutions: list[Any] = []
-    leftover: list[Subtree] = []
-    for index, (state, weight) in enumerate(roots):
-        remaining = budget - nodes
+    found_at = None
+    queue: deque[Subtree] = deque(roots)
+    while queue:
         wanted = None if keep is None else keep - len(solutions)
-        if remaining <= 0 or (mode == "first" and solutions) or wanted == 0:
-            leftover.extend(roots[index:])
+        if allowance.over(nodes) or (mode == "first" and solutions) or wanted == 0:
             break
-        found = _explore_one(space, state, mode, remaining, wanted)
+        state, weight = queue.popleft()
+        found = _explore_one(space, state, mode, allowance, nodes, wanted)
         count += found.count * weight
         nodes += found.nodes
-        solutions.extend(found.solutions)
-        leftover.extend((s, weight) for s in found.leftover)
+        if found.solutions:
+            solutions.extend(found.solutions)
+            found_at = found_at or time.time()
+        # The unexplored rest of this root comes first: it precedes the later roots.
+        queue.extendleft((s, weight) for s in reversed(found.leftover))
     return TaskResult(
-        count, nodes, tuple(solutions), tuple(leftover), time.perf_counter() - started,
-        worker_label(),
+        count, nodes, tuple(solutions), tuple(queue), time.perf_counter() - allowance.started,
+        worker_label(), found_at,
     )

@@ -20,6 +20,7 @@ from .verify import is_queens_solution
 
 PROG = "python -m parallel_backtrack.nqueens"
 MAX_COUNT_SIZE = MAX_KERNEL_SIZE
+MAX_METRICS_SIZE = 13
 
 
 def board_size(text: str) -> int:
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--show", type=_cli.positive_int, default=None, metavar="K",
                         help="draw up to K solutions (the first K in search order)")
     _cli.add_engine_options(parser)
+    _cli.add_metrics_option(parser)
     _add_local_search(parser)
     return parser
 
@@ -131,6 +133,15 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
     return _cli.exit_code(report)
 
 
+def metrics_command(args: argparse.Namespace, out: TextIO) -> int:
+    """The lab's abstract metrics of the whole tree (no symmetry, one task per child)."""
+    if args.n > MAX_METRICS_SIZE:
+        return _cli.usage_error(PROG, f"--metrics walks every node in Python: n <= "
+                                f"{MAX_METRICS_SIZE} (n = 13 already has 4.7 million nodes)")
+    space = QueensSpace(ImmutableQueenLocations(args.n), order_named(args.order), "reference")
+    return _cli.metrics_command(space, out, args.json, {"n": args.n, "order": args.order})
+
+
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     parser = build_parser()
@@ -143,6 +154,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
         problem = _check(args)
         if problem:
             return _cli.usage_error(PROG, problem)
+        if args.metrics:
+            return metrics_command(args, out)
         return count_command(args, out)
     except (ValueError, OSError) as error:
         return _cli.usage_error(PROG, str(error))

@@ -1,0 +1,115 @@
+"""Running the scheduler's tasks on a Dask ``distributed`` cluster.
+
+Glossary
+--------
+address
+    ``tcp://HOST:PORT`` of a running ``dask scheduler``: the executor joins that
+    cluster and uses every worker thread it has.  Without one it starts a
+    ``LocalCluster`` of ``workers`` processes (one thread each, loopback only,
+    no dashboard) when the first task is shipped, and closes it at the end.
+shipping
+    The Space is scattered to every worker once (``broadcast=True``); tasks
+    carry the small future that stands for it and Dask hands them the object.
+crash
+    Dask itself re-runs a task whose worker died, up to its
+    ``distributed.scheduler.allowed-failures``; after that the task fails with
+    ``KilledWorker``, which the scheduler treats as a crash of that task only.
+
+Example: ``DaskExecutor(2)`` is a private two-process cluster on 127.0.0.1;
+``DaskExecutor(1, address="tcp://10.0.0.5:8786")`` joins a shared one.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .executors import Executor
+
+ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
+CONNECT_TIMEOUT = "20s"
+# The scheduler's small HTTP server (health checks) on a free loopback port, so it
+# never fights over 8787 with a cluster someone else runs.
+QUIET_HTTP = {"dashboard_address": "127.0.0.1:0"}
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ImportError("the dask backend needs dask.distributed: "
+                          "pip install 'parallel_backtrack[dask]'") from None
+    return distributed
+
+
+def check_address(address: str) -> str:
+    if not isinstance(address, str) or not ADDRESS.match(address):
+        raise ValueError(f"scheduler address must look like tcp://HOST:PORT, got {address!r}")
+    return address
+
+
+class DaskExecutor(Executor):
+    """Tasks as Dask futures; the cluster is joined or started (and then closed)."""
+
+    name = "dask"
+    crash_loses_all = False
+
+    def __init__(self, workers: int, address: str | None = None) -> None:
+        super().__init__(workers)
+        self._distributed = _distributed()
+        self._cluster: Any = None
+        self._client: Any = None
+        self.address = None if address is None else check_address(address)
+        if self.address is not None:
+            # Joining is cheap and tells how many workers there really are.
+            self._client = self._distributed.Client(self.address, timeout=CONNECT_TIMEOUT)
+            self.workers = max(1, sum(self._client.nthreads().values()))
+
+    @property
+    def client(self) -> Any:
+        """The client, starting a private LocalCluster on first use."""
+        if self._client is None:
+            self._cluster = self._distributed.LocalCluster(
+                n_workers=self.workers, threads_per_worker=1, processes=True,
+                host="127.0.0.1", dashboard_address=None, worker_dashboard_address=None,
+                silence_logs=logging.ERROR, scheduler_kwargs=QUIET_HTTP)
+            self._client = self._distributed.Client(self._cluster)
+        return self._client
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return self.client.submit(fn, *args, pure=False)
+
+    def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
+        futures = list(futures)
+        if not futures:
+            return set()
+        try:
+            done, _ = self._distributed.wait(futures, timeout=timeout,
+                                             return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return set()
+        return set(done)
+
+    def ship(self, obj: Any) -> Any:
+        return self.client.scatter(obj, broadcast=True, hash=False)
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        futures = list(futures)
+        if futures and self._client is not None:
+            self._client.cancel(futures)
+
+    def is_crash(self, error: BaseException) -> bool:
+        return isinstance(error, self._distributed.KilledWorker)
+
+    def close(self, kill: bool = False) -> None:
+        """Close the client, and the cluster if this executor started it (never a
+        cluster it joined)."""
+        super().close(kill)
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None

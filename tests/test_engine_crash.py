@@ -1,0 +1,107 @@
+"""Crashed workers: the pool restarts, the lost subtrees run again, counts stay exact."""
+
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass
+
+import pytest
+
+from parallel_backtrack.engine import WorkerCrashError, count, make_executor, sequential_count
+from parallel_backtrack.engine.examples import NoAdjacentOnes
+
+psutil = pytest.importorskip("psutil")
+
+
+def loky_workers() -> list[int]:
+    """This process's loky worker processes (not its resource trackers)."""
+    return [child.pid for child in psutil.Process().children(recursive=True)
+            if any("popen_loky" in part for part in child.cmdline())]
+
+
+def poisoned(state, victim) -> bool:
+    # Deep nodes below ``victim``: only workers get there (the parent branches a few
+    # levels at most when it splits work).
+    return len(state) >= len(victim) + 4 and state[: len(victim)] == victim
+
+
+@dataclass(frozen=True, slots=True)
+class DiesOnce(NoAdjacentOnes):
+    """Kills the first worker that reaches a deep node below ``victim``, once (a
+    marker file remembers)."""
+
+    victim: tuple[int, ...] = ()
+    marker: str = ""
+    parent: int = 0
+
+    def branch(self, state):
+        if (poisoned(state, self.victim) and os.getpid() != self.parent
+                and not os.path.exists(self.marker)):
+            open(self.marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return NoAdjacentOnes.branch(self, state)
+
+
+@dataclass(frozen=True, slots=True)
+class AlwaysDies(NoAdjacentOnes):
+    """Kills every worker that reaches a deep node below ``victim``."""
+
+    victim: tuple[int, ...] = ()
+    parent: int = 0
+
+    def branch(self, state):
+        if poisoned(state, self.victim) and os.getpid() != self.parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return NoAdjacentOnes.branch(self, state)
+
+
+@pytest.mark.timeout(180)
+def test_a_worker_killed_mid_count_changes_nothing():
+    space = NoAdjacentOnes(27)
+    expected = sequential_count(space).count
+    make_executor(2, "loky").submit(abs, -1).result()
+    pids = loky_workers()
+    start = sum(psutil.Process(pid).cpu_times().user for pid in pids)
+    killed: list[int] = []
+
+    def kill_one():
+        # Strike once the workers have done some of the count: mid-run, whatever the load.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            used = sum(psutil.Process(pid).cpu_times().user for pid in pids) - start
+            if used > 0.3:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+                return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    report = count(space, workers=2, backend="loky", budget=5_000)
+    killer.join()
+    assert killed and report.restarts >= 1
+    assert report.count == expected and report.complete
+    assert killed[0] not in loky_workers()
+
+
+@pytest.mark.timeout(180)
+def test_only_the_subtrees_in_flight_run_again(tmp_path):
+    space = DiesOnce(18, victim=(0, 1, 0, 1, 0, 1, 0, 1), marker=str(tmp_path / "died"),
+                     parent=os.getpid())
+    report = count(space, workers=2, backend="loky", budget=300, per_worker=5)
+    assert report.count == sequential_count(NoAdjacentOnes(18)).count
+    assert report.restarts == 1 and report.complete
+    # Re-running only what was in flight: the tasks' nodes exceed the tree's by little.
+    assert report.nodes == sequential_count(NoAdjacentOnes(18)).nodes
+
+
+@pytest.mark.timeout(180)
+def test_three_crashes_in_a_row_stop_with_a_clear_error():
+    space = AlwaysDies(16, victim=(0, 1, 0, 1, 0, 1, 0), parent=os.getpid())
+    with pytest.raises(WorkerCrashError, match="died 3 times in a row") as stop:
+        count(space, workers=2, backend="loky", budget=200, per_worker=5)
+    assert stop.value.report.restarts >= 2 and not stop.value.report.complete
+    assert isinstance(stop.value, RuntimeError)
+    # The next run gets a healthy pool again.
+    assert count(NoAdjacentOnes(14), workers=2, backend="loky", budget=50).count == 987

@@ -1,0 +1,71 @@
+"""The Dask backend on a real LocalCluster on loopback: the same answers as local runs."""
+
+import json
+
+import pytest
+
+from parallel_backtrack.engine import (
+    count,
+    make_executor,
+    sequential_count,
+    sequential_solutions,
+    solutions,
+    solve,
+)
+from parallel_backtrack.engine.dask_executor import QUIET_HTTP
+from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
+from parallel_backtrack.nqueens.__main__ import main
+
+distributed = pytest.importorskip("distributed")
+psutil = pytest.importorskip("psutil")
+
+pytestmark = [pytest.mark.dask, pytest.mark.timeout(180)]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=40,
+                                  scheduler_kwargs=QUIET_HTTP) as running:
+        yield running
+
+
+def test_joined_cluster_gives_the_local_answers(cluster):
+    address = cluster.scheduler_address
+    space = SubsetSum(tuple(range(1, 17)), 40)
+    report = count(space, backend="dask", address=address, budget=200, per_worker=5)
+    assert report.count == sequential_count(space).count
+    assert report.backend == "dask" and report.workers == 2
+    assert any(w != "parent" for w in report.task_workers)
+    stream = SubsetSum(tuple(range(1, 12)), 20)
+    found = list(solutions(stream, backend="dask", address=address, budget=30, per_worker=3))
+    assert found == sequential_solutions(stream)
+    hit = solve(SubsetSum(tuple(range(2, 40, 3)), 61), backend="dask", address=address,
+                budget=20)
+    assert sum(hit.solution[2] and [2 + 3 * i for i in hit.solution[2]]) == 61
+    # Joining never closes the cluster it joined.
+    assert cluster.status.name == "running"
+
+
+def test_cli_scheduler_address_runs_on_the_cluster(cluster, capsys):
+    assert main(["--n", "10", "--scheduler-address", cluster.scheduler_address,
+                 "--budget", "20000", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["count"] == 724 and payload["backend"] == "dask"
+
+
+def test_private_local_cluster_starts_and_is_closed():
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    report = count(NoAdjacentOnes(18), workers=2, backend="dask", budget=300)
+    assert report.count == 6765 and report.backend == "dask"
+    assert any(w != "parent" for w in report.task_workers)
+    left = [p for p in psutil.Process().children(recursive=True) if p.pid not in before]
+    gone, alive = psutil.wait_procs(left, timeout=10)
+    assert not alive
+
+
+def test_bad_addresses_are_named():
+    with pytest.raises(ValueError, match="scheduler address must look like tcp://HOST:PORT"):
+        make_executor(1, "dask", address="tcp://a b")
+    with pytest.raises(ValueError, match="needs backend 'dask', got backend 'loky'"):
+        count(NoAdjacentOnes(3), workers=2, backend="loky", address="tcp://127.0.0.1:1")

@@ -1,0 +1,56 @@
+"""Executors: stop flags, warming kernels, backends and their errors."""
+
+import os
+
+import pytest
+
+from parallel_backtrack.engine import executors as ex
+from parallel_backtrack.engine import make_executor
+
+
+def test_stop_flag_is_a_file_that_appears_and_is_swept(monkeypatch):
+    executor = make_executor(2, "threads")
+    flag = executor.stop_flag()
+    assert flag.path is not None and not flag.is_set()
+    executor.raise_flag(flag)
+    assert flag.is_set()
+    executor.release()  # a fresh flag lingers for the tasks still running
+    assert flag.is_set()
+    monkeypatch.setattr(ex, "FLAG_LINGER", 0.0)
+    executor.close()
+    ex._sweep_flags(0.0)
+    assert not os.path.exists(flag.path)
+
+
+def test_serial_runs_need_no_flag():
+    flag = make_executor(1).stop_flag()
+    assert flag.path is None and not flag.is_set()
+
+
+def test_warm_calls_each_hook_once_per_space():
+    calls = []
+
+    class Hooked:
+        def root(self):
+            return 0
+
+        def count_below(self, state, budget):
+            calls.append(("count", state, budget))
+
+        def first_below(self, state, budget):
+            calls.append(("first", state, budget))
+
+    space = Hooked()
+    assert ex.warm(space) is space and ex.warm(space) is space
+    assert calls == [("count", 0, 1), ("first", 0, 1)]
+
+
+def test_address_needs_the_dask_backend():
+    with pytest.raises(ValueError, match="a scheduler address needs backend 'dask'"):
+        make_executor(2, "threads", address="tcp://127.0.0.1:8786")
+
+
+def test_threads_are_not_crashes():
+    executor = make_executor(2, "threads")
+    assert not executor.is_crash(RuntimeError("boom"))
+    executor.close()
