@@ -1,4 +1,4 @@
-"""The problem-agnostic engine: spaces, splitting, scheduling, executors, reports."""
+"""The problem-agnostic engine: spaces, splitting, scheduling, executors, reports, metrics."""
 
 from .executors import (
     BACKENDS,
@@ -11,16 +11,9 @@ from .executors import (
     resolve_workers,
 )
 from .metrics import Metrics, TooManyNodesError, metrics
+from .modes import SolutionStream, count, first_hit, solutions, solve
 from .report import SearchReport, WorkerStats
-from .scheduler import (
-    SearchInterrupted,
-    SolutionStream,
-    WorkerCrashError,
-    count,
-    first_hit,
-    solutions,
-    solve,
-)
+from .scheduler import SearchInterrupted, WorkerCrashError
 from .space import Explored, Space, Tally, explore, sequential_count, sequential_solutions
 
 __all__ = [
