@@ -12,7 +12,8 @@ bits(mask)
 
 A ``CandidateSet`` is a ``collections.abc.Set``: ``in``, ``len``, iteration in
 ascending order, comparisons and ``& | - ^`` all work, and every operation
-returns a new set.  It prints the way a set literal does: ``{1, 3, 6, 9}``.
+returns a new set.  It prints the way a set literal does: ``{1, 3, 6, 9}`` (the
+empty set as ``{}``: no candidates).
 """
 
 from __future__ import annotations
@@ -140,4 +141,4 @@ class CandidateSet(Set[int]):
         return (CandidateSet.from_mask, (self._mask,))
 
     def __repr__(self) -> str:
-        return "{" + ", ".join(map(str, self)) + "}" if self._mask else "CandidateSet()"
+        return "{" + ", ".join(map(str, self)) + "}"

@@ -8,8 +8,10 @@ cells
 symbol
     How a cell is written: ``.``, ``0`` or ``_`` for a blank, ``1``..``9``, then
     ``A``, ``B``, .. for 10, 11, .. (the Gecode files write 16x16 with 1-9, A-G).
-    Between spaces a cell may also be a decimal number (``12``), which is how
-    36x36 grids are written (36 needs more symbols than 1-9 and A-Z give).
+    A line with spaces in it is read cell by space-separated cell, and there a
+    cell may also be a decimal number (``12``): that is how 36x36 puzzles are
+    written (36 needs more symbols than 1-9 and A-Z give).  A line without
+    spaces is read one character per cell.
 puzzle line
     All the cells of one puzzle on one line (81 symbols for 9x9).  Whatever
     follows a tab or a ``:`` is the line's *tail* (a name, ``:count``), kept
@@ -23,7 +25,8 @@ entry
 
 The size is inferred from the number of cells: 16, 81, 256, 625 or 1296 on a
 puzzle line; 4, 9, 16, 25 or 36 per grid line.  A 16-cell line is a whole 4x4
-puzzle unless it has a ``|``, holds a value above 4 or continues a 16x16 grid.
+puzzle unless it holds a value above 4 or continues a 16x16 grid (so a 16x16
+grid must not start with a line of only 1-4 and blanks).
 Lines starting with ``#`` are comments.  Every other line ends up in exactly one
 entry, so nothing is dropped silently.
 """
@@ -97,7 +100,7 @@ def _split_cells(text: str) -> tuple[list[str], str]:
     cut = min((i for i in (text.find("\t"), text.find(":")) if i >= 0), default=len(text))
     cells_text, tail = text[:cut].strip(), text[cut + 1 :].strip()
     spaced = cells_text.translate(_SEPARATORS)
-    if any(ch.isspace() for ch in spaced.strip()):
+    if any(ch.isspace() for ch in cells_text):
         return spaced.split(), tail
     return [ch for ch in spaced if not ch.isspace()], tail
 
@@ -120,11 +123,11 @@ def _is_separator_line(text: str) -> bool:
     return not text.strip(" \t|+-=")
 
 
-def _is_puzzle_line(cells: tuple[int, ...], text: str, pending: _Pending | None) -> bool:
+def _is_puzzle_line(cells: tuple[int, ...], pending: _Pending | None) -> bool:
     """Does a line with a whole puzzle's worth of cells hold a whole puzzle?"""
     if len(cells) != 16:
         return True
-    return pending is None and "|" not in text and max(cells) <= 4
+    return pending is None and max(cells) <= 4
 
 
 def _bad_width(count: int) -> str:
@@ -156,7 +159,7 @@ def _grid_entries(lines: Iterable[str]) -> Iterator[PuzzleEntry]:
         if pending is not None and len(cells) != pending.width:
             yield _unfinished(pending)
             pending = None
-        if len(cells) in PUZZLE_CELLS and _is_puzzle_line(cells, text, pending):
+        if len(cells) in PUZZLE_CELLS and _is_puzzle_line(cells, pending):
             yield PuzzleEntry(number, cells=cells, tail=tail)
         elif len(cells) in ROW_CELLS:
             pending = pending or _Pending(number, len(cells))

@@ -18,7 +18,8 @@ unit
     1..n, each once.  ``unit_getters[u](masks)`` fetches the masks of unit u
     in one call.
 units_of[s]
-    The three units holding square s: (its row, its column, its box).
+    The three units holding square s: (its row, its column, its box);
+    ``unit_ids[s]`` gives their positions in ``units``.
 peers[s]
     The squares sharing a unit with s, s excluded (20 of them for 9x9).
 mask
@@ -52,6 +53,7 @@ class Grid:
     units_of: tuple[tuple[tuple[int, ...], ...], ...]
     peers: tuple[tuple[int, ...], ...]
     unit_getters: tuple[itemgetter, ...]
+    unit_ids: tuple[tuple[int, int, int], ...]
 
     @property
     def squares(self) -> range:
@@ -126,6 +128,10 @@ def grid_for(box: int) -> Grid:
         units_of=units_of,
         peers=peers,
         unit_getters=tuple(itemgetter(*unit) for unit in rows + cols + boxes),
+        unit_ids=tuple(
+            (s // n, n + s % n, 2 * n + (s // n) // box * box + (s % n) // box)
+            for s in range(n * n)
+        ),
     )
 
 

@@ -57,7 +57,7 @@ def propagate_none(
     return all(masks[s] for s in filled)
 
 
-def open_candidates(masks: tuple[int, ...] | list[int], square: int, grid: Grid) -> int:
+def open_candidates(masks: Sequence[int], square: int, grid: Grid) -> int:
     """For ``none``: the values of ``square`` not used by its filled peers, as a mask."""
     used = 0
     for p in grid.peers[square]:
@@ -65,6 +65,21 @@ def open_candidates(masks: tuple[int, ...] | list[int], square: int, grid: Grid)
         if not mask & (mask - 1):
             used |= mask
     return grid.full & ~used
+
+
+def all_open_candidates(masks: Sequence[int], grid: Grid) -> list[int]:
+    """For ``none``: every square's candidates at once (filled squares keep their value)."""
+    used = []
+    for get in grid.unit_getters:
+        unit_used = 0
+        for mask in get(masks):
+            if not mask & (mask - 1):
+                unit_used |= mask
+        used.append(unit_used)
+    return [
+        mask & ~(used[r] | used[c] | used[b]) if mask & (mask - 1) else mask
+        for mask, (r, c, b) in zip(masks, grid.unit_ids, strict=True)
+    ]
 
 
 def eliminate_from_peers(masks: list[int], filled: list[int], peers: tuple) -> bool:
