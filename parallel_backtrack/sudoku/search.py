@@ -1,0 +1,194 @@
+"""Solving and counting one puzzle through the engine.
+
+Glossary
+--------
+puzzle
+    An ``ImmutableSudokuPuzzle``, or givens to build one from (with
+    ``propagation``; see ``puzzle``).
+order
+    A square order or its name, ``"fewest"`` (the default) or ``"row-major"``.
+workers
+    joblib's ``n_jobs`` convention: 1 searches in this process (no pool is
+    started), 2.. that many processes, -1 every core.  With several workers
+    the tree of one puzzle is cut into subtrees that run in parallel; answers
+    are the same for any worker count.
+outcome
+    What one search found and cost: the first solution, the count (when
+    asked), the nodes visited (see ``space``) and the seconds.
+
+Example::
+
+    >>> top = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    >>> solve(top).line()[:9]
+    '417369825'
+    >>> count_solutions(top, limit=2)
+    1
+
+On one worker the searches run the engine's bounded depth-first ``explore``
+directly (the reference search, cheapest per puzzle); on more they go through
+the engine's scheduler (``count``, ``solve``, ``solutions``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from parallel_backtrack import engine
+from parallel_backtrack.engine.space import depth_first
+
+from .orders import SquareOrder, order_named
+from .propagate import DEFAULT_PROPAGATION
+from .puzzle import Givens, ImmutableSudokuPuzzle
+from .space import SudokuSpace
+
+PuzzleLike = ImmutableSudokuPuzzle | Givens
+OrderLike = SquareOrder | str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The first solution (None when there is none), the count if asked, and the cost."""
+
+    solution: ImmutableSudokuPuzzle | None
+    count: int | None
+    nodes: int
+    seconds: float
+
+
+def as_puzzle(puzzle: PuzzleLike, propagation: str = DEFAULT_PROPAGATION) -> ImmutableSudokuPuzzle:
+    """``puzzle`` itself, or a puzzle built from givens with ``propagation``."""
+    if isinstance(puzzle, ImmutableSudokuPuzzle):
+        return puzzle
+    return ImmutableSudokuPuzzle(puzzle, propagation)
+
+
+def as_order(order: OrderLike) -> SquareOrder:
+    """An order object from an order or its name (raises with a "did you mean")."""
+    return order_named(order) if isinstance(order, str) else order
+
+
+def space_for(puzzle: PuzzleLike, order: OrderLike = "fewest") -> SudokuSpace:
+    """The engine Space of a puzzle under a square order."""
+    return SudokuSpace(as_puzzle(puzzle), as_order(order))
+
+
+def _check_limit(limit: int | None) -> None:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"limit must be a positive integer or None, got {limit!r}")
+
+
+def _workers(workers: int) -> int:
+    return engine.resolve_workers(workers)
+
+
+def _first_sequential(space: SudokuSpace) -> tuple[engine.Explored, ImmutableSudokuPuzzle | None]:
+    found = engine.explore(space, [space.root()], stop_after=1, keep=True)
+    return found, (found.solutions[0] if found.solutions else None)
+
+
+def _search_sequential(space: SudokuSpace, count: bool, limit: int | None) -> Outcome:
+    started = time.perf_counter()
+    found, solution = _first_sequential(space)
+    nodes, total = found.nodes, found.count
+    if count and solution is not None and found.leftover and (limit is None or limit > 1):
+        more = None if limit is None else limit - 1
+        rest = engine.explore(space, found.leftover, stop_after=more)
+        nodes, total = nodes + rest.nodes, total + rest.count
+    return Outcome(solution, total if count else None, nodes, time.perf_counter() - started)
+
+
+def _search_parallel(
+    space: SudokuSpace, count: bool, limit: int | None, workers: int, backend: str | None
+) -> Outcome:
+    started = time.perf_counter()
+    first = engine.solve(space, workers=workers, backend=backend)
+    nodes, total = first.nodes, None
+    if count:
+        if first.solution is None:
+            total = 0
+        elif limit is None:
+            report = engine.count(space, workers=workers, backend=backend)
+            nodes, total = nodes + report.nodes, report.count
+        else:
+            stream = engine.solutions(space, limit=limit, workers=workers, backend=backend)
+            total = sum(1 for _ in stream)
+            nodes += stream.report.nodes
+    return Outcome(first.solution, total, nodes, time.perf_counter() - started)
+
+
+def search(
+    puzzle: PuzzleLike,
+    order: OrderLike = "fewest",
+    *,
+    count: bool = False,
+    limit: int | None = None,
+    workers: int = 1,
+    backend: str | None = None,
+) -> Outcome:
+    """Find the first solution and, with ``count``, count the solutions (up to ``limit``)."""
+    _check_limit(limit)
+    space, workers = space_for(puzzle, order), _workers(workers)
+    if workers == 1 and backend is None:
+        return _search_sequential(space, count, limit)
+    return _search_parallel(space, count, limit, workers, backend)
+
+
+def solve(
+    puzzle: PuzzleLike, order: OrderLike = "fewest", *, workers: int = 1, backend: str | None = None
+) -> ImmutableSudokuPuzzle | None:
+    """The first solution (in search order on one worker; any worker's first on more)."""
+    return search(puzzle, order, workers=workers, backend=backend).solution
+
+
+def count_solutions(
+    puzzle: PuzzleLike,
+    order: OrderLike = "fewest",
+    *,
+    limit: int | None = None,
+    workers: int = 1,
+    backend: str | None = None,
+) -> int:
+    """How many solutions the puzzle has, or ``limit`` when it has at least that many."""
+    _check_limit(limit)
+    space, workers = space_for(puzzle, order), _workers(workers)
+    if workers == 1 and backend is None:
+        return engine.explore(space, [space.root()], stop_after=limit).count
+    if limit is None:
+        return engine.count(space, workers=workers, backend=backend).count
+    stream = engine.solutions(space, limit=limit, workers=workers, backend=backend)
+    return sum(1 for _ in stream)
+
+
+def solutions(
+    puzzle: PuzzleLike,
+    order: OrderLike = "fewest",
+    *,
+    limit: int | None = None,
+    workers: int = 1,
+    backend: str | None = None,
+) -> Iterator[ImmutableSudokuPuzzle]:
+    """The solutions, in depth-first order whatever the workers (the first ``limit``)."""
+    _check_limit(limit)
+    space, workers = space_for(puzzle, order), _workers(workers)
+    if workers == 1 and backend is None:
+        return _sequential_stream(space, limit)
+    return iter(engine.solutions(space, limit=limit, workers=workers, backend=backend))
+
+
+def _sequential_stream(space: SudokuSpace, limit: int | None) -> Iterator[ImmutableSudokuPuzzle]:
+    found = 0
+    for state in depth_first(space, space.root()):
+        if space.is_solution(state):
+            yield state
+            found += 1
+            if limit is not None and found >= limit:
+                return
+
+
+def is_unique(
+    puzzle: PuzzleLike, order: OrderLike = "fewest", *, workers: int = 1, backend: str | None = None
+) -> bool:
+    """True when the puzzle has exactly one solution (counts up to 2)."""
+    return count_solutions(puzzle, order, limit=2, workers=workers, backend=backend) == 1
