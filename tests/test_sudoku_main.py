@@ -1,0 +1,165 @@
+"""The CLI: python -m parallel_backtrack.sudoku FILE|- [options]."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from parallel_backtrack.sudoku.__main__ import main
+from parallel_backtrack.sudoku.space import is_valid_solution
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku"
+MIXED = str(ROOT / "tests" / "data" / "sudoku_mixed.txt")
+GRIDS = str(ROOT / "tests" / "data" / "sudoku_grids.txt")
+EMPTY = str(ROOT / "tests" / "data" / "sudoku_empty.txt")
+HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
+SOLVED = "859612437723854169164379528986147352375268914241593786432981675617425893598736241"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_one_puzzle_prints_its_solution_as_a_grid(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(HARDEST + "\n"))
+    code, out, err = run(capsys, "-")
+    lines = out.splitlines()
+    assert code == 0 and err == ""
+    assert lines[0] == "8 5 9 | 6 1 2 | 4 3 7" and len(lines) == 12
+    assert lines[-1].startswith("solved 1, unsolvable 0, invalid 0 in ")
+
+
+def test_one_line_per_puzzle_then_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, MIXED, "--order", "row-major", "--propagation", "twins")
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0] == SOLVED
+    assert lines[1].startswith("invalid: line 3: 80 cells;")
+    assert lines[3] == (
+        "invalid: line 6: givens contradict each other: A1 and A2 both hold 1 (same row, box)"
+    )
+    assert lines[4] == "unsolvable"
+    assert lines[5].startswith("invalid: line 8: cannot read '*' (cell 81)")
+    assert lines[6].startswith("solved 2, unsolvable 1, invalid 3 in ")
+    assert "puzzles/s" in lines[6] and lines[6].endswith(" nodes")
+
+
+def test_counting_with_stats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, GRIDS, "--count", "--limit", "3", "--stats")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0].startswith(SOLVED + "\tcount=1\tnodes=")
+    assert "\tcount=1\t" in lines[1] and "\tseconds=" in lines[1]
+    assert "\tcount=3\t" in lines[2]
+    assert lines[-1].endswith("solutions counted")
+
+
+def test_json_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, MIXED, "--json", "--count")
+    objects = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and err == ""
+    assert [o["index"] for o in objects] == list(range(6))
+    assert [o["status"] for o in objects] == [
+        "solved", "invalid", "solved", "invalid", "unsolvable", "invalid",
+    ]
+    assert [o["count"] for o in objects] == [1, None, 1, None, 0, None]
+    assert objects[0]["solution"] == SOLVED and is_valid_solution(HARDEST, SOLVED)
+    assert objects[4]["solution"] is None
+    assert objects[3]["error"].startswith("line 6: givens contradict each other")
+    assert all({"nodes", "seconds"} <= set(o) for o in objects)
+    assert "error" not in objects[0]
+
+
+def test_json_stats_summary_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, GRIDS, "--json", "--stats")
+    assert code == 0 and len(out.splitlines()) == 3
+    assert err.startswith("solved 3, unsolvable 0, invalid 0 in ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["nothere.txt"], "cannot read 'nothere.txt': No such file or directory"),
+        ([EMPTY], f"no puzzle in {EMPTY!r}"),
+        ([MIXED, "--order", "fewset"],
+         "argument --order: unknown order 'fewset'; expected one of ['fewest', 'row-major']"
+         " (did you mean 'fewest'?)"),
+        ([MIXED, "--propagation", "unit"],
+         "argument --propagation: unknown propagation 'unit'; expected one of"
+         " ['none', 'peers', 'twins', 'units'] (did you mean 'units'?)"),
+        ([MIXED, "--workers", "0"],
+         "argument --workers: --workers takes a positive integer or -1 (all cores), got '0'"),
+        ([MIXED, "--workers", "-2"],
+         "argument --workers: --workers takes a positive integer or -1 (all cores), got '-2'"),
+        ([MIXED, "--workers", "two"],
+         "argument --workers: --workers takes a positive integer or -1 (all cores), got 'two'"),
+        ([MIXED, "--limit", "3"], "--limit needs --count"),
+        ([MIXED, "--count", "--limit", "0"],
+         "argument --limit: --limit takes a positive integer, got '0'"),
+        ([], "the following arguments are required: FILE|-"),
+        ([MIXED, "--frobnicate"], "unrecognized arguments: --frobnicate"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err == f"python -m parallel_backtrack.sudoku: error: {message}\n"
+
+
+def test_a_directory_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, str(ROOT / "tests"))
+    assert code == 2 and err.startswith("python -m parallel_backtrack.sudoku: error: cannot read")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.timeout(120)
+def test_workers_give_the_same_output(capsys: pytest.CaptureFixture[str]) -> None:
+    path = DATA / "norvig_top95.txt"
+    if not path.is_file():
+        pytest.skip(f"puzzle data not found: {path}")
+    _, one, _ = run(capsys, str(path), "--json", "--count", "--limit", "2")
+    code, two, _ = run(capsys, str(path), "--json", "--count", "--limit", "2", "--workers", "2",
+                       "--progress")
+    strip = [{k: v for k, v in json.loads(line).items() if k != "seconds"}
+             for line in one.splitlines()]
+    assert code == 0
+    assert [{k: v for k, v in json.loads(line).items() if k != "seconds"}
+            for line in two.splitlines()] == strip
+    assert len(strip) == 95 and all(o["count"] == 1 for o in strip)
+
+
+@pytest.mark.timeout(120)
+def test_one_puzzle_split_across_workers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    puzzle = tmp_path / "many.txt"
+    puzzle.write_text(
+        "...4......5..8.2.6.....3...2...4....3......1...5.3.8.25...6.3.8..6....95..8......\n"
+    )
+    code, out, _ = run(capsys, str(puzzle), "--count", "--workers", "2")
+    assert code == 0 and "count=847" in out
+
+
+@pytest.mark.timeout(120)
+def test_runs_as_a_module_without_a_traceback() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    ok = subprocess.run([sys.executable, "-m", "parallel_backtrack.sudoku", GRIDS],
+                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=100)
+    assert ok.returncode == 0 and ok.stdout.splitlines()[-1].startswith("solved 3")
+    bad = subprocess.run([sys.executable, "-m", "parallel_backtrack.sudoku", "nothere.txt"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=100)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert len(bad.stderr.splitlines()) == 1

@@ -1,0 +1,83 @@
+"""Square orders: RowMajor and FewestOptionsFirst, by object or by name."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from parallel_backtrack.sudoku.orders import (
+    ORDERS,
+    FewestOptionsFirst,
+    RowMajor,
+    SquareOrder,
+    order_named,
+    select_next_unfilled_square,
+)
+from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
+
+HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
+SOLVED = "859612437723854169164379528986147352375268914241593786432981675617425893598736241"
+FULL = 0b111111111
+
+
+def from_masks(masks: dict[int, int], fill: int = FULL) -> ImmutableSudokuPuzzle:
+    return ImmutableSudokuPuzzle.from_masks(3, [masks.get(s, fill) for s in range(81)], "peers")
+
+
+def test_row_major_picks_a3_on_norvigs_hardest() -> None:
+    puzzle = ImmutableSudokuPuzzle(HARDEST, "peers")
+    assert RowMajor().select_next_unfilled_square(puzzle) == 2
+    assert puzzle.grid.name(select_next_unfilled_square(puzzle, "row-major")) == "A3"
+
+
+def test_fewest_picks_the_fewest_candidates_ties_in_row_major_order() -> None:
+    puzzle = from_masks({0: 1, 5: 0b111, 7: 0b11, 9: 0b1100, 40: 0b11})
+    assert FewestOptionsFirst().select_next_unfilled_square(puzzle) == 7
+    puzzle = ImmutableSudokuPuzzle(HARDEST, "peers")
+    counts = [len(puzzle.candidates(s)) for s in range(81)]
+    fewest = min(c for c in counts if c > 1)
+    assert FewestOptionsFirst().select_next_unfilled_square(puzzle) == counts.index(fewest)
+
+
+def test_neither_order_skips_a_square_with_no_candidates() -> None:
+    zero_late = from_masks({0: 1, 1: 0b11, 60: 0})
+    assert FewestOptionsFirst().select_next_unfilled_square(zero_late) == 60
+    assert RowMajor().select_next_unfilled_square(zero_late) == 1
+    zero_first = from_masks({0: 1, 1: 0, 2: 0b11})
+    assert RowMajor().select_next_unfilled_square(zero_first) == 1
+    assert FewestOptionsFirst().select_next_unfilled_square(zero_first) == 1
+
+
+def test_fewest_under_none_counts_candidates_from_filled_peers() -> None:
+    # Row A holds 1..8, so the open A9 has the single candidate 9 under none.
+    puzzle = ImmutableSudokuPuzzle("12345678." + "." * 72, "none")
+    assert puzzle.candidates("A9") == {9} and puzzle.value("A9") is None
+    assert FewestOptionsFirst().select_next_unfilled_square(puzzle) == 8
+    dead = ImmutableSudokuPuzzle("12345678." + "." * 63 + "........9", "none")
+    assert FewestOptionsFirst().select_next_unfilled_square(dead) == 8
+
+
+@pytest.mark.parametrize("order", [RowMajor(), FewestOptionsFirst()])
+@pytest.mark.parametrize("propagation", ["none", "units"])
+def test_both_return_none_on_a_filled_puzzle(order: SquareOrder, propagation: str) -> None:
+    assert order.select_next_unfilled_square(ImmutableSudokuPuzzle(SOLVED, propagation)) is None
+
+
+def test_orders_by_name() -> None:
+    assert list(ORDERS) == ["fewest", "row-major"]
+    assert order_named("fewest") == FewestOptionsFirst()
+    assert order_named("row-major") == RowMajor()
+    assert isinstance(RowMajor(), SquareOrder)
+    assert pickle.loads(pickle.dumps(FewestOptionsFirst())) == FewestOptionsFirst()
+
+
+def test_unknown_order_says_did_you_mean() -> None:
+    with pytest.raises(
+        ValueError,
+        match=r"unknown order 'fewset'; expected one of \['fewest', 'row-major'\]"
+        r" \(did you mean 'fewest'\?\)",
+    ):
+        order_named("fewset")
+    with pytest.raises(ValueError, match=r"did you mean 'row-major'\?"):
+        select_next_unfilled_square(ImmutableSudokuPuzzle(HARDEST), "rowmajor")

@@ -1,0 +1,104 @@
+"""The Sudoku Space for the engine, node counting, and the independent checker."""
+
+from __future__ import annotations
+
+import ast
+import pickle
+from pathlib import Path
+
+import pytest
+
+from parallel_backtrack.engine import Space, sequential_count, sequential_solutions
+from parallel_backtrack.sudoku import space as space_module
+from parallel_backtrack.sudoku.orders import FewestOptionsFirst, RowMajor
+from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
+from parallel_backtrack.sudoku.space import SudokuSpace, is_valid_solution
+
+HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
+SOLVED = "859612437723854169164379528986147352375268914241593786432981675617425893598736241"
+# tdoku test puzzle with 13 solutions.
+THIRTEEN = "8.........59.......67..........3.265...4.6198......437...753916...891742...624583"
+
+
+def test_is_an_engine_space_and_pickles() -> None:
+    space = SudokuSpace(ImmutableSudokuPuzzle(HARDEST), FewestOptionsFirst())
+    assert isinstance(space, Space)
+    assert pickle.loads(pickle.dumps(space)) == space
+
+
+def test_a_puzzle_solved_by_propagation_is_one_node() -> None:
+    tally = sequential_count(SudokuSpace(ImmutableSudokuPuzzle(SOLVED), RowMajor()))
+    assert (tally.count, tally.nodes) == (1, 1)
+
+
+def test_nodes_count_every_state_visited_root_and_dead_ends_included() -> None:
+    space = SudokuSpace(ImmutableSudokuPuzzle(HARDEST, "peers"), FewestOptionsFirst())
+    visited, stack = 0, [space.root()]
+    while stack:
+        state = stack.pop()
+        visited += 1
+        stack.extend(space.branch(state))
+    tally = sequential_count(space)
+    assert tally.nodes == visited and tally.count == 1
+
+
+def test_branch_gives_one_child_per_candidate_in_ascending_order() -> None:
+    puzzle = ImmutableSudokuPuzzle(HARDEST, "peers")
+    children = SudokuSpace(puzzle, RowMajor()).branch(puzzle)
+    assert [child.value("A3") for child in children] == [1, 3, 6, 9]
+
+
+def test_dead_and_solved_states_have_no_children() -> None:
+    space = SudokuSpace(ImmutableSudokuPuzzle(HARDEST, "peers"), RowMajor())
+    dead = space.root().create_next("A3", 2)
+    assert dead.is_dead() and space.branch(dead) == []
+    solved = ImmutableSudokuPuzzle(SOLVED)
+    assert space.branch(solved) == [] and space.is_solution(solved)
+    assert not space.is_solution(dead)
+
+
+@pytest.mark.parametrize("propagation", ["none", "peers", "units", "twins"])
+@pytest.mark.parametrize("order", [RowMajor(), FewestOptionsFirst()])
+def test_every_strategy_finds_the_same_solutions(propagation: str, order: object) -> None:
+    space = SudokuSpace(ImmutableSudokuPuzzle(THIRTEEN, propagation), order)  # type: ignore[arg-type]
+    found = sequential_solutions(space)
+    assert len(found) == 13 == sequential_count(space).count
+    assert all(is_valid_solution(THIRTEEN, state.cells) for state in found)
+    assert len({state.line() for state in found}) == 13
+
+
+def test_the_checker_accepts_a_solution_in_any_spelling() -> None:
+    cells = [int(ch) for ch in SOLVED]
+    assert is_valid_solution(HARDEST, SOLVED)
+    assert is_valid_solution([0 if ch == "." else int(ch) for ch in HARDEST], cells)
+    assert is_valid_solution("." * 81, SOLVED)
+
+
+def test_the_checker_rejects_broken_grids() -> None:
+    swapped = SOLVED[1] + SOLVED[0] + SOLVED[2:]
+    assert not is_valid_solution("." * 81, swapped)
+    assert not is_valid_solution(HARDEST, SOLVED.replace("8", "9", 1))
+    assert not is_valid_solution("." * 81, SOLVED[:-1] + ".")
+    assert not is_valid_solution("." * 81, SOLVED[:-1])
+    assert not is_valid_solution("." * 81, SOLVED[:-1] + "*")
+    assert not is_valid_solution("." * 80, SOLVED[:-1])
+    # A Latin square that breaks the boxes.
+    latin = "".join(str((r + c) % 9 + 1) for r in range(9) for c in range(9))
+    assert not is_valid_solution("." * 81, latin)
+    assert not is_valid_solution([None] * 3, [1, 2, 3])
+
+
+def test_the_checker_reads_letters_for_big_grids() -> None:
+    n, b = 16, 4
+    cells = [(r * b + r // b + c) % n + 1 for r in range(n) for c in range(n)]
+    line = "".join("123456789ABCDEFG"[v - 1] for v in cells)
+    assert is_valid_solution("." * 256, line) and is_valid_solution([0] * 256, cells)
+
+
+def test_the_checker_shares_no_code_with_the_puzzle() -> None:
+    tree = ast.parse(Path(space_module.__file__).read_text())
+    checker = next(node for node in tree.body
+                   if isinstance(node, ast.FunctionDef) and node.name == "is_valid_solution")
+    called = {node.func.id for node in ast.walk(checker)
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    assert called <= {"_as_cells", "_units", "len", "set", "range", "all", "any", "zip"}
