@@ -23,67 +23,48 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 
-from parallel_backtrack.engine import UnknownNameError, resolve_workers
+from parallel_backtrack._cli import (
+    EXIT_INTERRUPTED,
+    EXIT_NO,
+    EXIT_OK,
+    EXIT_USAGE,
+    Parser,
+    choice_type,
+    positive_int,
+    usage_error,
+    workers_type,
+)
 
 from .batch import INVALID, SOLVED, Job, PuzzleResult, Summary, solve_entries, solve_entry
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
-from .orders import ORDERS, order_named
-from .propagate import PROPAGATORS, check_propagation
+from .orders import ORDERS
+from .propagate import PROPAGATORS
 
 PROG = "python -m parallel_backtrack.sudoku"
 
 
 class UsageError(Exception):
-    """A usage problem the CLI reports in one line with exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
-
-
-def _name(check, kind: str):  # type: ignore[no-untyped-def]
-    def parse(text: str) -> str:
-        try:
-            check(text)
-        except UnknownNameError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-        return text
-
-    parse.__name__ = kind
-    return parse
-
-
-def _workers(text: str) -> int:
-    try:
-        return resolve_workers(int(text))
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(
-            f"--workers takes a positive integer or -1 (all cores), got {text!r}"
-        ) from error
-
-
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"--limit takes a positive integer, got {text!r}")
-    return int(text)
+    """A usage problem found after parsing: one line on stderr, exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Solve or count Sudoku puzzles (4x4 to 36x36).")
+    parser = Parser(prog=PROG, description="Solve or count Sudoku puzzles (4x4 to 36x36).")
     parser.add_argument("file", metavar="FILE|-", help="puzzle file, or - for stdin")
-    parser.add_argument("--order", type=_name(order_named, "order"), default="fewest",
+    parser.add_argument("--order", type=choice_type("order", ORDERS), default="fewest",
+                        metavar="|".join(ORDERS),
                         help=f"square order: {' | '.join(ORDERS)} (default fewest)")
-    parser.add_argument("--propagation", type=_name(check_propagation, "propagation"),
-                        default="units", help=f"{' | '.join(PROPAGATORS)} (default units)")
+    parser.add_argument("--propagation", type=choice_type("propagation", PROPAGATORS),
+                        default="units", metavar="|".join(PROPAGATORS),
+                        help=f"{' | '.join(PROPAGATORS)} (default units)")
     parser.add_argument("--count", action="store_true", help="count the solutions")
-    parser.add_argument("--limit", type=_positive, metavar="K",
+    parser.add_argument("--limit", type=positive_int, metavar="K",
                         help="with --count: stop counting at K")
-    parser.add_argument("--workers", type=_workers, default=1, metavar="W",
+    parser.add_argument("--workers", type=workers_type, default=1, metavar="W",
                         help="processes (joblib n_jobs: -1 = all cores; default 1)")
     parser.add_argument("--json", action="store_true", help="JSON Lines, one object per puzzle")
     parser.add_argument("--stats", action="store_true", help="nodes and seconds per puzzle")
@@ -147,22 +128,25 @@ def run(args: argparse.Namespace) -> int:
         print(text)
     elif args.stats:
         print(text, file=sys.stderr)
-    return 0 if summary.solved == summary.puzzles else 1
+    return EXIT_OK if summary.solved == summary.puzzles else EXIT_NO
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     try:
-        return run(build_parser().parse_args(argv))
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # usage errors and --help, already printed
+        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    try:
+        return run(args)
     except UsageError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
+        return usage_error(PROG, str(error))
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
-        sys.stderr.close()
-        return 1
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_NO
 
 
 if __name__ == "__main__":

@@ -102,20 +102,24 @@ def _search_sequential(space: SudokuSpace, count: bool, limit: int | None) -> Ou
 def _search_parallel(
     space: SudokuSpace, count: bool, limit: int | None, workers: int, backend: str | None
 ) -> Outcome:
-    started = time.perf_counter()
-    first = engine.solve(space, workers=workers, backend=backend)
-    nodes, total = first.nodes, None
+    """Counting up to a limit streams the solutions (the first streamed is the first in
+    depth-first order); counting them all uses the engine's count, then a solve."""
+    started, options = time.perf_counter(), {"workers": workers, "backend": backend}
+    if count and limit is not None:
+        stream = engine.solutions(space, limit=limit, **options)
+        first, total = None, 0
+        for state in stream:
+            first, total = first or state, total + 1
+        return Outcome(first, total, stream.report.nodes, time.perf_counter() - started)
+    total, nodes = None, 0
     if count:
-        if first.solution is None:
-            total = 0
-        elif limit is None:
-            report = engine.count(space, workers=workers, backend=backend)
-            nodes, total = nodes + report.nodes, report.count
-        else:
-            stream = engine.solutions(space, limit=limit, workers=workers, backend=backend)
-            total = sum(1 for _ in stream)
-            nodes += stream.report.nodes
-    return Outcome(first.solution, total, nodes, time.perf_counter() - started)
+        report = engine.count(space, **options)
+        total, nodes = report.count, report.nodes
+    first = None
+    if total is None or total > 0:
+        solved = engine.solve(space, **options)
+        first, nodes = solved.solution, nodes + solved.nodes
+    return Outcome(first, total, nodes, time.perf_counter() - started)
 
 
 def search(
@@ -174,7 +178,17 @@ def solutions(
     space, workers = space_for(puzzle, order), _workers(workers)
     if workers == 1 and backend is None:
         return _sequential_stream(space, limit)
-    return iter(engine.solutions(space, limit=limit, workers=workers, backend=backend))
+    return _parallel_stream(space, limit, workers, backend)
+
+
+def _parallel_stream(
+    space: SudokuSpace, limit: int | None, workers: int, backend: str | None
+) -> Iterator[ImmutableSudokuPuzzle]:
+    stream = engine.solutions(space, limit=limit, workers=workers, backend=backend)
+    try:
+        yield from stream
+    finally:
+        stream.close()  # stopping early releases the workers at once
 
 
 def _sequential_stream(space: SudokuSpace, limit: int | None) -> Iterator[ImmutableSudokuPuzzle]:
