@@ -157,3 +157,10 @@ def test_every_shared_file_reads_cleanly(name: str, puzzles: int) -> None:
     assert len(entries) == puzzles
     assert all(entry.error is None for entry in entries)
     assert {entry.box for entry in entries} == {4 if "16x16" in name else 3}
+
+
+def test_windows_line_ends_and_a_byte_order_mark(tmp_path: Path) -> None:
+    path = tmp_path / "windows.txt"
+    path.write_bytes(("\ufeff" + HARDEST + "\r\n" + HARDEST + "\r\n").encode("utf-8"))
+    entries = read_puzzles(path)
+    assert [e.cells for e in entries] == [parse_one(HARDEST)] * 2

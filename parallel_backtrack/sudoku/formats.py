@@ -183,7 +183,7 @@ def read_puzzles(source: str | Path | TextIO) -> list[PuzzleEntry]:
     if isinstance(source, (str, Path)):
         if str(source) == "-":
             return parse_puzzles(sys.stdin.read())
-        return parse_puzzles(Path(source).read_text(encoding="utf-8"))
+        return parse_puzzles(Path(source).read_text(encoding="utf-8-sig"))
     return parse_puzzles(source.read())
 
 
