@@ -8,10 +8,22 @@ from dataclasses import dataclass
 
 import pytest
 
-from parallel_backtrack.engine import WorkerCrashError, count, make_executor, sequential_count
+from parallel_backtrack.engine import (
+    WorkerCrashError,
+    count,
+    make_executor,
+    scheduler,
+    sequential_count,
+)
 from parallel_backtrack.engine.examples import NoAdjacentOnes
 
 psutil = pytest.importorskip("psutil")
+
+
+@pytest.fixture(autouse=True)
+def no_probe(monkeypatch):
+    # Otherwise the parent searches these small trees itself while the pool starts.
+    monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
 
 
 def loky_workers() -> list[int]:

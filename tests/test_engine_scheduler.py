@@ -129,7 +129,11 @@ def worker_seconds(report):
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("workers,backend", [(2, "threads"), (2, "loky")])
-def test_time_budget_bounds_every_task_and_keeps_counts_exact(workers, backend):
+def test_time_budget_bounds_every_task_and_keeps_counts_exact(workers, backend,
+                                                              monkeypatch):
+    from parallel_backtrack.engine import scheduler
+
+    monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
     space = NoAdjacentOnes(22)
     report = count(space, workers=workers, backend=backend, budget_seconds=0.005)
     assert report.count == 46368 and report.budget is None and report.budget_seconds == 0.005

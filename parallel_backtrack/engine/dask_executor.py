@@ -55,6 +55,7 @@ class DaskExecutor(Executor):
 
     name = "dask"
     crash_loses_all = False
+    slow_start = True
 
     def __init__(self, workers: int, address: str | None = None) -> None:
         super().__init__(workers)

@@ -150,7 +150,10 @@ def warm(space: Any) -> Any:
     for hook in ("count_below", "first_below"):
         fast = getattr(space, hook, None)
         if fast is not None:
-            fast(space.root(), 1)
+            try:
+                fast(space.root(), 1)
+            except Exception:  # noqa: BLE001 - only a warm-up: the real task reports errors
+                pass
     if len(_WARMED) >= _SHIPPED_MAX:
         _WARMED.pop(next(iter(_WARMED)))
     _WARMED[id(space)] = space
@@ -163,6 +166,9 @@ class Executor:
     name = "serial"
     # A local pool breaks as a whole when one worker dies: every task in flight is lost.
     crash_loses_all = True
+    # Workers take a while to be ready (processes to spawn, kernels to load): the
+    # parent keeps searching meanwhile.
+    slow_start = False
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
@@ -245,6 +251,7 @@ class LokyExecutor(_LocalPool):
     """loky's reusable process pool: warm workers survive from one run to the next."""
 
     name = "loky"
+    slow_start = True
 
     def __init__(self, workers: int) -> None:
         super().__init__(workers)

@@ -92,6 +92,13 @@ def _task(handle: Any, roots: Sequence[Subtree], mode: str, budget: int | None,
     return replace(result, setup_seconds=setup) if setup > 1e-3 else result
 
 
+def _warm_task(handle: Any) -> float:
+    """Load the space and its kernels in a fresh worker; returns the seconds it took."""
+    started = time.perf_counter()
+    warm(unship(handle))
+    return time.perf_counter() - started
+
+
 def _check_positive(name: str, value: int | float | None) -> None:
     if value is not None and (isinstance(value, bool) or not value > 0):
         raise ValueError(f"{name} must be a positive number, got {value!r}")
@@ -127,6 +134,7 @@ class Run:
         self.flag = executor.stop_flag()
         self.bar = progress_bar(progress)
         self.wall_started = time.time()
+        self.started = time.perf_counter()
 
     # -- the pending queue ---------------------------------------------------
     def _push(self, work: Work, front: bool = True) -> None:
@@ -146,15 +154,52 @@ class Run:
             return list(symmetric())
         return [(self.space.root(), 1)]
 
-    def _probe(self, roots: list[Subtree]) -> list[Subtree]:
-        """Run the first few budgets in this process: a small tree finishes here
-        without paying for a pool.  Returns what is left to cut (kept, not redone)."""
-        nodes = None if self.budget is None else PROBE_BUDGETS * self.budget
-        seconds = None if self.seconds is None else PROBE_BUDGETS * self.seconds
+    def _probe_round(self, roots: list[Subtree], budgets: int, round_: int) -> list[Subtree]:
+        """``budgets`` budgets of the search run in this process; returns the rest."""
+        nodes = None if self.budget is None else budgets * self.budget
+        seconds = None if self.seconds is None else budgets * self.seconds
         probe = run_subtrees(self.space, roots, self.mode, nodes, self.keep, seconds=seconds)
         self.report.record_task(probe.seconds, "parent", probe.nodes)
-        self._absorb((0,), probe)
+        self._absorb((0, round_), probe)
         return list(probe.leftover)
+
+    def _probe(self, roots: list[Subtree]) -> list[Subtree]:
+        """Search in this process first: a small tree finishes within ``PROBE_BUDGETS``
+        budgets without paying for a pool.  On a process pool a larger one starts the
+        pool and the parent keeps searching, one budget at a time, until every worker
+        is warm (spawned, kernels loaded).  Returns what is left to cut (not redone)."""
+        if PROBE_BUDGETS <= 0:
+            return roots
+        rest = self._probe_round(roots, PROBE_BUDGETS, 0)
+        if not rest or self._done() or self._out_of_time() or not self.executor.slow_start:
+            return rest
+        warming = self._start_pool()
+        round_ = 1
+        while rest and not self._done() and not self._out_of_time():
+            if all(future.done() for future in warming):
+                break
+            rest = self._probe_round(rest, 1, round_)
+            round_ += 1
+        self._check_warm(warming)
+        return rest
+
+    def _start_pool(self) -> list[Any]:
+        """Ship the space and send each worker a warm-up (this is what starts a pool)."""
+        self.handle = self.executor.ship(self.space)
+        return [self.executor.submit(_warm_task, self.handle)
+                for _ in range(self.executor.workers)]
+
+    def _check_warm(self, warming: list[Any]) -> None:
+        for future in warming:
+            if not future.done() or future.cancelled():
+                continue
+            error = future.exception()
+            if error is None:
+                self.report.setup_seconds += future.result()
+            elif self.executor.is_crash(error):
+                self.executor.restart()
+                self.report.restarts += 1
+                return
 
     def _cut(self) -> None:
         """Cut the tree into about ``per_worker`` subtrees per worker."""
@@ -162,7 +207,7 @@ class Run:
         serial = self.executor.name == "serial"
         if not serial:
             roots, prefix = self._probe(roots), (1,)
-            if self._done():
+            if self._done() or self.report.stop_reason:
                 return
         target = 1 if serial else min(self.per_worker * self.executor.workers, MAX_PENDING)
         frontier = expand(self.space, roots, target)
@@ -307,7 +352,8 @@ class Run:
             started = time.perf_counter()
             future = self.executor.submit(_task, self.handle, work.roots, self.mode,
                                           self.budget, self.keep, self.seconds, self.flag)
-            self.report.dispatch_seconds += time.perf_counter() - started
+            if self.executor.name != "serial":  # in-process, "submitting" is the task
+                self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work
 
     def _tick(self) -> None:
@@ -315,20 +361,20 @@ class Run:
             self.bar.update(self.report.tasks, len(self.pending) + len(self.inflight),
                             self.report.nodes, self.report.count or self.released)
 
-    def _out_of_time(self, started: float) -> bool:
-        if self.timeout is None or time.perf_counter() - started < self.timeout:
+    def _out_of_time(self) -> bool:
+        if self.timeout is None or time.perf_counter() - self.started < self.timeout:
             return False
         self.report.complete, self.report.stop_reason = False, "timeout"
         return True
 
     def stream(self) -> Iterator[Any]:
         """Run to the end, yielding solutions in order (only in mode ``all``)."""
-        started = time.perf_counter()
+        started = self.started = time.perf_counter()
         try:
             self._cut()
             yield from self._releasable()
             while (self.pending or self.inflight) and not self._done():
-                if self._out_of_time(started):
+                if self._out_of_time():
                     break
                 self._fill()
                 for future in self.executor.wait_any(list(self.inflight), timeout=0.25):

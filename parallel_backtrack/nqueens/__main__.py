@@ -91,7 +91,7 @@ def _payload(args: argparse.Namespace, report: SearchReport) -> dict[str, Any]:
     payload = report.as_dict()
     payload.update(n=args.n, kernel=args.kernel, order=args.order)
     if args.stats:
-        payload["task_seconds"] = [round(s, 6) for s in report.task_seconds]
+        payload.update(report.task_table())
     return payload
 
 
