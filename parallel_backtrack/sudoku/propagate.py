@@ -22,7 +22,7 @@ hidden single
     A value with one place left in a unit goes there.
 naked twins
     Two squares of a unit with the same two candidates: those two values are
-    removed from the rest of the unit.
+    removed from the rest of the unit (three such squares: a contradiction).
 
 The propagators, by name (``propagator_named``):
 
@@ -156,6 +156,8 @@ def propagate_units(
     while True:
         if not eliminate_from_peers(masks, filled, peers):
             return False
+        # Snapshot before this pass places anything: a unit touched by a placement,
+        # even one made while scanning another unit, differs from it and is rescanned.
         scanned = tuple(masks)
         found = place_hidden_singles(masks, grid, before)
         if found is None:
