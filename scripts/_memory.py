@@ -1,0 +1,72 @@
+"""Peak resident memory of a command and of every process it starts (psutil).
+
+Glossary
+--------
+role
+    ``parent`` (the command itself), ``worker`` (a loky or Dask worker process)
+    or ``helper`` (resource trackers and other small processes).
+peak RSS
+    The largest resident set size seen over the samples, in MB (10^6 bytes).
+
+Example: ``measure_memory(["-m", "parallel_backtrack.nqueens", "--n", "18",
+"--timeout", "60"], 0.5, 180)`` returns one row per process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import psutil
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _role(process: psutil.Process, parent: int) -> str:
+    if process.pid == parent:
+        return "parent"
+    try:
+        line = " ".join(process.cmdline())
+    except psutil.Error:
+        return "helper"
+    return "worker" if ("popen_loky" in line or "distributed" in line
+                        and "tracker" not in line) else "helper"
+
+
+def _sample(root: psutil.Process, peaks: dict[int, dict[str, Any]]) -> None:
+    for process in [root, *root.children(recursive=True)]:
+        try:
+            rss = process.memory_info().rss
+        except psutil.Error:
+            continue
+        row = peaks.setdefault(process.pid, {"pid": process.pid,
+                                             "role": _role(process, root.pid),
+                                             "peak_rss_mb": 0.0, "samples": 0})
+        row["peak_rss_mb"] = max(row["peak_rss_mb"], rss / 1e6)
+        row["samples"] += 1
+
+
+def measure_memory(argv: Sequence[str], interval: float,
+                   timeout: float) -> tuple[list[dict], str]:
+    """Run ``python argv...`` and sample every ``interval`` seconds until it ends (or
+    ``timeout`` passes: then it is killed); the rows and what it printed."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    child = subprocess.Popen([sys.executable, *argv], stdout=subprocess.PIPE, text=True,
+                             env=env, cwd=ROOT)
+    root = psutil.Process(child.pid)
+    peaks: dict[int, dict[str, Any]] = {}
+    deadline = time.monotonic() + timeout
+    while child.poll() is None and time.monotonic() < deadline:
+        try:
+            _sample(root, peaks)
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(interval)
+    if child.poll() is None:
+        child.kill()
+    out, _ = child.communicate()
+    return sorted(peaks.values(), key=lambda row: (row["role"], row["pid"])), out

@@ -1,0 +1,68 @@
+"""Count one Sudoku's solutions through the engine and print the report as JSON.
+
+The scaling script runs this as a whole process, like the N-Queens CLI with
+``--json --stats``: the Sudoku CLI solves first and then counts, and does not
+print per-task timings, so the scaling runs call the engine directly on the
+puzzle's Space (``parallel_backtrack.sudoku.search.space_for``).
+
+Glossary
+--------
+remove
+    Blank the first ``--remove`` givens (in reading order) of the puzzle, to
+    turn a unique 17-clue puzzle into one with many solutions.
+
+Example::
+
+    python scripts/_sudoku_run.py tests/data/many.txt --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def _puzzle_cells(path: str, index: int, remove: int) -> list[int]:
+    from parallel_backtrack.sudoku.formats import read_puzzles
+
+    entries = [e for e in read_puzzles(path) if e.cells is not None]
+    if not entries:
+        raise SystemExit(f"no readable puzzle in {path!r}")
+    cells = list(entries[index].cells)
+    givens = [i for i, value in enumerate(cells) if value]
+    for square in givens[:remove]:
+        cells[square] = 0
+    return cells
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("file")
+    parser.add_argument("--index", type=int, default=0, help="which puzzle of the file")
+    parser.add_argument("--remove", type=int, default=0, help="givens to blank")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--per-worker", type=int, default=None)
+    parser.add_argument("--budget", type=int, default=None)
+    parser.add_argument("--order", default="fewest")
+    args = parser.parse_args(argv)
+    try:
+        from parallel_backtrack.engine import count
+        from parallel_backtrack.sudoku.search import space_for
+    except ImportError as error:
+        print(f"the Sudoku engine API is not ready: {error}", file=sys.stderr)
+        return 2
+    space = space_for(_puzzle_cells(args.file, args.index, args.remove), args.order)
+    report = count(space, workers=args.workers, per_worker=args.per_worker, budget=args.budget)
+    payload = report.as_dict()
+    payload.update(report.task_table())
+    payload.update(file=args.file, index=args.index, remove=args.remove)
+    print(json.dumps(payload, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

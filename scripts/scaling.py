@@ -1,0 +1,254 @@
+"""Scaling experiments: measured speedup, task durations, granularity, simulated speedup.
+
+Subcommands
+-----------
+nqueens   ``--n 17 --workers 1 2 --repeats 3``: whole-process runs of the N-Queens
+          CLI (``--json --stats``), then a granularity sweep and the simulation.
+sudoku    ``FILE --count --remove 2``: the same for counting one Sudoku's
+          solutions (a 17-clue puzzle with givens blanked has many).
+memory    ``--n 18 --workers 2 --seconds 60``: peak RSS of the parent and of each
+          worker while a count runs for a fixed time window (``--timeout``), or
+          of any command given after ``--``.
+
+Glossary
+--------
+granularity sweep
+    ``--per-worker`` (subtrees per worker in the first cut) from 1 to 1000 at
+    the largest worker count: wall time and the overhead share of worker time.
+simulation
+    The task durations of the measured run with the most workers, list-scheduled
+    onto 1..1024 virtual workers with the measured parent overhead per task
+    (see ``_scaling.simulate``); drawn dashed beside the measured points.
+
+Writes CSV/JSON under ``results/`` (git-ignored) and PNGs under ``docs/img/``.
+
+Example::
+
+    python scripts/scaling.py nqueens --n 17 --workers 1 2 --repeats 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _memory import measure_memory  # noqa: E402 - scripts import their helpers by path
+from _scaling import (  # noqa: E402
+    IMAGES,
+    RESULTS,
+    load_average,
+    overhead_share,
+    parent_seconds,
+    predicted_speedups,
+    run_json,
+    summarize,
+    task_rows,
+    write_csv,
+    write_json,
+)
+
+SIMULATED = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+SWEEP = [1, 3, 10, 30, 100, 300, 1000]
+
+
+def nqueens_argv(args: argparse.Namespace, workers: int, per_worker: int | None,
+                 n: int | None = None) -> list[str]:
+    argv = ["-m", "parallel_backtrack.nqueens", "--n", str(n or args.n), "--workers",
+            str(workers), "--json", "--stats", "--no-progress"]
+    if args.budget:
+        argv += ["--budget", str(args.budget)]
+    return argv + (["--per-worker", str(per_worker)] if per_worker else [])
+
+
+def sudoku_argv(args: argparse.Namespace, workers: int, per_worker: int | None,
+                n: int | None = None) -> list[str]:
+    argv = [str(Path(__file__).with_name("_sudoku_run.py")), str(args.file), "--index",
+            str(args.index), "--remove", str(args.remove), "--workers", str(workers)]
+    if args.budget:
+        argv += ["--budget", str(args.budget)]
+    return argv + (["--per-worker", str(per_worker)] if per_worker else [])
+
+
+def measure(args: argparse.Namespace, build: Any) -> dict[int, list]:
+    """Repeats interleaved across worker counts, so load bursts hit all alike."""
+    runs: dict[int, list] = {w: [] for w in sorted(set(args.workers))}
+    for repeat in range(args.repeats):
+        for workers in runs:
+            wall, payload = run_json(build(args, workers, args.per_worker))
+            runs[workers].append((wall, payload))
+            print(f"  workers={workers} repeat={repeat}: {wall:.3f} s, {payload['tasks']} "
+                  f"tasks, load {load_average()}", file=sys.stderr)
+    return runs
+
+
+def median_run(runs: list[tuple[float, dict]]) -> tuple[float, dict]:
+    ordered = sorted(runs, key=lambda run: run[0])
+    return ordered[len(ordered) // 2]
+
+
+def simulation_inputs(payload: dict) -> tuple[list[float], list[int], float, float]:
+    """Worker task durations, their parents (re-indexed), overhead per task, serial part."""
+    table = list(zip(payload["task_seconds"], payload["task_workers"], payload["task_parents"]))
+    kept = [i for i, (_, worker, _) in enumerate(table) if worker != "parent"]
+    position = {index: rank for rank, index in enumerate(kept)}
+    durations = [table[i][0] for i in kept]
+    parents = [position.get(table[i][2], -1) for i in kept]
+    tasks = max(1, len(durations))
+    overhead = (payload["dispatch_seconds"] + payload["collect_seconds"]) / tasks
+    workers = max(1, payload["workers"])
+    serial = parent_seconds(payload) + payload.get("setup_seconds", 0.0) / workers
+    return durations, parents, overhead, serial
+
+
+def simulate_all(payload: dict) -> dict[str, Any]:
+    durations, parents, overhead, serial = simulation_inputs(payload)
+    return {
+        "overhead_per_task_s": overhead, "serial_s": serial, "tasks": len(durations),
+        "work_s": sum(durations),
+        "independent": predicted_speedups(durations, overhead, serial, SIMULATED),
+        "chained": predicted_speedups(durations, overhead, serial, SIMULATED, parents),
+    }
+
+
+def sweep(args: argparse.Namespace, build: Any) -> list[dict[str, Any]]:
+    workers, rows = max(args.workers), []
+    for per_worker in args.sweep:
+        wall, payload = run_json(build(args, workers, per_worker, args.sweep_n))
+        rows.append({"per_worker": per_worker, "workers": workers, "wall_s": round(wall, 4),
+                     "overhead": round(overhead_share(payload, wall), 4),
+                     "tasks": payload["tasks"], "frontier": payload["frontier"]})
+        print(f"  per_worker={per_worker}: {wall:.3f} s, {payload['tasks']} tasks",
+              file=sys.stderr)
+    return rows
+
+
+def plot(name: str, title: str, rows: list, simulated: dict, sweep_rows: list,
+         durations: list[float]) -> list[Path]:
+    try:
+        import _plots
+    except ImportError as error:
+        print(f"no plots ({error}): pip install 'parallel_backtrack[plot]'", file=sys.stderr)
+        return []
+    return [
+        _plots.speedup_plot(rows, simulated["independent"], simulated["chained"],
+                            IMAGES / f"{name}_speedup.png", title),
+        _plots.histogram_plot(durations, IMAGES / f"{name}_tasks.png",
+                              f"{title}: task durations ({len(durations)} tasks)"),
+    ] + ([_plots.granularity_plot(sweep_rows, IMAGES / f"{name}_granularity.png",
+                                  f"{title}: granularity")] if sweep_rows else [])
+
+
+def experiment(args: argparse.Namespace, name: str, title: str, build: Any) -> int:
+    print(f"{title}: load average before {load_average()}", file=sys.stderr)
+    runs = measure(args, build)
+    rows = summarize(runs)
+    _, payload = median_run(runs[max(runs)])
+    simulated = simulate_all(payload)
+    sweep_rows = sweep(args, build) if args.sweep else []
+    durations = simulation_inputs(payload)[0]
+    load = load_average()
+    write_csv(RESULTS / f"scaling_{name}.csv", rows)
+    write_csv(RESULTS / f"task_durations_{name}.csv", task_rows(runs))
+    write_json(RESULTS / f"scaling_{name}.json", {"measured": rows, "simulated": simulated,
+                                                  "sweep": sweep_rows, "load_after": load})
+    if sweep_rows:
+        write_csv(RESULTS / f"granularity_{name}.csv", sweep_rows)
+    images = [] if args.no_plots else plot(name, title, rows, simulated, sweep_rows, durations)
+    report(rows, simulated, sweep_rows, load, images)
+    return 0
+
+
+def report(rows: list, simulated: dict, sweep_rows: list, load: str, images: list) -> None:
+    print("| workers | wall median (s) | speedup | efficiency | tasks | overhead |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['workers']} | {r['wall_median_s']:.3f} | {r['speedup']:.3f} | "
+              f"{r['efficiency']:.3f} | {r['tasks']} | {100 * r['overhead']:.1f}% |")
+    print(f"\nsimulated from {simulated['tasks']} tasks, {simulated['work_s']:.2f} s of work, "
+          f"{1e3 * simulated['overhead_per_task_s']:.3f} ms parent overhead per task, "
+          f"{simulated['serial_s']:.3f} s serial:")
+    print("| P | speedup | efficiency | speedup (chains) | efficiency (chains) |")
+    print("|---:|---:|---:|---:|---:|")
+    for free, chained in zip(simulated["independent"], simulated["chained"]):
+        print(f"| {free['workers']} | {free['speedup']:.2f} | {free['efficiency']:.3f} | "
+              f"{chained['speedup']:.2f} | {chained['efficiency']:.3f} |")
+    if sweep_rows:
+        print("\n| per worker | wall (s) | overhead | tasks |\n|---:|---:|---:|---:|")
+        for r in sweep_rows:
+            print(f"| {r['per_worker']} | {r['wall_s']:.3f} | {100 * r['overhead']:.1f}% | "
+                  f"{r['tasks']} |")
+    print(f"\nload average after: {load}; plots: {', '.join(map(str, images)) or 'none'}")
+
+
+def memory(args: argparse.Namespace) -> int:
+    command = args.command or ["-m", "parallel_backtrack.nqueens", "--n", str(args.n),
+                               "--workers", str(args.workers), "--timeout", str(args.seconds),
+                               "--json", "--no-progress"]
+    rows, out = measure_memory(command, args.interval, args.seconds + 120)
+    name = (f"memory_nqueens_n{args.n}_w{args.workers}" if not args.command
+            else "memory_command")
+    write_csv(RESULTS / f"{name}.csv", rows)
+    payload = _last_json(out)
+    if payload:
+        print(f"count {payload.get('count'):,} (complete: {payload.get('complete')}), "
+              f"{payload.get('nodes', 0):,} nodes, {payload.get('tasks')} tasks, peak pending "
+              f"{payload.get('peak_pending')} subtree roots, {payload.get('seconds', 0):.1f} s")
+    print("| process | peak RSS (MB) | samples |\n|---|---:|---:|")
+    for row in rows:
+        print(f"| {row['role']} pid {row['pid']} | {row['peak_rss_mb']:.1f} | {row['samples']} |")
+    return 0
+
+
+def _last_json(out: str) -> dict[str, Any]:
+    import json
+
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    return json.loads(lines[-1]) if lines else {}
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = top.add_subparsers(dest="problem", required=True)
+    queens = sub.add_parser("nqueens", help="N-Queens count")
+    queens.add_argument("--n", type=int, default=17)
+    sudoku = sub.add_parser("sudoku", help="count one Sudoku's solutions")
+    sudoku.add_argument("file", type=Path)
+    sudoku.add_argument("--count", action="store_true", help="count (the only mode measured)")
+    sudoku.add_argument("--index", type=int, default=0)
+    sudoku.add_argument("--remove", type=int, default=2, help="givens to blank (default 2)")
+    for each in (queens, sudoku):
+        each.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+        each.add_argument("--repeats", type=int, default=3)
+        each.add_argument("--budget", type=int, default=None)
+        each.add_argument("--per-worker", type=int, default=None)
+        each.add_argument("--sweep", type=int, nargs="*", default=SWEEP,
+                          help="--per-worker values of the granularity sweep (none: skip)")
+        each.add_argument("--sweep-n", type=int, default=None,
+                          help="N-Queens: a smaller n for the sweep")
+        each.add_argument("--no-plots", action="store_true")
+    mem = sub.add_parser("memory", help="peak RSS of parent and workers")
+    mem.add_argument("--n", type=int, default=18)
+    mem.add_argument("--workers", type=int, default=2)
+    mem.add_argument("--seconds", type=float, default=60.0)
+    mem.add_argument("--interval", type=float, default=0.5)
+    mem.add_argument("command", nargs="*", help="after --: python arguments to measure instead")
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.problem == "memory":
+        return memory(args)
+    if args.problem == "nqueens":
+        return experiment(args, f"nqueens_n{args.n}", f"N-Queens n = {args.n}", nqueens_argv)
+    return experiment(args, f"sudoku_{args.file.stem}_{args.index}_minus{args.remove}",
+                      f"Sudoku {args.file.stem} #{args.index} minus {args.remove} givens",
+                      sudoku_argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
