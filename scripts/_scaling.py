@@ -61,19 +61,6 @@ def run_json(argv: Sequence[str], timeout: float = 3600) -> tuple[float, dict[st
     return wall, json.loads(lines[-1])
 
 
-def worker_task_seconds(payload: dict[str, Any]) -> list[float]:
-    """Task durations run by workers (the parent's probe is serial work, kept apart)."""
-    seconds = payload.get("task_seconds", [])
-    workers = payload.get("task_workers", ["?"] * len(seconds))
-    return [s for s, w in zip(seconds, workers) if w != "parent"]
-
-
-def parent_seconds(payload: dict[str, Any]) -> float:
-    seconds = payload.get("task_seconds", [])
-    workers = payload.get("task_workers", ["?"] * len(seconds))
-    return sum(s for s, w in zip(seconds, workers) if w == "parent")
-
-
 def overhead_share(payload: dict[str, Any], wall: float) -> float:
     workers = max(1, int(payload["workers"]))
     busy = sum(payload.get("task_seconds", []))
@@ -150,14 +137,15 @@ def simulate(durations: Sequence[float], overhead: float, workers: int,
 
 def predicted_speedups(durations: Sequence[float], overhead: float, serial: float,
                        workers: Sequence[int], parents: Sequence[int] | None = None,
-                       ) -> list[dict[str, float]]:
-    """Predicted speedup and efficiency for each P: (serial + work) / (serial + makespan),
-    against one worker running the same tasks in-process (no dispatch at all)."""
+                       boot: float = 0.0) -> list[dict[str, float]]:
+    """Predicted speedup and efficiency for each P, against one worker running the same
+    tasks in-process (no pool, no dispatch): ``(serial + work) / (serial + boot +
+    makespan)``, the boot paid only when there is a pool (P > 1)."""
     work = sum(durations)
     rows = []
     for count in workers:
         makespan = simulate(durations, overhead, count, parents)
-        speedup = (serial + work) / (serial + makespan)
+        speedup = (serial + work) / (serial + (boot if count > 1 else 0.0) + makespan)
         rows.append({"workers": count, "makespan_s": round(makespan, 4),
                      "speedup": round(speedup, 3), "efficiency": round(speedup / count, 4)})
     return rows

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def _puzzle_cells(path: str, index: int, remove: int) -> list[int]:
+def puzzle_cells(path: str, index: int, remove: int) -> list[int]:
     from parallel_backtrack.sudoku.formats import read_puzzles
 
     entries = [e for e in read_puzzles(path) if e.cells is not None]
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as error:
         print(f"the Sudoku engine API is not ready: {error}", file=sys.stderr)
         return 2
-    space = space_for(_puzzle_cells(args.file, args.index, args.remove), args.order)
+    space = space_for(puzzle_cells(args.file, args.index, args.remove), args.order)
     report = count(space, workers=args.workers, per_worker=args.per_worker, budget=args.budget)
     payload = report.as_dict()
     payload.update(report.task_table())

@@ -6,6 +6,8 @@ nqueens   ``--n 17 --workers 1 2 --repeats 3``: whole-process runs of the N-Quee
           CLI (``--json --stats``), then a granularity sweep and the simulation.
 sudoku    ``FILE --count --remove 2``: the same for counting one Sudoku's
           solutions (a 17-clue puzzle with givens blanked has many).
+cancel    ``--n 20 --sudoku FILE``: how long ``solve`` takes to return after a
+          worker found the first solution, and the CPU workers burn afterwards.
 memory    ``--n 18 --workers 2 --seconds 60``: peak RSS of the parent and of each
           worker while a count runs for a fixed time window (``--timeout``), or
           of any command given after ``--``.
@@ -30,11 +32,12 @@ Example::
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
 from _memory import measure_memory  # noqa: E402 - scripts import their helpers by path
 from _scaling import (  # noqa: E402
@@ -42,7 +45,6 @@ from _scaling import (  # noqa: E402
     RESULTS,
     load_average,
     overhead_share,
-    parent_seconds,
     predicted_speedups,
     run_json,
     summarize,
@@ -90,27 +92,32 @@ def median_run(runs: list[tuple[float, dict]]) -> tuple[float, dict]:
     return ordered[len(ordered) // 2]
 
 
-def simulation_inputs(payload: dict) -> tuple[list[float], list[int], float, float]:
-    """Worker task durations, their parents (re-indexed), overhead per task, serial part."""
+def simulation_inputs(payload: dict) -> tuple[list[float], list[int], float, float, float]:
+    """Task durations and parents (re-indexed), the parent's overhead per task, the serial
+    part (the first probe, before any pool exists) and the time a worker takes to boot.
+
+    The parent's later probe rounds ran while the pool booted; here they are ordinary
+    budget-sized tasks, and the boot is paid in full on top: a slight pessimism."""
     table = list(zip(payload["task_seconds"], payload["task_workers"], payload["task_parents"]))
-    kept = [i for i, (_, worker, _) in enumerate(table) if worker != "parent"]
+    kept = list(range(1, len(table))) if table and table[0][1] == "parent" else list(
+        range(len(table)))
     position = {index: rank for rank, index in enumerate(kept)}
     durations = [table[i][0] for i in kept]
     parents = [position.get(table[i][2], -1) for i in kept]
-    tasks = max(1, len(durations))
+    tasks = max(1, sum(1 for i in kept if table[i][1] != "parent"))
     overhead = (payload["dispatch_seconds"] + payload["collect_seconds"]) / tasks
-    workers = max(1, payload["workers"])
-    serial = parent_seconds(payload) + payload.get("setup_seconds", 0.0) / workers
-    return durations, parents, overhead, serial
+    serial = table[0][0] if len(kept) < len(table) else 0.0
+    boot = payload.get("setup_seconds", 0.0) / max(1, payload["workers"])
+    return durations, parents, overhead, serial, boot
 
 
 def simulate_all(payload: dict) -> dict[str, Any]:
-    durations, parents, overhead, serial = simulation_inputs(payload)
+    durations, parents, overhead, serial, boot = simulation_inputs(payload)
     return {
-        "overhead_per_task_s": overhead, "serial_s": serial, "tasks": len(durations),
-        "work_s": sum(durations),
-        "independent": predicted_speedups(durations, overhead, serial, SIMULATED),
-        "chained": predicted_speedups(durations, overhead, serial, SIMULATED, parents),
+        "overhead_per_task_s": overhead, "serial_s": serial, "boot_s": boot,
+        "tasks": len(durations), "work_s": sum(durations),
+        "independent": predicted_speedups(durations, overhead, serial, SIMULATED, boot=boot),
+        "chained": predicted_speedups(durations, overhead, serial, SIMULATED, parents, boot),
     }
 
 
@@ -170,7 +177,7 @@ def report(rows: list, simulated: dict, sweep_rows: list, load: str, images: lis
               f"{r['efficiency']:.3f} | {r['tasks']} | {100 * r['overhead']:.1f}% |")
     print(f"\nsimulated from {simulated['tasks']} tasks, {simulated['work_s']:.2f} s of work, "
           f"{1e3 * simulated['overhead_per_task_s']:.3f} ms parent overhead per task, "
-          f"{simulated['serial_s']:.3f} s serial:")
+          f"{simulated['serial_s']:.3f} s serial probe, {simulated['boot_s']:.3f} s worker boot:")
     print("| P | speedup | efficiency | speedup (chains) | efficiency (chains) |")
     print("|---:|---:|---:|---:|---:|")
     for free, chained in zip(simulated["independent"], simulated["chained"]):
@@ -210,6 +217,38 @@ def _last_json(out: str) -> dict[str, Any]:
     return json.loads(lines[-1]) if lines else {}
 
 
+def cancel(args: argparse.Namespace) -> int:
+    """Stop latency of ``solve`` on warm loky workers (the probe off: workers search)."""
+    from _cancel import measure_cancel
+
+    from parallel_backtrack.nqueens.board import ImmutableQueenLocations
+    from parallel_backtrack.nqueens.space import QueensSpace
+
+    spaces = {f"N-Queens n = {args.n} (reference)":
+              QueensSpace(ImmutableQueenLocations(args.n), kernel="reference")}
+    if args.sudoku:
+        from _sudoku_run import puzzle_cells
+
+        from parallel_backtrack.sudoku.search import space_for
+
+        cells = puzzle_cells(str(args.sudoku), args.index, args.remove)
+        spaces[f"Sudoku {args.sudoku.stem} #{args.index} minus {args.remove}"] = space_for(cells)
+    print("| space | runs | found after (s, median) | stop latency (s, median / max) | "
+          "worker CPU after return (s, max) | same pool |")
+    print("|---|---:|---:|---:|---:|---|")
+    for name, space in spaces.items():
+        rows = measure_cancel(space, args.workers, args.runs)
+        write_csv(RESULTS / f"cancel_{name.split()[0].lower()}.csv", rows)
+        latency = [r["latency_s"] for r in rows if r["latency_s"] is not None]
+        found = [r["found_s"] for r in rows if r["found_s"] is not None]
+        print(f"| {name} | {len(rows)} | {statistics.median(found):.3f} | "
+              f"{statistics.median(latency):.3f} / {max(latency):.3f} | "
+              f"{max(r['cpu_after_s'] for r in rows):.3f} | "
+              f"{len({r['pids'] for r in rows}) == 1} |")
+    print(f"\nload average: {load_average()}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = top.add_subparsers(dest="problem", required=True)
@@ -230,6 +269,13 @@ def parser() -> argparse.ArgumentParser:
         each.add_argument("--sweep-n", type=int, default=None,
                           help="N-Queens: a smaller n for the sweep")
         each.add_argument("--no-plots", action="store_true")
+    stop = sub.add_parser("cancel", help="how promptly solve stops")
+    stop.add_argument("--n", type=int, default=20, help="N-Queens size (reference kernel)")
+    stop.add_argument("--sudoku", type=Path, default=None, help="a Sudoku file as well")
+    stop.add_argument("--index", type=int, default=0)
+    stop.add_argument("--remove", type=int, default=2)
+    stop.add_argument("--workers", type=int, default=2)
+    stop.add_argument("--runs", type=int, default=5)
     mem = sub.add_parser("memory", help="peak RSS of parent and workers")
     mem.add_argument("--n", type=int, default=18)
     mem.add_argument("--workers", type=int, default=2)
@@ -243,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.problem == "memory":
         return memory(args)
+    if args.problem == "cancel":
+        return cancel(args)
     if args.problem == "nqueens":
         return experiment(args, f"nqueens_n{args.n}", f"N-Queens n = {args.n}", nqueens_argv)
     return experiment(args, f"sudoku_{args.file.stem}_{args.index}_minus{args.remove}",
