@@ -6,6 +6,7 @@ Parse, build the space, run the engine, print; ``main`` returns the exit code.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from typing import Any, TextIO
 
@@ -16,6 +17,7 @@ from .board import ImmutableQueenLocations
 from .kernel import MAX_KERNEL_SIZE
 from .orders import ORDERS, order_named
 from .space import KERNELS, QueensSpace
+from .symmetry import unique_from_total
 from .verify import is_queens_solution
 
 PROG = "python -m parallel_backtrack.nqueens"
@@ -54,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="row search order (the fast kernel needs first-available)")
     parser.add_argument("--show", type=_cli.positive_int, default=None, metavar="K",
                         help="draw up to K solutions (the first K in search order)")
+    parser.add_argument("--unique", action="store_true",
+                        help="also report the essentially different solutions (up to rotation "
+                        "and reflection, OEIS A002562)")
     _cli.add_engine_options(parser)
     _cli.add_metrics_option(parser)
     _add_local_search(parser)
@@ -115,6 +120,11 @@ def _show(args: argparse.Namespace, payload: dict[str, Any], out: TextIO) -> Non
                         for col in cols), file=out)
 
 
+def _print_unique(unique: int | None, out: TextIO) -> None:
+    text = "unknown (the count is partial)" if unique is None else f"{unique:,}"
+    print(f"  unique: {text} essentially different (up to rotation and reflection)", file=out)
+
+
 def count_command(args: argparse.Namespace, out: TextIO) -> int:
     space = QueensSpace(ImmutableQueenLocations(args.n), order_named(args.order), args.kernel)
     try:
@@ -122,12 +132,17 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
     except SearchInterrupted as stop:
         report = stop.report
     payload = _payload(args, report)
+    payload["symmetry"] = space.symmetry
+    if args.unique:
+        payload["unique"] = unique_from_total(args.n, report.count) if report.complete else None
     if args.show and report.complete:
         _show(args, payload, out)
     if args.json:
         _cli.print_json(payload, out)
     else:
         _print_human(args, report, out)
+        if args.unique:
+            _print_unique(payload["unique"], out)
         if args.stats:
             _cli.print_stats(report, out)
     return _cli.exit_code(report)
@@ -165,4 +180,9 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # A one-shot process: what the imports and the kernels allocate lives until exit, so
+    # freeze it out of the collector's sight (saves about 0.3 s of CPU per run).
+    gc.freeze()
+    code = main()
+    gc.freeze()
+    sys.exit(code)

@@ -1,88 +1,135 @@
-"""N-Queens as an engine Space: a board, a row order, and the fast kernel hook.
+"""N-Queens as an engine Space: a board, a row order, symmetry and the fast kernels.
 
 Glossary
 --------
 kernel
-    ``fast``: below the split, subtrees are counted by the compiled bitboard
-    kernel (first-available-row order only; other orders fall back to the
+    ``fast``: below the split, subtrees are counted by compiled bitboard
+    kernels (first-available-row order only; other orders fall back to the
     generic search).  ``reference``: the immutable-state search all the way.
-mirror symmetry
-    On an empty board the fast space counts only the left half of row 0 and
-    doubles it (plus the middle column once for odd n): a solution's mirror
-    image has its row-0 queen on the other side.
+symmetry
+    How ``count`` uses the board's symmetry on an empty board with the
+    first-available-row order (elsewhere it counts without):
+    ``d4`` (the default with the fast kernel): the rotations and reflections.
+    The count runs over the canonical tree of ``symmetry.py`` (roots: the
+    row-0 queens of canonical forms, weight 1); a kept leaf stands for its
+    whole orbit, 2, 4 or 8 solutions, so the count is still Q(n), in about
+    a third of the mirror count's nodes.
+    ``mirror``: the left half of row 0, weight 2 (and the middle column once
+    for odd n): a solution's mirror image has its row-0 queen on the other side.
+    ``none`` (the default with the reference kernel): every solution, weight 1.
+unique
+    The essentially different solutions (OEIS A002562) follow from any exact
+    total by Burnside's lemma (``unique_from_total``), with a compiled count of
+    the few solutions a quarter or half turn fixes.
 
 Example: ``count_solutions(ImmutableQueenLocations(8), FirstAvailableRow())``
-returns 92.
+returns 92; ``unique_from_total(8, 92)`` returns 12.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..engine import Explored, SearchReport, check_name
 from ..engine import count as engine_count
 from .board import ImmutableQueenLocations
 from .kernel import MAX_KERNEL_SIZE, count_subtree
 from .orders import FirstAvailableRow, RowOrder
+from .symmetry import CanonicalBoard, canonical_children, unique_from_total
+from .symmetry_kernel import count_canonical
 
 KERNELS = ("fast", "reference")
-# About 20-50 ms of kernel time: long enough to hide dispatch, short enough to stop promptly.
+SYMMETRIES = ("d4", "mirror", "none")
+# About 10-30 ms of kernel time: long enough to hide dispatch, short enough to stop promptly.
 FAST_BUDGET = 2_000_000
 REFERENCE_BUDGET = 20_000
+
+QueensState = ImmutableQueenLocations | CanonicalBoard
 
 
 class QueensSpace:
     """Place queens row by row, in the order's choice of row."""
 
     def __init__(self, locations: ImmutableQueenLocations, order: RowOrder | None = None,
-                 kernel: str = "fast") -> None:
+                 kernel: str = "fast", symmetry: str | None = None) -> None:
         if not isinstance(locations, ImmutableQueenLocations):
             raise TypeError(f"expected ImmutableQueenLocations, got {type(locations).__name__}")
         self.locations = locations
         self.order = order if order is not None else FirstAvailableRow()
         self.kernel = check_name("kernel", kernel, KERNELS)
-        self.fast = (kernel == "fast" and isinstance(self.order, FirstAvailableRow)
+        first_available = isinstance(self.order, FirstAvailableRow)
+        self.fast = (kernel == "fast" and first_available
                      and locations.board_size <= MAX_KERNEL_SIZE)
         self.node_budget = FAST_BUDGET if self.fast else REFERENCE_BUDGET
+        if symmetry is None:
+            symmetry = "d4" if self.fast else "none"
+        check_name("symmetry", symmetry, SYMMETRIES)
+        self.symmetry = symmetry if first_available and not locations.filled else "none"
 
     def root(self) -> ImmutableQueenLocations:
         return self.locations
 
-    def branch(self, state: ImmutableQueenLocations) -> Iterator[ImmutableQueenLocations]:
+    def branch(self, state: QueensState) -> Iterator[QueensState]:
+        if isinstance(state, CanonicalBoard):
+            return iter(canonical_children(state))
         row = self.order.select_next_unplaced_row(state)
         if row is None:
             return iter(())
         return (state.place(row, col) for col in state.candidate_columns_in_row(row))
 
-    def is_solution(self, state: ImmutableQueenLocations) -> bool:
-        return state.is_complete()
+    def is_solution(self, state: QueensState) -> bool:
+        """A full plain board (a canonical leaf is not one: its orbit below it is)."""
+        return isinstance(state, ImmutableQueenLocations) and state.is_complete()
 
-    def count_roots(self) -> list[tuple[ImmutableQueenLocations, int]]:
-        """Weighted roots; mirror symmetry on an empty board with the fast kernel."""
+    def count_roots(self) -> list[tuple[QueensState, int]]:
+        """Weighted roots whose weighted counts add up to the count below ``root()``."""
         board = self.locations
         n = board.board_size
-        if not self.fast or board.filled:
-            return [(board, 1)]
-        roots = [(board.place(0, col), 2) for col in range(n // 2)]
-        if n % 2:
-            roots.append((board.place(0, n // 2), 1))
-        return roots
+        if self.symmetry == "d4":
+            return [(child, 1) for child in canonical_children(CanonicalBoard(board))]
+        if self.symmetry == "mirror":
+            roots: list[tuple[QueensState, int]] = [
+                (board.place(0, col), 2) for col in range(n // 2)
+            ]
+            if n % 2:
+                roots.append((board.place(0, n // 2), 1))
+            return roots
+        return [(board, 1)]
 
-    def count_below(self, state: ImmutableQueenLocations, budget: int) -> Explored | None:
+    def count_below(self, state: QueensState, budget: int) -> Explored | None:
         if not self.fast:
             return None
+        if isinstance(state, CanonicalBoard):
+            count, nodes, leftover = count_canonical(state.board, budget)
+            return Explored(count, nodes, (), tuple(CanonicalBoard(b) for b in leftover))
         count, nodes, leftover = count_subtree(state, budget)
         return Explored(count, nodes, (), tuple(leftover))
 
 
 def count_report(locations: ImmutableQueenLocations, order: RowOrder | None = None, *,
-                 kernel: str = "fast", **options) -> SearchReport:
+                 kernel: str = "fast", symmetry: str | None = None,
+                 **options: Any) -> SearchReport:
     """Count through the engine; ``options`` go to ``engine.count`` (workers, backend...)."""
-    return engine_count(QueensSpace(locations, order, kernel), **options)
+    return engine_count(QueensSpace(locations, order, kernel, symmetry), **options)
 
 
 def count_solutions(locations: ImmutableQueenLocations, order: RowOrder | None = None, *,
-                    workers: int = 1, backend: str | None = None, kernel: str = "fast") -> int:
+                    workers: int = 1, backend: str | None = None, kernel: str = "fast",
+                    symmetry: str | None = None) -> int:
     """The number of ways to complete ``locations``, counted in parallel."""
-    return count_report(locations, order, kernel=kernel, workers=workers,
+    return count_report(locations, order, kernel=kernel, symmetry=symmetry, workers=workers,
                         backend=backend).count
+
+
+def count_unique(n: int, **options: Any) -> tuple[int, int]:
+    """``(Q(n), essentially different solutions)`` from one parallel count.
+
+    ``options`` go to ``count_report`` (workers, backend, kernel, symmetry...).
+    """
+    report = count_report(ImmutableQueenLocations(n), **options)
+    if not report.complete:
+        raise RuntimeError(f"the count stopped early ({report.stop_reason}); "
+                           "the unique count needs the exact total")
+    return report.count, unique_from_total(n, report.count)
+
