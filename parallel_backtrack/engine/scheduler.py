@@ -44,11 +44,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .executors import Executor, StopFlag, unship, warm
+from .executors import Executor
 from .progress import progress_bar
 from .report import SearchReport
 from .space import Space
-from .split import Subtree, TaskResult, expand, run_subtrees
+from .split import Subtree, TaskResult, expand, run_subtrees, run_task, warm_task
 
 DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
@@ -81,22 +81,6 @@ class Work:
     roots: tuple[Subtree, ...]
     parent: int = -1  # the task whose leftover this is (-1: cut by the parent)
     crashes: int = 0  # crashes this work was in flight for
-
-
-def _task(handle: Any, roots: Sequence[Subtree], mode: str, budget: int | None,
-          keep: int | None, seconds: float | None, stop: StopFlag) -> TaskResult:
-    started = time.perf_counter()
-    space = warm(unship(handle))
-    setup = time.perf_counter() - started
-    result = run_subtrees(space, roots, mode, budget, keep, seconds=seconds, stop=stop)
-    return replace(result, setup_seconds=setup) if setup > 1e-3 else result
-
-
-def _warm_task(handle: Any) -> float:
-    """Load the space and its kernels in a fresh worker; returns the seconds it took."""
-    started = time.perf_counter()
-    warm(unship(handle))
-    return time.perf_counter() - started
 
 
 def _check_positive(name: str, value: int | float | None) -> None:
@@ -186,7 +170,7 @@ class Run:
     def _start_pool(self) -> list[Any]:
         """Ship the space and send each worker a warm-up (this is what starts a pool)."""
         self.handle = self.executor.ship(self.space)
-        return [self.executor.submit(_warm_task, self.handle)
+        return [self.executor.submit(warm_task, self.handle)
                 for _ in range(self.executor.workers)]
 
     def _check_warm(self, warming: list[Any]) -> None:
@@ -350,7 +334,7 @@ class Run:
             if work is None:
                 return
             started = time.perf_counter()
-            future = self.executor.submit(_task, self.handle, work.roots, self.mode,
+            future = self.executor.submit(run_task, self.handle, work.roots, self.mode,
                                           self.budget, self.keep, self.seconds, self.flag)
             if self.executor.name != "serial":  # in-process, "submitting" is the task
                 self.report.dispatch_seconds += time.perf_counter() - started

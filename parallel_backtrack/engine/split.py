@@ -16,6 +16,10 @@ allowance
     A task's budgets while it runs: what is left, and how many nodes the next
     call of a compiled hook may take (hooks only know node budgets, so a time
     budget is turned into nodes with the rate measured so far).
+task
+    ``run_task(handle, roots, ...)``, what a worker runs: the space behind the
+    handle (loaded and its kernels warmed once per process), then
+    ``run_subtrees``.  ``warm_task`` only loads and warms: it starts a pool.
 mode
     ``count`` (add weighted counts), ``first`` (stop at one solution) or ``all``
     (keep solutions, up to ``keep`` of them).
@@ -31,9 +35,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from .executors import StopFlag, unship, warm
 from .space import Explored, Space, explore
 
 Subtree = tuple[Any, int]
@@ -206,3 +211,20 @@ def run_subtrees(
         count, nodes, tuple(solutions), tuple(queue), time.perf_counter() - allowance.started,
         worker_label(), found_at,
     )
+
+
+def run_task(handle: Any, roots: Sequence[Subtree], mode: str, budget: int | None,
+             keep: int | None, seconds: float | None, stop: StopFlag) -> TaskResult:
+    """The body of one task, in a worker: load the space once, then ``run_subtrees``."""
+    started = time.perf_counter()
+    space = warm(unship(handle))
+    setup = time.perf_counter() - started
+    result = run_subtrees(space, roots, mode, budget, keep, seconds=seconds, stop=stop)
+    return replace(result, setup_seconds=setup) if setup > 1e-3 else result
+
+
+def warm_task(handle: Any) -> float:
+    """Load the space and its kernels in a fresh worker; returns the seconds it took."""
+    started = time.perf_counter()
+    warm(unship(handle))
+    return time.perf_counter() - started
