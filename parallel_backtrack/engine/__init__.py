@@ -12,8 +12,7 @@ from .executors import (
 )
 from .metrics import Metrics, TooManyNodesError, metrics
 from .modes import SolutionStream, count, first_hit, solutions, solve
-from .report import SearchReport, WorkerStats
-from .scheduler import SearchInterrupted, WorkerCrashError
+from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats
 from .space import Explored, Space, Tally, explore, sequential_count, sequential_solutions
 
 __all__ = [

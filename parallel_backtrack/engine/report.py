@@ -27,6 +27,9 @@ restarts
 solution_seconds
     In ``solve``: seconds from the start until a worker found the solution;
     ``seconds - solution_seconds`` is how long stopping took.
+SearchInterrupted / WorkerCrashError
+    How a run that did not finish ends: Ctrl-C, or worker processes that kept
+    dying; either carries the partial ``report``.
 complete
     False when the run stopped early (interrupt, time limit): counts are then
     lower bounds and marked partial.
@@ -145,3 +148,19 @@ def _rounded(value: float | None) -> float | None:
 def _rounded_stats(stats: WorkerStats) -> dict[str, Any]:
     return {key: round(value, 6) if isinstance(value, float) else value
             for key, value in vars(stats).items()}
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a search; ``report`` holds the partial result."""
+
+    def __init__(self, report: SearchReport) -> None:
+        super().__init__("search interrupted")
+        self.report = report
+
+
+class WorkerCrashError(RuntimeError):
+    """Worker processes kept dying; ``report`` holds what was counted before."""
+
+    def __init__(self, message: str, report: SearchReport) -> None:
+        super().__init__(message)
+        self.report = report

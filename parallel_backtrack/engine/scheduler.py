@@ -46,33 +46,21 @@ from typing import Any
 
 from .executors import Executor
 from .progress import progress_bar
-from .report import SearchReport
+from .report import SearchInterrupted, SearchReport, WorkerCrashError
 from .space import Space
 from .split import Subtree, TaskResult, expand, run_subtrees, run_task, warm_task
 
 DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
-# The parent tries this many budgets itself before starting to cut and ship.
+# The parent tries this many budgets itself (for at most PROBE_SECONDS) before it
+# starts a pool: a tree that small is not worth one.  While the pool starts it goes
+# on in rounds of PROBE_ROUND_SECONDS, so it notices the warm workers promptly.
 PROBE_BUDGETS = 8
+PROBE_SECONDS = 0.3
+PROBE_ROUND_SECONDS = 0.05
 # Subtree roots waiting in the parent; beyond this the scheduler stops splitting.
 MAX_PENDING = 20_000
 MAX_CRASHES = 3
-
-
-class SearchInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a search; ``report`` holds the partial result."""
-
-    def __init__(self, report: SearchReport) -> None:
-        super().__init__("search interrupted")
-        self.report = report
-
-
-class WorkerCrashError(RuntimeError):
-    """Worker processes kept dying; ``report`` holds what was counted before."""
-
-    def __init__(self, message: str, report: SearchReport) -> None:
-        super().__init__(message)
-        self.report = report
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +126,12 @@ class Run:
             return list(symmetric())
         return [(self.space.root(), 1)]
 
-    def _probe_round(self, roots: list[Subtree], budgets: int, round_: int) -> list[Subtree]:
-        """``budgets`` budgets of the search run in this process; returns the rest."""
+    def _probe_round(self, roots: list[Subtree], budgets: int, limit: float,
+                     round_: int) -> list[Subtree]:
+        """``budgets`` budgets (and ``limit`` seconds at most) of the search, run in this
+        process; returns the rest."""
         nodes = None if self.budget is None else budgets * self.budget
-        seconds = None if self.seconds is None else budgets * self.seconds
+        seconds = limit if self.seconds is None else min(limit, budgets * self.seconds)
         probe = run_subtrees(self.space, roots, self.mode, nodes, self.keep, seconds=seconds)
         self.report.record_task(probe.seconds, "parent", probe.nodes)
         self._absorb((0, round_), probe)
@@ -154,7 +144,7 @@ class Run:
         is warm (spawned, kernels loaded).  Returns what is left to cut (not redone)."""
         if PROBE_BUDGETS <= 0:
             return roots
-        rest = self._probe_round(roots, PROBE_BUDGETS, 0)
+        rest = self._probe_round(roots, PROBE_BUDGETS, PROBE_SECONDS, 0)
         if not rest or self._done() or self._out_of_time() or not self.executor.slow_start:
             return rest
         warming = self._start_pool()
@@ -162,7 +152,7 @@ class Run:
         while rest and not self._done() and not self._out_of_time():
             if all(future.done() for future in warming):
                 break
-            rest = self._probe_round(rest, 1, round_)
+            rest = self._probe_round(rest, 1, PROBE_ROUND_SECONDS, round_)
             round_ += 1
         self._check_warm(warming)
         return rest
