@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from parallel_backtrack import engine
 from parallel_backtrack.sudoku import (
     ImmutableSudokuPuzzle,
     count_solutions,
@@ -21,6 +22,7 @@ from parallel_backtrack.sudoku import (
     solutions,
     solve,
 )
+from parallel_backtrack.sudoku.search import space_for
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku"
 HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
@@ -28,6 +30,9 @@ TOP = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1
 # tdoku test puzzles with 847 and 0 solutions.
 MANY = "...4......5..8.2.6.....3...2...4....3......1...5.3.8.25...6.3.8..6....95..8......"
 NONE = "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4."
+# MANY without its given at index 23: 7321 solutions, ~24,000 nodes, too big for the
+# engine's in-process probe, so the parallel runs really go through the pool.
+BIG = MANY[:23] + "." + MANY[24:]
 FOUR = "1...|..2.|.3..|...4"
 
 STRONG = [(o, p) for o in ("fewest", "row-major") for p in ("units", "twins")]
@@ -210,6 +215,15 @@ def test_bad_arguments_are_refused_with_clear_messages() -> None:
         solve(TOP, workers=0)
     with pytest.raises(ValueError, match=r"unknown order 'fewset'.*did you mean 'fewest'"):
         solve(TOP, "fewset")
+
+
+@pytest.mark.timeout(120)
+def test_a_parallel_count_uses_the_pool_and_equals_the_sequential_one() -> None:
+    report = engine.count(space_for(BIG), workers=2)
+    assert report.count == count_solutions(BIG) == 7321 and report.tasks > 1
+    assert count_solutions(BIG, workers=2, limit=2000) == 2000
+    parallel = [s.line() for s in solutions(BIG, limit=300, workers=2)]
+    assert parallel == [s.line() for s in solutions(BIG, limit=300)]
 
 
 @pytest.mark.timeout(120)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .orders import SquareOrder
 from .puzzle import ImmutableSudokuPuzzle
@@ -38,6 +39,8 @@ class SudokuSpace:
 
     puzzle: ImmutableSudokuPuzzle
     order: SquareOrder
+    # Nodes per engine task: a Python-path node costs 30-100 us, so about 50 ms.
+    node_budget: ClassVar[int] = 1_000
 
     def root(self) -> ImmutableSudokuPuzzle:
         return self.puzzle
