@@ -34,6 +34,9 @@ conflicts(row)
     ``col_count[c] + sum_count[row + c] + diff_count[row - c + n - 1] - 3``.
 collisions
     For permutations: sum over diagonals of ``max(0, count - 1)``; 0 means solved.
+suspects
+    Rows that may be attacked (swaps variant); stale entries are dropped when
+    picked, and an empty list with collisions left triggers an O(n) rescan.
 rng
     A one-element ``uint64`` array holding xorshift64* state; kernels advance it in
     place, so a seed fixes the whole run.

@@ -182,16 +182,16 @@ def find_one(
         check_name("backend", backend, BACKENDS)
     cap = DEFAULT_MAX_STEPS[method] if max_steps is None else _check_max_steps(max_steps)
     seed = _check_seed(seed)
-    if n in (2, 3) or n == 1 or method == "constructive":
-        workers = 1
+    if n <= 3 or method == "constructive":
+        workers = 1  # nothing to race: no solution, a trivial one, or a formula
     if n in (2, 3):
-        found: _Found | None = None
+        found: _Found | None = _Found(None, 0, 0, -1)
     elif workers == 1:
         found = _search(n, method, seed, 0, cap, settings)
     else:
         tasks = [(n, method, seed, k, cap, settings) for k in range(workers)]
         found = first_hit(_portfolio_task, tasks, workers=workers, backend=backend)[1]
-        if found is None:
+        if found is None:  # every search spent its whole cap
             found = _Found(None, cap * workers, 0, -1)
     return _result(n, method, found, start, seed, workers)
 
@@ -207,18 +207,18 @@ class _Found:
 
 
 def _result(
-    n: int, method: str, found: _Found | None, start: float, seed: int, workers: int
+    n: int, method: str, found: _Found, start: float, seed: int, workers: int
 ) -> LocalResult:
-    cols = None if found is None else found.cols
+    """The checked, read-only answer; no search may return an unchecked placement."""
+    cols = found.cols
     if cols is not None:
         if not is_queens_solution(cols):
             raise RuntimeError(f"internal error: {method} returned an invalid {n}-queens placement")
         cols = cols.astype(np.int64, copy=False)
         cols.flags.writeable = False
-    steps, restarts = (0, 0) if found is None else (found.steps, found.restarts)
-    worker = -1 if cols is None or found is None else found.worker
+    worker = -1 if cols is None else found.worker
     seconds = time.perf_counter() - start
-    return LocalResult(n, method, cols, steps, restarts, seconds, seed, worker, workers)
+    return LocalResult(n, method, cols, found.steps, found.restarts, seconds, seed, worker, workers)
 
 
 def worker_seed(seed: int, worker: int) -> int:
