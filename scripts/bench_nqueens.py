@@ -200,8 +200,11 @@ def measure(n: int, configs: list[tuple[int, str]], repeats: int,
 
 
 def engine_rate(payload: dict) -> float:
-    """Nodes per second of the engine's run, loading the kernels excluded."""
-    seconds = payload["seconds"] - payload.get("setup_seconds", 0.0)
+    """Nodes per second of the engine's run (on one worker, loading the kernels excluded;
+    with a pool ``setup_seconds`` adds up the workers' start-ups, which overlap the run)."""
+    seconds = payload["seconds"]
+    if payload["workers"] == 1:
+        seconds -= payload.get("setup_seconds", 0.0)
     return payload["nodes"] / seconds if seconds > 0 else 0.0
 
 
