@@ -1,0 +1,205 @@
+"""Compiled Sudoku search: solve, count and budgeted runs on candidate masks.
+
+This is the fast path behind ``--kernel fast``.  It takes the same states as
+``ImmutableSudokuPuzzle`` (a box size and one candidate mask per square),
+runs the same propagator and square order in numba, and reports the same
+answers and the same node counts as the engine's generic search over the
+reference puzzle.
+
+Glossary
+--------
+box, size
+    ``box`` is 2..6; the grid is ``size x size`` with ``size = box * box``.
+masks
+    ``size * size`` ints, row-major: bit ``v - 1`` is set when value ``v`` is a
+    candidate (``puzzle.masks``).  A single bit is a filled square, no bit a
+    dead one.  Example (4x4): ``0b0101`` means {1, 3}.
+roots
+    Several states as rows of a 2-D array, explored in order.
+order, propagation
+    By name, as in ``orders`` and ``propagate``: ``fewest`` or ``row-major``;
+    ``none``, ``peers``, ``units`` or ``twins``.
+node
+    One state taken off the search stack, the root included; each guess makes
+    one.  Counts equal the engine's ``sequential_count`` over the reference.
+budget
+    Stop after this many nodes and hand back the open frontier (``leftover``)
+    in search order, to be explored later: the states the engine's ``explore``
+    leaves on its stack.  A child already dead there comes back as a row of
+    zeros, which any search (and ``ImmutableSudokuPuzzle.from_masks``) takes
+    for a dead end.
+
+Example::
+
+    >>> values, nodes = solve_masks(2, [15] * 16)
+    >>> values[:4], nodes
+    ((1, 2, 3, 4), 8)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from parallel_backtrack.engine import UnknownNameError, did_you_mean
+
+from .kernel_bits import full_mask
+from .kernel_propagate import PROPAGATION_CODES
+from .kernel_search import ORDER_CODES, explore_roots
+from .kernel_tables import BOX_SIZES, kernel_tables
+
+MODES = ("count", "first")
+MaskRows = np.ndarray | Sequence[int] | Sequence[Sequence[int]]
+
+
+@dataclass(frozen=True, slots=True)
+class KernelRun:
+    """What one kernel run found: ``solutions`` and ``leftover`` are mask rows."""
+
+    count: int
+    nodes: int
+    solutions: np.ndarray
+    leftover: np.ndarray
+
+
+def order_code(order: str) -> int:
+    """The kernel's code for an order name; UnknownNameError with a "did you mean"."""
+    if not isinstance(order, str) or order not in ORDER_CODES:
+        raise UnknownNameError(did_you_mean("order", order, ORDER_CODES))
+    return ORDER_CODES[order]
+
+
+def propagation_code(propagation: str) -> int:
+    """The kernel's code for a propagator name; UnknownNameError with a "did you mean"."""
+    if not isinstance(propagation, str) or propagation not in PROPAGATION_CODES:
+        raise UnknownNameError(did_you_mean("propagation", propagation, PROPAGATION_CODES))
+    return PROPAGATION_CODES[propagation]
+
+
+def check_box(box: int) -> int:
+    """``box`` itself when it is 2..6, else ValueError."""
+    if isinstance(box, bool) or not isinstance(box, (int, np.integer)) or box not in BOX_SIZES:
+        raise ValueError(f"box size must be one of {list(BOX_SIZES)}, got {box!r}")
+    return int(box)
+
+
+def _check_count(name: str, value: int | None, smallest: int) -> int:
+    """0 for None (no limit), else ``value`` when it is an int >= ``smallest``."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < smallest:
+        raise ValueError(f"{name} must be None or an integer >= {smallest}, got {value!r}")
+    return int(value)
+
+
+def mask_rows(box: int, masks: MaskRows) -> np.ndarray:
+    """Masks (one state, or one state per row) as a ``uint64 [states, n*n]`` array.
+
+    ValueError says what is wrong: the shape, a non-integer, or a mask outside
+    ``0 .. 2**n - 1``.
+    """
+    size = check_box(box) ** 2
+    try:
+        rows = np.asarray(masks)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise ValueError(f"masks must be integers, got {type(masks).__name__}: {error}") from None
+    if rows.ndim == 1:
+        rows = rows.reshape(1, -1)
+    if rows.ndim != 2 or rows.shape[1] != size * size:
+        raise ValueError(
+            f"a {size}x{size} state has {size * size} masks; got an array of shape {rows.shape}"
+        )
+    if rows.size and rows.dtype.kind not in "iu":
+        raise ValueError(f"masks must be integers, got dtype {rows.dtype}")
+    if rows.size and (rows.min() < 0 or rows.max() > full_mask(size)):
+        raise ValueError(
+            f"masks of a {size}x{size} puzzle lie in 0..{full_mask(size)};"
+            f" got {rows.min()}..{rows.max()}"
+        )
+    return np.ascontiguousarray(rows, dtype=np.uint64)
+
+
+def masks_from_cells(box: int, cells: Sequence[int]) -> np.ndarray:
+    """Givens (0 for a blank) as one row of masks: all values for a blank."""
+    size = check_box(box) ** 2
+    values = np.asarray(cells, dtype=np.int64)
+    if values.shape != (size * size,) or values.min() < 0 or values.max() > size:
+        raise ValueError(f"a {size}x{size} puzzle has {size * size} cells in 0..{size}")
+    full = np.uint64(full_mask(size))
+    shifted = np.left_shift(np.uint64(1), (values - 1).clip(0).astype(np.uint64))
+    return np.where(values == 0, full, shifted).astype(np.uint64)
+
+
+def values_of(masks: np.ndarray | Sequence[int]) -> tuple[int, ...]:
+    """A solved state's values (``0`` where a square is not single)."""
+    return tuple(
+        int(m).bit_length() if m and not int(m) & (int(m) - 1) else 0 for m in masks
+    )
+
+
+def explore_masks(
+    box: int,
+    roots: MaskRows,
+    order: str = "fewest",
+    propagation: str = "units",
+    *,
+    mode: str = "count",
+    budget: int | None = None,
+    limit: int | None = None,
+    keep: int = 0,
+) -> KernelRun:
+    """Depth-first search below ``roots`` (in order), as the engine's ``explore``.
+
+    ``mode="count"`` counts (stopping at ``limit`` solutions when given);
+    ``mode="first"`` stops at the first solution and keeps it.  ``budget``
+    bounds the nodes; the rest comes back as ``leftover`` rows, which explored
+    later give the remaining count and nodes exactly.  ``keep`` solutions are
+    returned as mask rows.
+    """
+    if mode not in MODES:
+        raise UnknownNameError(did_you_mean("mode", mode, MODES))
+    rows = mask_rows(box, roots)
+    budget_code = _check_count("budget", budget, 1)
+    limit_code = _check_count("limit", limit, 1)
+    keep = _check_count("keep", keep, 0)
+    if mode == "first":
+        limit_code, keep = 1, max(keep, 1)
+    count, nodes, solutions, leftover = explore_roots(
+        rows,
+        propagation_code(propagation),
+        order_code(order),
+        kernel_tables(box).as_tuple(),
+        limit_code,
+        budget_code,
+        keep,
+    )
+    return KernelRun(int(count), int(nodes), solutions, leftover)
+
+
+def solve_masks(
+    box: int, masks: MaskRows, order: str = "fewest", propagation: str = "units"
+) -> tuple[tuple[int, ...] | None, int]:
+    """The first solution's values (None when there is none) and the nodes visited."""
+    run = explore_masks(box, masks, order, propagation, mode="first")
+    return (values_of(run.solutions[0]) if run.count else None), run.nodes
+
+
+def count_masks(
+    box: int,
+    masks: MaskRows,
+    order: str = "fewest",
+    propagation: str = "units",
+    limit: int | None = None,
+) -> tuple[int, int]:
+    """How many solutions (at most ``limit``) and the nodes visited."""
+    run = explore_masks(box, masks, order, propagation, limit=limit)
+    return run.count, run.nodes
+
+
+def warm_up(boxes: Sequence[int] = (3,)) -> None:
+    """Compile (or load from numba's cache) the kernel, so timings leave it out."""
+    for box in boxes:
+        size = check_box(box) ** 2
+        explore_masks(box, [full_mask(size)] * size**2, mode="first", budget=4)
