@@ -374,7 +374,8 @@ class Run:
             # Running tasks see the flag and return within milliseconds; the warm
             # workers stay for the next call.
             self.executor.raise_flag(self.flag)
-            self.executor.cancel(list(self.inflight))
+            if not (kill and self.owns):  # killing ends them all; loky 3.7 trips over
+                self.executor.cancel(list(self.inflight))  # futures cancelled just before
         if self.owns:
             self.executor.close(kill=kill)
         else:
