@@ -203,12 +203,26 @@ def _order_crossover(first, second, child, used, rng):
 
 
 @njit(cache=True, nogil=True)
+def _copy_elites(pop, fitness, nxt):
+    """The ELITE fittest into ``nxt[:ELITE]`` (lowest index first among ties).
+
+    A selection scan, not a sort: only two are needed, and argsort is slow to compile.
+    """
+    taken = np.zeros(len(pop), np.bool_)
+    for k in range(ELITE):
+        best = -1
+        for index in range(len(pop)):
+            if not taken[index] and (best < 0 or fitness[index] < fitness[best]):
+                best = index
+        taken[best] = True
+        nxt[k] = pop[best]
+
+
+@njit(cache=True, nogil=True)
 def _next_generation(pop, fitness, nxt, used, mutation, rng):
     """Elites copied, the rest bred by tournament, OX1 and a swap mutation."""
     n = pop.shape[1]
-    order = np.argsort(fitness, kind="mergesort")
-    for k in range(ELITE):
-        nxt[k] = pop[order[k]]
+    _copy_elites(pop, fitness, nxt)
     for k in range(ELITE, len(pop)):
         first = _tournament(fitness, rng)
         second = _tournament(fitness, rng)
