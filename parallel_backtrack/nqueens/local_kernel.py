@@ -85,7 +85,15 @@ def random_unit(rng: np.ndarray) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _place(n, row, col, cols, col_count, sum_count, diff_count, delta):
+def empty_board(n):
+    """(cols, col_count, sum_count, diff_count) for n rows, all counts zero."""
+    zeros = np.zeros(2 * n - 1, np.int64)
+    return np.empty(n, np.int64), np.zeros(n, np.int64), zeros, zeros.copy()
+
+
+@njit(cache=True, nogil=True)
+def place_queen(n, row, col, cols, col_count, sum_count, diff_count, delta):
+    """Put (delta=1) or lift (delta=-1) the queen of ``row`` at ``col``, counts included."""
     cols[row] = col
     col_count[col] += delta
     sum_count[row + col] += delta
@@ -131,19 +139,16 @@ def _repair(n, cols, col_count, sum_count, diff_count, ties, attacked, rng, budg
             return taken, False
         row = attacked[random_below(rng, m)]
         c = cols[row]
-        _place(n, row, c, cols, col_count, sum_count, diff_count, -1)
+        place_queen(n, row, c, cols, col_count, sum_count, diff_count, -1)
         best = _least_conflicted(n, row, c, col_count, sum_count, diff_count, ties, rng)
-        _place(n, row, best, cols, col_count, sum_count, diff_count, 1)
+        place_queen(n, row, best, cols, col_count, sum_count, diff_count, 1)
         taken += 1
 
 
 @njit(cache=True, nogil=True)
 def min_conflicts_repair(n, rng, max_steps, restart_after):
     """Classic min-conflicts; returns (cols, steps, restarts, solved)."""
-    cols = np.empty(n, np.int64)
-    col_count = np.zeros(n, np.int64)
-    sum_count = np.zeros(2 * n - 1, np.int64)
-    diff_count = np.zeros(2 * n - 1, np.int64)
+    cols, col_count, sum_count, diff_count = empty_board(n)
     ties = np.empty(n, np.int64)
     attacked = np.empty(n, np.int64)
     steps = 0
@@ -151,7 +156,7 @@ def min_conflicts_repair(n, rng, max_steps, restart_after):
     while True:
         for row in range(n):
             col = _least_conflicted(n, row, -1, col_count, sum_count, diff_count, ties, rng)
-            _place(n, row, col, cols, col_count, sum_count, diff_count, 1)
+            place_queen(n, row, col, cols, col_count, sum_count, diff_count, 1)
         budget = min(restart_after, max_steps - steps)
         taken, solved = _repair(
             n, cols, col_count, sum_count, diff_count, ties, attacked, rng, budget

@@ -35,7 +35,14 @@ import math
 import numpy as np
 from numba import njit
 
-from .local_kernel import add_on_diagonals, random_below, random_unit, swap_columns
+from .local_kernel import (
+    add_on_diagonals,
+    empty_board,
+    place_queen,
+    random_below,
+    random_unit,
+    swap_columns,
+)
 
 ELITE = 2
 TOURNAMENT = 3
@@ -47,11 +54,8 @@ def _random_rows(n, cols, col_count, sum_count, diff_count, rng):
     pairs = 0
     for row in range(n):
         col = random_below(rng, n)
-        cols[row] = col
         pairs += col_count[col] + sum_count[row + col] + diff_count[row - col + n - 1]
-        col_count[col] += 1
-        sum_count[row + col] += 1
-        diff_count[row - col + n - 1] += 1
+        place_queen(n, row, col, cols, col_count, sum_count, diff_count, 1)
     return pairs
 
 
@@ -81,10 +85,7 @@ def _steepest_move(n, cols, col_count, sum_count, diff_count, rng):
 @njit(cache=True, nogil=True)
 def hill_climbing(n, rng, max_steps, sideways):
     """Steepest-ascent hill climbing with sideways moves and random restarts."""
-    cols = np.empty(n, np.int64)
-    col_count = np.zeros(n, np.int64)
-    sum_count = np.zeros(2 * n - 1, np.int64)
-    diff_count = np.zeros(2 * n - 1, np.int64)
+    cols, col_count, sum_count, diff_count = empty_board(n)
     steps = restarts = 0
     while True:
         pairs = _random_rows(n, cols, col_count, sum_count, diff_count, rng)
@@ -94,14 +95,8 @@ def hill_climbing(n, rng, max_steps, sideways):
             if delta > 0 or (delta == 0 and flat >= sideways):
                 break
             flat = flat + 1 if delta == 0 else 0
-            cur = cols[row]
-            col_count[cur] -= 1
-            sum_count[row + cur] -= 1
-            diff_count[row - cur + n - 1] -= 1
-            cols[row] = col
-            col_count[col] += 1
-            sum_count[row + col] += 1
-            diff_count[row - col + n - 1] += 1
+            place_queen(n, row, cols[row], cols, col_count, sum_count, diff_count, -1)
+            place_queen(n, row, col, cols, col_count, sum_count, diff_count, 1)
             pairs += delta
             steps += 1
         if pairs == 0 or steps >= max_steps:
