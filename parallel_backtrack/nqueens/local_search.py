@@ -43,7 +43,7 @@ import dataclasses
 import math
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -55,13 +55,13 @@ from ..engine.executors import UnknownNameError
 from .board import MAX_BOARD_SIZE, from_columns
 from .local_kernel import make_rng, min_conflicts_repair, min_conflicts_swaps
 from .local_methods import ELITE, annealing, constructive, genetic, hill_climbing
+from .verify import is_queens_solution
 
 REPAIR_MAX_N = 2000  # the repair variant's greedy start costs O(n^2)
 SWAP_START_TRIES = 50  # random picks per row looking for free diagonals (QS4's idea)
 MAX_N = 2**31 - 1  # the swaps kernel stores columns as int32
 VARIANTS = ("auto", "repair", "swaps")
 UNLIMITED = 2**62
-_CHECK_CHUNK = 1 << 16
 
 # Defaults per method; a None restart_after means "the variant's own default".
 PARAMETERS: dict[str, dict[str, Any]] = {
@@ -128,35 +128,6 @@ class LocalResult:
 
     def __str__(self) -> str:
         return f"{self.n}-queens by {self.method}:\n{self.board()}"
-
-
-def is_queens_solution(cols: Sequence[int] | np.ndarray) -> bool:
-    """True when ``cols`` is a permutation of 0..n-1 with all r+c and all r-c distinct.
-
-    Independent of every search here; O(n) with numpy counts.  Anything that is not
-    a non-empty 1-d sequence of integers is simply not a solution.
-    """
-    try:
-        arr = np.asarray(cols)
-    except (TypeError, ValueError):
-        return False
-    if arr.ndim != 1 or arr.size == 0 or arr.dtype.kind not in "iu":
-        return False
-    n = arr.size
-    if arr.min() < 0 or arr.max() >= n:
-        return False
-    seen_col = np.zeros(n, dtype=np.bool_)
-    seen_sum = np.zeros(2 * n - 1, dtype=np.bool_)
-    seen_diff = np.zeros(2 * n - 1, dtype=np.bool_)
-    # In chunks, so n = 10^7 needs a byte per line and no 80 MB temporaries.
-    for start in range(0, n, _CHECK_CHUNK):
-        part = arr[start:start + _CHECK_CHUNK].astype(np.int64)
-        rows = np.arange(start, start + part.size, dtype=np.int64)
-        seen_col[part] = True
-        seen_sum[rows + part] = True
-        seen_diff[rows - part + (n - 1)] = True
-    # n values mark n distinct slots exactly when no two of them are equal.
-    return all(np.count_nonzero(seen) == n for seen in (seen_col, seen_sum, seen_diff))
 
 
 def find_one(
