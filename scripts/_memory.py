@@ -9,12 +9,13 @@ peak RSS
     The largest resident set size seen over the samples, in MB (10^6 bytes).
 
 Example: ``measure_memory(["-m", "parallel_backtrack.nqueens", "--n", "18",
-"--timeout", "60"], 0.5, 180)`` returns one row per process.
+"--timeout", "60"], 0.5, 180)`` returns one row per process (and the output).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -50,6 +51,19 @@ def _sample(root: psutil.Process, peaks: dict[int, dict[str, Any]]) -> None:
         row["samples"] += 1
 
 
+def _stop(root: psutil.Process) -> None:
+    """Ctrl-C first (the CLIs stop cleanly on it), then kill whatever is left; the
+    workers too, or they would hold the output pipe open."""
+    family = [root, *root.children(recursive=True)]
+    root.send_signal(signal.SIGINT)
+    _, alive = psutil.wait_procs(family, timeout=10)
+    for process in alive:
+        try:
+            process.kill()
+        except psutil.Error:
+            pass
+
+
 def measure_memory(argv: Sequence[str], interval: float,
                    timeout: float) -> tuple[list[dict], str]:
     """Run ``python argv...`` and sample every ``interval`` seconds until it ends (or
@@ -67,6 +81,6 @@ def measure_memory(argv: Sequence[str], interval: float,
             break
         time.sleep(interval)
     if child.poll() is None:
-        child.kill()
+        _stop(root)
     out, _ = child.communicate()
     return sorted(peaks.values(), key=lambda row: (row["role"], row["pid"])), out

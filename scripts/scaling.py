@@ -195,12 +195,14 @@ def memory(args: argparse.Namespace) -> int:
     command = args.command or ["-m", "parallel_backtrack.nqueens", "--n", str(args.n),
                                "--workers", str(args.workers), "--timeout", str(args.seconds),
                                "--json", "--no-progress"]
-    rows, out = measure_memory(command, args.interval, args.seconds + 120)
+    # Our own count stops at --timeout; any other command is stopped at --seconds.
+    limit = args.seconds + 120 if not args.command else args.seconds
+    rows, out = measure_memory(command, args.interval, limit)
     name = (f"memory_nqueens_n{args.n}_w{args.workers}" if not args.command
             else "memory_command")
     write_csv(RESULTS / f"{name}.csv", rows)
     payload = _last_json(out)
-    if payload:
+    if "peak_pending" in payload:
         print(f"count {payload.get('count'):,} (complete: {payload.get('complete')}), "
               f"{payload.get('nodes', 0):,} nodes, {payload.get('tasks')} tasks, peak pending "
               f"{payload.get('peak_pending')} subtree roots, {payload.get('seconds', 0):.1f} s")
