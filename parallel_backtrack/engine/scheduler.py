@@ -358,10 +358,12 @@ class Run:
         except GeneratorExit:
             self._finish(started, kill=False, reason="closed")
             raise
-        except KeyboardInterrupt as stop:
-            self._finish(started, kill=True, reason="interrupted")
-            raise SearchInterrupted(self.report) from stop
-        except BaseException:
+        except BaseException as stop:
+            # A Ctrl-C inside a compiled kernel comes out of numba as a SystemError.
+            if isinstance(stop, KeyboardInterrupt) or isinstance(stop.__cause__,
+                                                                 KeyboardInterrupt):
+                self._finish(started, kill=True, reason="interrupted")
+                raise SearchInterrupted(self.report) from stop
             self._finish(started, kill=True, reason="error")
             raise
         self._finish(started, kill=False, reason=self.report.stop_reason)
