@@ -1,7 +1,8 @@
 """Benchmark the compiled Sudoku kernel against the reference path and a Norvig-style solver.
 
 For each data set: puzzles/s of the kernel (bulk read + solve, one process, the
-median of ``--repeats`` runs, compilation excluded) with 1 and 2 workers, nodes
+median of ``--repeats`` runs, compilation excluded) with 1 worker and with 2
+(threads, and loky processes with a warm pool), nodes
 per puzzle, and the ratios to the reference path (``ImmutableSudokuPuzzle``
 through the engine) and to a Norvig-style solver timed in the same run on a
 sample spread over the file.  ``cold s`` is the wall time of a fresh Python
@@ -133,6 +134,7 @@ class Row:
     mode: str
     puzzles: int
     workers: int
+    backend: str
     rate: float
     nodes_per_puzzle: float
     reference_rate: float | None = None
@@ -151,16 +153,17 @@ def _expected_counts(path: Path) -> list[int] | None:
     return [int(line.split(":")[1]) for line in lines] or None
 
 
-def time_kernel(path: Path, mode: str, workers: int, repeats: int) -> tuple[list[float], object]:
+def time_kernel(path: Path, mode: str, workers: int, backend: str,
+                repeats: int) -> tuple[list[float], object]:
     """Wall seconds of read + solve (or count) of the whole file, per repeat."""
     seconds, result = [], None
     for _ in range(repeats):
         started = time.perf_counter()
         batch = read_batch(path)
         if mode == "count":
-            result = count_batch(batch.givens, workers=workers)
+            result = count_batch(batch.givens, workers=workers, backend=backend)
         else:
-            result = solve_batch(batch.givens, workers=workers)
+            result = solve_batch(batch.givens, workers=workers, backend=backend)
         seconds.append(time.perf_counter() - started)
     return seconds, result
 
@@ -190,14 +193,14 @@ def reference_solver(mode: str):  # type: ignore[no-untyped-def]
     return solve
 
 
-def cold_process_seconds(path: Path, mode: str, workers: int) -> float:
+def cold_process_seconds(path: Path, mode: str, workers: int, backend: str) -> float:
     """A fresh interpreter: import, read and solve the file (startup included)."""
     call = "count_batch" if mode == "count" else "solve_batch"
     code = (
         "import sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         f"from parallel_backtrack.sudoku.kernel_batch import read_batch, {call}\n"
-        f"{call}(read_batch({str(path)!r}).givens, workers={workers})\n"
+        f"{call}(read_batch({str(path)!r}).givens, workers={workers}, backend={backend!r})\n"
     )
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -217,8 +220,8 @@ def bench_set(label: str, repeats: int, seconds: float, cold: bool) -> list[Row]
     norvig_rate = None if mode == "count" else time_slow_solver(norvig.solve, batch.givens,
                                                                 seconds)[0]
     rows = []
-    for workers in (1, 2):
-        times, result = time_kernel(path, mode, workers, repeats)
+    for workers, backend in ((1, "threads"), (2, "threads"), (2, "loky")):
+        times, result = time_kernel(path, mode, workers, backend, repeats)
         expected = _expected_counts(path) if mode == "count" else None
         checked = (
             "counts exact" if expected and list(result.counts) == expected
@@ -226,12 +229,13 @@ def bench_set(label: str, repeats: int, seconds: float, cold: bool) -> list[Row]
         )
         median = statistics.median(times)
         rows.append(Row(
-            label, mode, len(batch.givens), workers, len(batch.givens) / median,
+            label, mode, len(batch.givens), workers, backend, len(batch.givens) / median,
             float(result.nodes.mean()), ref_rate, norvig_rate,
-            cold_seconds=cold_process_seconds(path, mode, workers) if cold else None,
+            cold_seconds=cold_process_seconds(path, mode, workers, backend) if cold else None,
             checked=checked, seconds=[round(t, 4) for t in times],
         ))
-    rows[1].speedup_vs_1_worker = rows[1].rate / rows[0].rate
+    for row in rows[1:]:
+        row.speedup_vs_1_worker = row.rate / rows[0].rate
     return rows
 
 
@@ -290,11 +294,12 @@ def markdown(rows: list[Row]) -> str:
     lines = [
         "| data set | puzzles | workers | puzzles/s | nodes/puzzle | x 1 worker | reference/s"
         " | x reference | Norvig/s | x Norvig | cold s | check |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r.data_set} | {r.puzzles:,} | {r.workers} | {r.rate:,.0f} |"
+            f"| {r.data_set} | {r.puzzles:,} | {r.workers}"
+            f"{f' ({r.backend})' if r.workers > 1 else ''} | {r.rate:,.0f} |"
             f" {r.nodes_per_puzzle:,.1f} |"
             f" {f'{r.speedup_vs_1_worker:.2f}x' if r.speedup_vs_1_worker else ''} |"
             f" {r.reference_rate:,.1f} | {r.ratio(r.reference_rate)} |"
@@ -332,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown data set(s) {unknown}; expected some of {list(SETS)}")
     repeats = 1 if args.quick else args.repeats
     warm_up((3, 4, 5))
-    solve_batch(np.zeros((4, 81), np.uint8), workers=2)  # start the worker pool
+    solve_batch(np.zeros((4, 81), np.uint8), workers=2, backend="loky")  # start the loky pool
     rows = [row for label in labels
             for row in bench_set(label, repeats, args.seconds, not (args.quick or args.no_cold))]
     found = bench_generated(5, args.generated, args.check_budget) if args.generated else []

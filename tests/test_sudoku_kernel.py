@@ -285,6 +285,31 @@ def test_first_mode_keeps_the_solution_and_stops() -> None:
     assert len({tuple(row) for row in kept.solutions}) == 13
 
 
+@pytest.mark.timeout(120)
+def test_space_hooks_equal_the_reference_path() -> None:
+    from parallel_backtrack import engine
+
+    if not hasattr(SudokuSpace, "count_below"):
+        pytest.skip("sudoku.space has no kernel hooks yet")
+    for order, propagation in (("fewest", "units"), ("row-major", "peers")):
+        puzzle = ImmutableSudokuPuzzle(THIRTEEN, propagation)
+        fast = SudokuSpace(puzzle, order_named(order))
+        reference = SudokuSpace(puzzle, order_named(order), "reference")
+        for budget in (3, 40):
+            hooked = fast.count_below(puzzle, budget)
+            generic = explore(reference, [puzzle], budget=budget)
+            assert (hooked.count, hooked.nodes) == (generic.count, generic.nodes)
+            assert [s.masks for s in hooked.leftover if not s.is_dead()] == [
+                s.masks for s in generic.leftover if not s.is_dead()]
+            assert [s.is_dead() for s in hooked.leftover] == [
+                s.is_dead() for s in generic.leftover]
+        first = fast.first_below(puzzle, 10**6)
+        assert first.count == 1 and first.solutions[0].is_solved()
+        tally = sequential_count(reference)
+        report = engine.count(fast, workers=2)
+        assert (report.count, report.nodes) == (tally.count, tally.nodes) == (13, tally.nodes)
+
+
 # --- files and batches -------------------------------------------------------------
 
 
@@ -358,11 +383,15 @@ def test_generated_puzzles_of_every_size(box: int, seed: int) -> None:
 def test_two_workers_give_the_same_answers() -> None:
     batch = read_batch(shared("tdoku_puzzles2_17_clue.txt"))
     sample = batch.givens[:3000]
-    one, two = solve_batch(sample, workers=1), solve_batch(sample, workers=2)
-    assert two.workers == 2
-    assert (one.values == two.values).all() and (one.nodes == two.nodes).all()
-    counted = count_batch(sample[:200], limit=2, workers=2)
-    assert (counted.counts == 1).all()
+    one = solve_batch(sample, workers=1)
+    for backend in ("threads", "loky"):
+        two = solve_batch(sample, workers=2, backend=backend)
+        assert two.workers == 2
+        assert (one.values == two.values).all() and (one.nodes == two.nodes).all()
+        counted = count_batch(sample[:200], limit=2, workers=2, backend=backend)
+        assert (counted.counts == 1).all()
+    with pytest.raises(ValueError, match=r"unknown backend 'thread'.*did you mean 'threads'"):
+        solve_batch(sample, workers=2, backend="thread")
 
 
 @pytest.mark.slow

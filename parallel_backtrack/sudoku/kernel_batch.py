@@ -1,27 +1,23 @@
-"""Many puzzles at once through the compiled kernel: bulk reading, solving, counting.
+"""Many puzzles at once through the compiled kernel: solving and counting in bulk.
 
-A file of one puzzle per line becomes one ``uint8`` array in a single compiled
-pass over its bytes, and a whole array of puzzles is solved inside one compiled
-call, so no Python code runs per puzzle.  With several workers the array is
-dealt out to loky processes in interleaved chunks.
+A whole array of puzzles (``kernel_read.read_batch``) is solved inside one
+compiled call, so no Python code runs per puzzle.  With several workers the
+array is cut into chunks for a thread pool (the kernel runs without the GIL,
+so nothing is copied or pickled and no process starts), or, with
+``backend="loky"``, dealt out to joblib's loky processes.
 
 Glossary
 --------
 givens
     ``uint8 [puzzles, n*n]``: one puzzle per row, 0 for a blank, else the value.
-lines
-    ``int64 [puzzles]``: the 1-based file line each row came from.
-errors
-    ``[(line, reason), ...]`` for every line that holds no usable puzzle
-    (unreadable, a different size than the file's first puzzle, or givens that
-    contradict each other).  Nothing is dropped silently.
-symbol
-    ``.``, ``0`` or ``_`` for a blank, ``1``..``9``, then ``A``.. (either case)
-    for 10 and up, as ``formats`` reads them.  Files with multi-line grids or
-    spaced numbers go through ``formats.read_puzzles`` instead.
+result
+    ``BatchResult``: per puzzle the first solution's values (zeros when none),
+    the count (1 or 0 when solving; up to ``limit`` when counting) and the
+    nodes, plus the batch's wall seconds.
 chunk
-    Every ``k``-th puzzle (``givens[i::k]``), so hard stretches of a file are
-    shared between workers.
+    Threads: one of ``8 * workers`` contiguous slices, taken by whichever thread
+    is free.  Processes: every ``k``-th puzzle (``givens[i::k]``), so hard
+    stretches of a file are shared out.
 
 Example::
 
@@ -32,46 +28,23 @@ Example::
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from parallel_backtrack.engine import UnknownNameError, did_you_mean
 
 from .kernel import check_box, order_code, propagation_code
+from .kernel_read import PUZZLE_CELLS, Batch, parse_batch, puzzle_lines, read_batch
 from .kernel_search import search_many
-from .kernel_tables import BOX_SIZES, kernel_tables
+from .kernel_tables import kernel_tables
 
-PUZZLE_CELLS = tuple(b**4 for b in BOX_SIZES)
-GRID_ROW_CELLS = (4, 9, 25, 36)
-CELLS, COMMENT, SPACED, BAD_SYMBOL = 0, 1, 2, 3
-
-
-def _symbol_table() -> np.ndarray:
-    """Byte -> value (0 for a blank), -1 for a byte that is no cell symbol."""
-    table = np.full(256, -1, dtype=np.int16)
-    for blank in b"._0":
-        table[blank] = 0
-    for digit in range(1, 10):
-        table[ord(str(digit))] = digit
-    for index in range(26):
-        table[ord("A") + index] = table[ord("a") + index] = 10 + index
-    return table
-
-
-SYMBOLS = _symbol_table()
-
-
-class Batch(NamedTuple):
-    """Puzzles read in bulk: ``box``, ``givens``, ``lines`` and ``errors``."""
-
-    box: int
-    givens: np.ndarray
-    lines: np.ndarray
-    errors: list[tuple[int, str]]
+__all__ = [
+    "BACKENDS", "Batch", "BatchResult", "count_batch", "parse_batch", "puzzle_lines",
+    "read_batch", "search_chunk", "solve_batch",
+]
+BACKENDS = ("threads", "loky")
 
 
 @dataclass(frozen=True)
@@ -88,183 +61,6 @@ class BatchResult:
     def solved(self) -> np.ndarray:
         """True for every puzzle with at least one solution."""
         return self.counts > 0
-
-
-@njit(cache=True)
-def _is_space(byte):  # type: ignore[no-untyped-def]
-    return byte == 32 or byte == 9 or byte == 13
-
-
-@njit(cache=True)
-def _index_lines(data, symbols):  # type: ignore[no-untyped-def]
-    """One record per non-blank line: number, cell span, kind and bad position.
-
-    The cells of a line end at a tab or ``:``; what follows is its tail.
-    """
-    n_lines = 1
-    for byte in data:
-        n_lines += byte == 10
-    numbers = np.empty(n_lines, np.int64)
-    starts = np.empty(n_lines, np.int64)
-    stops = np.empty(n_lines, np.int64)
-    kinds = np.empty(n_lines, np.int8)
-    bad = np.zeros(n_lines, np.int64)
-    found = 0
-    line_start = 0
-    number = 0
-    for end in range(data.shape[0] + 1):
-        if end < data.shape[0] and data[end] != 10:
-            continue
-        number += 1
-        start = line_start
-        line_start = end + 1
-        while start < end and _is_space(data[start]):
-            start += 1
-        if start == end:
-            continue
-        stop = start
-        while stop < end and data[stop] != 9 and data[stop] != 58:
-            stop += 1
-        while stop > start and _is_space(data[stop - 1]):
-            stop -= 1
-        kind = COMMENT if data[start] == 35 else CELLS
-        for pos in range(start, stop):
-            if kind != CELLS:
-                break
-            byte = data[pos]
-            if byte == 32 or byte == 124 or byte == 43 or byte == 45 or byte == 61:
-                kind = SPACED  # spaces, or grid separators (| + - =)
-            elif symbols[byte] < 0:
-                kind = BAD_SYMBOL
-                bad[found] = pos - start
-        if kind == COMMENT:
-            continue
-        numbers[found], starts[found], stops[found], kinds[found] = number, start, stop, kind
-        found += 1
-    return numbers[:found], starts[:found], stops[:found], kinds[:found], bad[:found]
-
-
-@njit(cache=True)
-def _fill_givens(data, starts, symbols, givens):  # type: ignore[no-untyped-def]
-    for row in range(givens.shape[0]):
-        for square in range(givens.shape[1]):
-            givens[row, square] = symbols[data[starts[row] + square]]
-
-
-@njit(cache=True)
-def _broken_rows(givens, units, size):  # type: ignore[no-untyped-def]
-    """True for rows with a value above ``size`` or a value twice in a unit."""
-    broken = np.zeros(givens.shape[0], np.bool_)
-    for row in range(givens.shape[0]):
-        for unit in range(units.shape[0]):
-            seen = np.uint64(0)
-            for k in range(units.shape[1]):
-                value = givens[row, units[unit, k]]
-                if value == 0:
-                    continue
-                bit = np.uint64(1) << np.uint64(value - 1)
-                if value > size or seen & bit:
-                    broken[row] = True
-                    break
-                seen |= bit
-            if broken[row]:
-                break
-    return broken
-
-
-def _givens_error(cells: np.ndarray) -> str:
-    """The reference's own words for givens that contradict each other."""
-    from .puzzle import InvalidPuzzleError, check_givens
-
-    try:
-        check_givens(tuple(int(v) for v in cells))
-    except InvalidPuzzleError as error:
-        return str(error)
-    return "givens contradict each other"
-
-
-def _validated(box: int, givens: np.ndarray, lines: np.ndarray,
-               errors: list[tuple[int, str]]) -> Batch:
-    """Move rows with out-of-range or repeated givens from ``givens`` to ``errors``."""
-    broken = _broken_rows(givens, kernel_tables(box).units, box * box)
-    errors = errors + [(int(lines[i]), _givens_error(givens[i])) for i in np.flatnonzero(broken)]
-    keep = ~broken
-    return Batch(box, givens[keep], lines[keep], sorted(errors))
-
-
-def _bad_symbol(data: bytes, start: int, column: int) -> str:
-    symbol = chr(data[start + column])
-    return (
-        f"cannot read {symbol!r} (cell {column + 1}) as a cell; expected 1-9, A.. for 10"
-        " and up, or '.', '0', '_' for a blank"
-    )
-
-
-def _bad_width(cells: int, box: int | None) -> str:
-    if cells in PUZZLE_CELLS and box is not None:
-        return f"{cells} cells, but this file's first puzzle has {box**4}; one size per batch"
-    return f"{cells} cells; a puzzle line has {', '.join(map(str, PUZZLE_CELLS))} cells"
-
-
-def _needs_general_reader(data: np.ndarray, starts: np.ndarray, widths: np.ndarray,
-                          kinds: np.ndarray) -> bool:
-    """Grid rows or spaced cells: a job for ``formats.read_puzzles``."""
-    if (kinds == SPACED).any() or np.isin(widths[kinds == CELLS], GRID_ROW_CELLS).any():
-        return True
-    for start in starts[(kinds == CELLS) & (widths == 16)]:
-        if SYMBOLS[data[start:start + 16]].max() > 4:
-            return True
-    return False
-
-
-def parse_batch(text: bytes | str) -> Batch:
-    """Puzzles from the text of a file; see ``read_batch``."""
-    raw = text.encode() if isinstance(text, str) else bytes(text)
-    data = np.frombuffer(raw, dtype=np.uint8)
-    numbers, starts, stops, kinds, bad = _index_lines(data, SYMBOLS)
-    widths = stops - starts
-    if _needs_general_reader(data, starts, widths, kinds):
-        return _from_entries(raw.decode("utf-8", errors="replace"))
-    fits = (kinds == CELLS) & np.isin(widths, PUZZLE_CELLS)
-    box = round(int(widths[fits][0]) ** 0.25) if fits.any() else None
-    rows = fits & (widths == (box or 0) ** 4)
-    errors = [
-        (int(numbers[i]), _bad_symbol(raw, int(starts[i]), int(bad[i])) if kinds[i] == BAD_SYMBOL
-         else _bad_width(int(widths[i]), box))
-        for i in np.flatnonzero(~rows)
-    ]
-    if box is None:
-        return Batch(3, np.zeros((0, 81), np.uint8), np.zeros(0, np.int64), errors)
-    givens = np.empty((int(rows.sum()), box**4), dtype=np.uint8)
-    _fill_givens(data, starts[rows], SYMBOLS, givens)
-    return _validated(box, givens, numbers[rows], errors)
-
-
-def _from_entries(text: str) -> Batch:
-    """The general reader's entries (multi-line grids, spaced cells) as a batch."""
-    from .formats import parse_puzzles
-
-    entries = parse_puzzles(text)
-    errors = [(e.line, e.error or "") for e in entries if e.cells is None]
-    readable = [e for e in entries if e.cells is not None and e.box is not None]
-    if not readable:
-        return Batch(3, np.zeros((0, 81), np.uint8), np.zeros(0, np.int64), sorted(errors))
-    box = readable[0].box or 3
-    same = [e for e in readable if e.box == box]
-    errors += [(e.line, _bad_width(len(e.cells or ()), box)) for e in readable if e.box != box]
-    givens = np.array([e.cells for e in same], dtype=np.int64).clip(0, 255).astype(np.uint8)
-    lines = np.array([e.line for e in same], dtype=np.int64)
-    return _validated(box, givens, lines, errors)
-
-
-def read_batch(path: str | os.PathLike[str]) -> Batch:
-    """Every puzzle of a file as one array, with the lines that hold none.
-
-    One-line puzzles (``puzzle``, ``puzzle:count``, ``puzzle<TAB>name``) are
-    read in one compiled pass; other layouts fall back to ``formats``.  The
-    batch takes the size of the file's first puzzle.
-    """
-    return parse_batch(Path(path).read_bytes())
 
 
 def _check_givens_array(givens: np.ndarray) -> tuple[np.ndarray, int]:
@@ -284,18 +80,40 @@ def _check_givens_array(givens: np.ndarray) -> tuple[np.ndarray, int]:
 
 def search_chunk(givens: np.ndarray, box: int, order: int, propagation: int,
                  limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One compiled pass over a chunk: (values, counts, nodes).  Runs in workers."""
-    puzzles = givens.shape[0]
+    """One compiled pass over a chunk: (values, counts, nodes).  Runs in loky workers."""
     values = np.zeros(givens.shape, dtype=np.uint8)
-    counts = np.zeros(puzzles, dtype=np.int64)
-    nodes = np.zeros(puzzles, dtype=np.int64)
-    tables = kernel_tables(box).as_tuple()
-    search_many(givens, propagation, order, tables, limit, values, counts, nodes)
+    counts = np.zeros(givens.shape[0], dtype=np.int64)
+    nodes = np.zeros(givens.shape[0], dtype=np.int64)
+    search_many(givens, propagation, order, kernel_tables(box).as_tuple(), limit,
+                values, counts, nodes)
     return values, counts, nodes
 
 
-def _in_parallel(givens: np.ndarray, box: int, codes: tuple[int, int, int], workers: int,
-                 chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _in_threads(givens: np.ndarray, box: int, codes: tuple[int, int, int], workers: int,
+                chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Contiguous chunks on a thread pool; the kernel drops the GIL and writes in place."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    order, propagation, limit = codes
+    tables = kernel_tables(box).as_tuple()
+    values = np.zeros(givens.shape, dtype=np.uint8)
+    counts = np.zeros(givens.shape[0], dtype=np.int64)
+    nodes = np.zeros(givens.shape[0], dtype=np.int64)
+    bounds = np.linspace(0, givens.shape[0], max(1, chunks) + 1).astype(np.int64)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        jobs = [
+            pool.submit(search_many, givens[a:b], propagation, order, tables, limit,
+                        values[a:b], counts[a:b], nodes[a:b])
+            for a, b in zip(bounds[:-1], bounds[1:]) if b > a
+        ]
+        for job in jobs:
+            job.result()
+    return values, counts, nodes
+
+
+def _in_processes(givens: np.ndarray, box: int, codes: tuple[int, int, int], workers: int,
+                  chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Interleaved chunks (every k-th puzzle) on joblib's loky processes."""
     from joblib import Parallel, delayed
 
     parts = max(1, min(chunks, givens.shape[0]))
@@ -312,32 +130,34 @@ def _in_parallel(givens: np.ndarray, box: int, codes: tuple[int, int, int], work
 
 
 def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, workers: int,
-               chunks_per_worker: int) -> BatchResult:
+               backend: str) -> BatchResult:
     from parallel_backtrack.engine import resolve_workers
 
+    if backend not in BACKENDS:
+        raise UnknownNameError(did_you_mean("backend", backend, BACKENDS))
     array, box = _check_givens_array(givens)
     codes = (order_code(order), propagation_code(propagation), limit)
     workers = resolve_workers(workers)
     started = time.perf_counter()
     if workers == 1 or array.shape[0] < 2:
         values, counts, nodes = search_chunk(array, box, *codes)
+    elif backend == "threads":
+        values, counts, nodes = _in_threads(array, box, codes, workers, 8 * workers)
     else:
-        values, counts, nodes = _in_parallel(
-            array, box, codes, workers, workers * chunks_per_worker
-        )
+        values, counts, nodes = _in_processes(array, box, codes, workers, 2 * workers)
     return BatchResult(values, counts, nodes, time.perf_counter() - started, workers)
 
 
 def solve_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "units", *,
-                workers: int = 1, chunks_per_worker: int = 2) -> BatchResult:
+                workers: int = 1, backend: str = "threads") -> BatchResult:
     """Solve every row of ``givens``: ``counts`` is 1 where solved, 0 where not."""
-    return _run_batch(givens, order, propagation, 1, workers, chunks_per_worker)
+    return _run_batch(givens, order, propagation, 1, workers, backend)
 
 
 def count_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "units", *,
                 limit: int | None = None, workers: int = 1,
-                chunks_per_worker: int = 2) -> BatchResult:
+                backend: str = "threads") -> BatchResult:
     """Count the solutions of every row (up to ``limit``), keeping the first of each."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise ValueError(f"limit must be None or a positive integer, got {limit!r}")
-    return _run_batch(givens, order, propagation, limit or 0, workers, chunks_per_worker)
+    return _run_batch(givens, order, propagation, limit or 0, workers, backend)

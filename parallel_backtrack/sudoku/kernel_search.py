@@ -267,12 +267,14 @@ def explore_roots(roots, propagation, order, tables, limit, budget, keep):  # ty
     return count, nodes, solutions[: min(kept, keep)], roots[:0].copy()
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_many(givens, propagation, order, tables, limit, values, counts, nodes):  # type: ignore[no-untyped-def]
     """Solve (``limit`` 1) or count every puzzle of a batch, in one compiled loop.
 
     ``givens`` is ``uint8 [puzzles, squares]``; fills ``values`` with the first
     solution of each puzzle (zeros when there is none), ``counts`` and ``nodes``.
+    It holds no Python object, so it runs without the GIL and threads can share
+    one batch.
     """
     n_squares = givens.shape[1]
     work = _workspace(n_squares + 1, n_squares, tables[0].shape[0])
