@@ -8,7 +8,18 @@ usage error
 exit codes
     0 done, 1 the answer is "no" for some input (unsolvable, invalid puzzle),
     2 usage error, 3 stopped by ``--timeout`` (partial result printed),
-    130 interrupted by Ctrl-C (partial result printed).
+    4 no trustworthy answer: a solution failed ``--verify``, worker processes
+    kept dying, memory ran out, or a bug (one line on stderr),
+    130 interrupted by Ctrl-C (partial result printed), 141 stdout closed
+    early (``| head``): the rest of the output is dropped quietly.
+partial
+    A run stopped by ``--timeout`` or Ctrl-C prints what it had, marked
+    ``partial``: counts are then lower bounds.
+verify
+    ``--verify`` re-checks every printed solution with an independent checker;
+    it is on by default when the environment has ``PARALLEL_BACKTRACK_VERIFY=1``
+    (the test suite sets it).  ``PARALLEL_BACKTRACK_TRACEBACK=1`` shows the
+    traceback of an internal error instead of the one line.
 
 Example: ``workers_type("0")`` raises ``ArgumentTypeError("workers must be a
 positive integer or -1 (all cores), got 0")``.
@@ -17,23 +28,42 @@ positive integer or -1 (all cores), got 0")``.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn, TextIO
 
-from .engine import BACKENDS, SearchReport, did_you_mean, resolve_workers
+from .engine import BACKENDS, SearchReport, WorkerCrashError, did_you_mean, resolve_workers
 
-EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_TIMEOUT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_TIMEOUT, EXIT_ERROR = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
+VERIFY_ENV, TRACEBACK_ENV = "PARALLEL_BACKTRACK_VERIFY", "PARALLEL_BACKTRACK_TRACEBACK"
 # The metrics walk visits every node in Python (a few hundred thousand per second).
 METRICS_MAX_NODES = 10_000_000
+# Node budgets, limits and counts go to compiled kernels as 64-bit integers, and the
+# scheduler multiplies budgets by small factors; 10^15 nodes is weeks of search anyway.
+MAX_INT = 10**15
+# Local worker processes per core beyond which a machine only thrashes.
+WORKERS_PER_CORE, MIN_WORKERS_CAP = 8, 16
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit status 2."""
+    """argparse, but a usage error is one line on stderr and exit status 2, and an
+    unknown option gets a "did you mean"."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {self._suggest(message)}\n")
+
+    def _suggest(self, message: str) -> str:
+        found = re.match(r"unrecognized arguments: (--?[\w-]+)", message)
+        if not found:
+            return message.replace("\n", " ")
+        options = [o for action in self._actions for o in action.option_strings]
+        close = difflib.get_close_matches(found.group(1), options, n=1)
+        return message + (f" (did you mean {close[0]}?)" if close else "")
 
 
 def usage_error(prog: str, message: str) -> int:
@@ -43,8 +73,8 @@ def usage_error(prog: str, message: str) -> int:
 
 def workers_type(text: str) -> int:
     try:
-        value = int(text)
-    except ValueError:
+        value = integer(text)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"workers must be an integer, got {text!r}") from None
     try:
         resolve_workers(value)
@@ -53,13 +83,35 @@ def workers_type(text: str) -> int:
     return value
 
 
+def too_many_workers(workers: int, hint: str = "") -> str | None:
+    """Why ``workers`` local processes are too many for this machine, or None."""
+    from .engine import cpu_count
+
+    cores = cpu_count()
+    cap = max(MIN_WORKERS_CAP, WORKERS_PER_CORE * cores)
+    if resolve_workers(workers) <= cap:
+        return None
+    return (f"--workers {workers} is more than this machine can run: at most {cap} local "
+            f"worker processes ({WORKERS_PER_CORE} per core, {cores} cores){hint}")
+
+
+def integer(text: str, what: str = "an integer") -> int:
+    """``int(text)`` for digits only (no ``1_000``, no 5,000-digit numbers)."""
+    digits = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,30}", digits):
+        shown = repr(text) if len(text) <= 40 else f"{text[:40]!r}.. ({len(text)} characters)"
+        raise argparse.ArgumentTypeError(f"expected {what}, got {shown}")
+    return int(digits)
+
+
 def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    value = integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    if value > MAX_INT:
+        raise argparse.ArgumentTypeError(
+            f"{value} is too large: at most 10^15 (the compiled kernels count nodes in 64-bit"
+            " integers)")
     return value
 
 
@@ -71,6 +123,13 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
     return value
+
+
+def add_verify_option(parser: argparse.ArgumentParser) -> None:
+    default = os.environ.get(VERIFY_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+    parser.add_argument("--verify", action=argparse.BooleanOptionalAction, default=default,
+                        help="re-check every printed solution with the independent checker; a "
+                        f"failed check exits {EXIT_ERROR} (default: on when {VERIFY_ENV}=1)")
 
 
 def choice_type(kind: str, choices: Iterable[str]) -> Callable[[str], str]:
@@ -169,8 +228,82 @@ def print_json(payload: dict[str, Any], out: TextIO) -> None:
 
 
 def exit_code(report: SearchReport) -> int:
-    if report.stop_reason == "timeout":
+    return stop_code(report.stop_reason)
+
+
+def stop_code(stop_reason: str | None) -> int:
+    """The exit status for how a run ended: 0, 3 (timeout) or 130 (interrupted)."""
+    if stop_reason == "timeout":
         return EXIT_TIMEOUT
-    if report.stop_reason == "interrupted":
+    if stop_reason == "interrupted":
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def interrupted(error: BaseException) -> bool:
+    """A Ctrl-C, also one that landed inside a compiled kernel (numba then raises a
+    SystemError caused by the KeyboardInterrupt)."""
+    return isinstance(error, KeyboardInterrupt) or isinstance(error.__cause__, KeyboardInterrupt)
+
+
+def failure(prog: str, error: BaseException) -> int:
+    """The one line and the exit status for an error no CLI check foresaw."""
+    if isinstance(error, BrokenPipeError):
+        return quiet_stdout()
+    if interrupted(error):
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if isinstance(error, MemoryError):
+        message = "out of memory; try a smaller problem or fewer workers"
+    elif isinstance(error, WorkerCrashError):
+        message = str(error)
+    else:
+        if os.environ.get(TRACEBACK_ENV):
+            raise error
+        message = (f"internal error: {type(error).__name__}: {error} (a bug; "
+                   f"{TRACEBACK_ENV}=1 shows where)")
+    print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def quiet_stdout() -> int:
+    """stdout was closed by its reader (``| head``): drop the rest of the output quietly
+    (also what Python would flush at exit) and exit 141, like a process killed by
+    SIGPIPE."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (captured in tests)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+def kill_worker_pools() -> None:
+    """The process is ending: kill the pool workers (loky's, for the engine and for
+    joblib) now.  At exit loky would wait for every task in flight, and a worker still
+    loading its compiled kernels (a run cut short by --timeout) sees no stop flag: that
+    wait took seconds.  loky's manager thread then finds its workers gone and ends."""
+    import multiprocessing
+    import signal
+
+    for child in multiprocessing.active_children():
+        try:
+            os.kill(child.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+        except (OSError, TypeError):  # gone already, or never started
+            pass
+
+
+def run_process(main: Callable[[], int]) -> NoReturn:
+    """``sys.exit(main())`` for ``python -m``: even a Ctrl-C or a closed pipe that lands
+    outside ``main``'s own handlers ends with an exit status, never a traceback, and no
+    worker process outlives the run."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = quiet_stdout()
+    except KeyboardInterrupt:
+        code = EXIT_INTERRUPTED
+    finally:
+        kill_worker_pools()
+    sys.exit(code)

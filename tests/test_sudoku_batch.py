@@ -42,7 +42,7 @@ def test_json_objects() -> None:
     result = PuzzleResult(0, 2, "solved", "12", count=0, nodes=3, seconds=0.1234567)
     assert result.as_json() == {
         "index": 0, "line": 2, "status": "solved", "solution": "12", "count": 0,
-        "nodes": 3, "seconds": 0.123457,
+        "nodes": 3, "seconds": 0.123457, "complete": True,
     }
     invalid = PuzzleResult(1, 3, "invalid", error="line 3: bad").as_json()
     assert invalid["error"] == "line 3: bad" and "count" not in invalid

@@ -79,8 +79,18 @@ def test_grids_with_separators() -> None:
 
 def test_the_size_follows_the_number_of_cells() -> None:
     entries = read_puzzles(HERE / "data" / "sudoku_grids.txt")
-    assert [(e.line, e.box) for e in entries] == [(2, 3), (14, 2), (20, 2)]
-    assert entries[1].cells == (1, 0, 0, 0, 0, 0, 2, 0, 0, 3, 0, 0, 0, 0, 0, 4)
+    assert [(e.line, e.box) for e in entries] == [(2, 3), (14, 3), (24, 3)]
+    assert entries[0].cells == entries[1].cells == parse_one(HARDEST)
+    entries = read_puzzles(HERE / "data" / "sudoku_grids_4x4.txt")
+    assert [(e.line, e.box) for e in entries] == [(2, 2), (8, 2)]
+    assert entries[0].cells == (1, 0, 0, 0, 0, 0, 2, 0, 0, 3, 0, 0, 0, 0, 0, 4)
+
+
+def test_one_size_per_file() -> None:
+    entries = parse_puzzles(f"{HARDEST}\n1...............\n{HARDEST}\n")
+    assert [e.error for e in entries] == [
+        None, "a 4x4 puzzle, but this file's first puzzle (line 1) is 9x9; one size per file", None,
+    ]
 
 
 def test_sixteen_cells_are_a_4x4_puzzle_unless_a_value_is_above_4() -> None:
@@ -88,6 +98,10 @@ def test_sixteen_cells_are_a_4x4_puzzle_unless_a_value_is_above_4() -> None:
     grid = "\n".join(("123456789ABCDEFG"[r:] + "123456789ABCDEFG"[:r]) for r in range(16))
     entries = parse_puzzles(grid)
     assert len(entries) == 1 and entries[0].box == 4 and entries[0].cells[:3] == (1, 2, 3)
+    # After a 16x16 puzzle a 16-cell line of small values is a grid row, not a 4x4 puzzle.
+    low = "\n".join(["1234" + "." * 12] + ["." * 16] * 15)
+    entries = parse_puzzles(grid + "\n" + low)
+    assert [e.box for e in entries] == [4, 4]
 
 
 def test_unreadable_lines_are_reported_with_number_and_reason() -> None:

@@ -1,17 +1,29 @@
 """``python -m parallel_backtrack.nqueens``: count N-Queens solutions in parallel.
 
-Parse, build the space, run the engine, print; ``main`` returns the exit code.
+Parse, build the space, run the engine, print; ``main`` returns the exit code
+(see ``_cli``: 0, 2 usage, 3 ``--timeout``, 4 no trustworthy answer, 130 Ctrl-C).
+
+Glossary
+--------
+partial
+    A count stopped by ``--timeout`` or Ctrl-C: printed with ``(partial: ...;
+    a lower bound)``, or ``"complete": false`` and ``stop_reason`` in JSON.
+verify
+    ``--verify`` checks a complete count against OEIS A000170 (n <= 27, every
+    count anyone knows) and each ``--show`` board with ``is_queens_solution``
+    (``--find-one`` answers are always checked by ``local_search``).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 from typing import Any, TextIO
 
 from .. import _cli
-from ..engine import SearchInterrupted, SearchReport, solutions
+from ..engine import SearchInterrupted, SearchReport, WorkerCrashError, solutions
 from ..engine import count as engine_count
 from .board import ImmutableQueenLocations
 from .kernel import MAX_KERNEL_SIZE
@@ -23,12 +35,25 @@ from .verify import is_queens_solution
 PROG = "python -m parallel_backtrack.nqueens"
 MAX_COUNT_SIZE = MAX_KERNEL_SIZE
 MAX_METRICS_SIZE = 13
+# OEIS A000170: the number of solutions for n = 1..27 (n = 27 took a year of FPGAs).
+KNOWN_COUNTS = (
+    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
+    95815104, 666090624, 4968057848, 39029188884, 314666222712, 2691008701644,
+    24233937684440, 227514171973736, 2207893435808352, 22317699616364044, 234907967154122528,
+)
+# --find-one: bytes per queen for a worker's arrays, and for the answer in the parent
+# (columns as int64 plus the checker's arrays; with --json a Python list of ints too).
+FIND_ONE_BYTES, FIND_ONE_JSON_BYTES = 24, 72
+
+
+class VerifyError(RuntimeError):
+    """An answer failed the independent check of ``--verify`` (exit status 4)."""
 
 
 def board_size(text: str) -> int:
     try:
-        n = int(text)
-    except ValueError:
+        n = _cli.integer(text)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"n must be an integer, got {text!r}") from None
     if n < 1:
         raise argparse.ArgumentTypeError(f"n must be at least 1, got {n}")
@@ -60,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also report the essentially different solutions (up to rotation "
                         "and reflection, OEIS A002562)")
     _cli.add_engine_options(parser)
+    _cli.add_verify_option(parser)
     _cli.add_metrics_option(parser)
     _add_local_search(parser)
     return parser
@@ -75,11 +101,52 @@ def _add_local_search(parser: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> str | None:
     """A usage problem the parser cannot see, or None."""
+    if args.scheduler_address is None and args.backend != "serial":
+        problem = _cli.too_many_workers(
+            args.workers, "; for more, join a cluster with --scheduler-address")
+        if problem:
+            return problem
+    if getattr(args, "find_one", False):
+        if args.timeout is not None:
+            return ("--timeout applies to counting; --find-one stops at --max-steps (or use "
+                    "Ctrl-C)")
+        return _find_one_memory(args)
     if args.n > MAX_COUNT_SIZE:
         return (f"n = {args.n} is too large to count: the kernel's diagonal masks hold "
                 f"n <= {MAX_COUNT_SIZE} (and counts beyond n = 27 are unknown to anyone); "
                 "use --find-one for one solution on a huge board")
     return None
+
+
+def _physical_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _find_one_memory(args: argparse.Namespace) -> str | None:
+    """Too large a board for this machine's memory, or None."""
+    from ..engine import resolve_workers
+
+    memory = _physical_memory()
+    per_queen = (FIND_ONE_BYTES * resolve_workers(args.workers)
+                 + (FIND_ONE_JSON_BYTES if args.json else FIND_ONE_BYTES))
+    if memory is None or args.n * per_queen <= memory:
+        return None
+    return (f"n = {args.n:,} is too large for --find-one here: about {per_queen} bytes per "
+            f"queen ({FIND_ONE_BYTES} per worker, more for the answer) is "
+            f"{args.n * per_queen / 2**30:,.1f} GiB, and this machine has "
+            f"{memory / 2**30:,.1f} GiB; at most n = {memory // per_queen:,}")
+
+
+def _verify_count(n: int, report: SearchReport) -> None:
+    if not report.complete or n > len(KNOWN_COUNTS):
+        return
+    known = KNOWN_COUNTS[n - 1]
+    if report.count != known:
+        raise VerifyError(f"--verify: the count for n = {n} is {report.count:,}, but OEIS "
+                          f"A000170 says {known:,}")
 
 
 def _first_solutions(n: int, k: int) -> list[list[int]]:
@@ -88,7 +155,8 @@ def _first_solutions(n: int, k: int) -> list[list[int]]:
     found = [list(board.queens) for board in solutions(space, limit=k)]
     bad = [cols for cols in found if not is_queens_solution(cols)]
     if bad:
-        raise RuntimeError(f"internal error: invalid solution {bad[0]}")
+        raise VerifyError(f"solution {found.index(bad[0]) + 1} of n = {n}, {bad[0]}, is not "
+                          "a solution (is_queens_solution)")
     return found
 
 
@@ -127,10 +195,23 @@ def _print_unique(unique: int | None, out: TextIO) -> None:
 
 def count_command(args: argparse.Namespace, out: TextIO) -> int:
     space = QueensSpace(ImmutableQueenLocations(args.n), order_named(args.order), args.kernel)
+    crashed = None
     try:
         report = engine_count(space, **_cli.engine_options(args))
     except SearchInterrupted as stop:
         report = stop.report
+    except WorkerCrashError as crash:
+        report, crashed = crash.report, crash
+    if args.verify:
+        _verify_count(args.n, report)
+    _print_count(args, space, report, out)
+    if crashed is not None:
+        return _cli.failure(PROG, crashed)
+    return _cli.exit_code(report)
+
+
+def _print_count(args: argparse.Namespace, space: QueensSpace, report: SearchReport,
+                 out: TextIO) -> None:
     payload = _payload(args, report)
     payload["symmetry"] = space.symmetry
     if args.unique:
@@ -145,7 +226,6 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
             _print_unique(payload["unique"], out)
         if args.stats:
             _cli.print_stats(report, out)
-    return _cli.exit_code(report)
 
 
 def metrics_command(args: argparse.Namespace, out: TextIO) -> int:
@@ -157,32 +237,47 @@ def metrics_command(args: argparse.Namespace, out: TextIO) -> int:
     return _cli.metrics_command(space, out, args.json, {"n": args.n, "order": args.order})
 
 
-def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
-    out = out or sys.stdout
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        if getattr(args, "find_one", False):
-            from .local_cli import run_find_one
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    problem = _check(args)
+    if problem:
+        return _cli.usage_error(PROG, problem)
+    if getattr(args, "find_one", False):
+        from .local_cli import run_find_one
 
-            return run_find_one(args, out=out)
-        problem = _check(args)
-        if problem:
-            return _cli.usage_error(PROG, problem)
-        if args.metrics:
-            return metrics_command(args, out)
-        return count_command(args, out)
+        return run_find_one(args, out=out)
+    if args.metrics:
+        return metrics_command(args, out)
+    return count_command(args, out)
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the CLI; returns the exit status (usage errors included: never raises)."""
+    out = out or sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # a usage error or --help, already printed
+        return stop.code if isinstance(stop.code, int) else _cli.EXIT_USAGE
+    try:
+        return run(args, out)
+    except VerifyError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return _cli.EXIT_ERROR
+    except (BrokenPipeError, KeyboardInterrupt, MemoryError, WorkerCrashError) as error:
+        return _cli.failure(PROG, error)
     except (ValueError, OSError) as error:
         return _cli.usage_error(PROG, str(error))
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return _cli.EXIT_INTERRUPTED
+    except Exception as error:  # noqa: BLE001 - one line, never a traceback
+        return _cli.failure(PROG, error)
 
 
-if __name__ == "__main__":
+def _process() -> int:
     # A one-shot process: what the imports and the kernels allocate lives until exit, so
     # freeze it out of the collector's sight (saves about 0.3 s of CPU per run).
     gc.freeze()
     code = main()
     gc.freeze()
-    sys.exit(code)
+    return code
+
+
+if __name__ == "__main__":
+    _cli.run_process(_process)

@@ -6,13 +6,22 @@ puzzle (several), then a summary.  ``--json`` prints JSON Lines instead, one
 object per puzzle.
 
 Exit status: 0 when every puzzle is solved, 1 when any is unsolvable or
-invalid, 2 for usage errors (one line on stderr, never a traceback).
+invalid, 2 for usage errors (one line on stderr, never a traceback), 3 when
+``--timeout`` stopped the run, 4 when an answer is not trustworthy (a solution
+failed ``--verify``, worker processes kept dying), 130 after Ctrl-C, 141 when
+stdout was closed early (``| head``).  A stopped run prints what it has: the
+puzzles done, the one in progress marked ``stopped`` (its count a lower bound),
+and a summary saying how many were not searched.
 
 Glossary
 --------
 entry, result, status
     See ``batch``: one result per puzzle in the file, ``solved``,
-    ``unsolvable`` or ``invalid``.
+    ``unsolvable``, ``invalid`` (with its line number and the reason),
+    ``stopped`` (``--timeout`` or Ctrl-C: ``count>=N`` is a lower bound) or
+    ``failed`` (no trustworthy answer).  File-wide problems (missing, a
+    directory, empty, binary, not UTF-8) are usage errors; see ``formats``
+    for the limits on lines and sizes.
 workers
     joblib's ``n_jobs``: -1 for every core; 0 and below -1 are refused.  One
     puzzle is split into subtrees across workers; a file of many puzzles is
@@ -23,13 +32,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
+from parallel_backtrack import _cli
 from parallel_backtrack._cli import (
-    EXIT_INTERRUPTED,
+    EXIT_ERROR,
     EXIT_NO,
     EXIT_OK,
     EXIT_USAGE,
@@ -40,7 +49,17 @@ from parallel_backtrack._cli import (
     workers_type,
 )
 
-from .batch import INVALID, SOLVED, Job, PuzzleResult, Summary, solve_entries, solve_entry
+from .batch import (
+    FAILED,
+    INVALID,
+    SOLVED,
+    STOPPED,
+    Job,
+    PuzzleResult,
+    Summary,
+    solve_entries,
+    solve_entry,
+)
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
 from .orders import ORDERS
 from .propagate import PROPAGATORS
@@ -70,69 +89,132 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--stats", action="store_true", help="nodes and seconds per puzzle")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress bar on stderr (default: when stderr is a terminal)")
+    parser.add_argument("--timeout", type=_cli.positive_float, default=None, metavar="SECONDS",
+                        help="stop searching after SECONDS, print what was found (marked "
+                        "partial) and exit 3")
+    _cli.add_verify_option(parser)
     return parser
 
 
 def _read(path: str) -> list[PuzzleEntry]:
+    name = "stdin" if path == "-" else repr(path)
     try:
         entries = read_puzzles(path)
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:  # ValueError: PuzzleFileError, a NUL in the path
         reason = getattr(error, "strerror", None) or str(error)
-        raise UsageError(f"cannot read {path!r}: {reason}") from None
+        raise UsageError(f"cannot read {name}: {reason}") from None
     if not entries:
-        raise UsageError(f"no puzzle in {path!r}")
+        raise UsageError(f"no puzzle in {name}")
     return entries
 
 
-def _text_line(result: PuzzleResult, args: argparse.Namespace) -> str:
-    if result.status == INVALID:
-        text = f"invalid: {result.error}"
-    else:
-        text = result.solution if result.status == SOLVED else "unsolvable"
+def _fields(result: PuzzleResult, args: argparse.Namespace) -> str:
+    """The tab-separated fields after the answer: count (``>=`` when partial), stats."""
+    text = ""
     if args.count:
-        text += f"\tcount={result.count}"
+        text += f"\tcount{'>=' if result.status == STOPPED else '='}{result.count}"
     if args.stats:
         text += f"\tnodes={result.nodes}\tseconds={result.seconds:.4f}"
     return text
 
 
+def _answer(result: PuzzleResult) -> str:
+    if result.status in (INVALID, FAILED):
+        return f"{result.status}: {result.error}"
+    if result.status == STOPPED:
+        return f"stopped ({result.stop_reason}): {result.solution or 'no solution found yet'}"
+    return result.solution if result.status == SOLVED and result.solution else "unsolvable"
+
+
+def _text_line(result: PuzzleResult, args: argparse.Namespace) -> str:
+    return _answer(result) + _fields(result, args)
+
+
 def _text_grid(result: PuzzleResult, args: argparse.Namespace) -> str:
-    if result.status != SOLVED or result.solution is None:
+    if result.status not in (SOLVED, STOPPED) or result.solution is None:
         return _text_line(result, args)
-    extra = _text_line(result, args).partition("\t")[2].replace("\t", "  ")
+    extra = _fields(result, args).lstrip("\t").replace("\t", "  ")
+    if result.status == STOPPED:
+        extra = f"stopped ({result.stop_reason}), partial" + (f": {extra}" if extra else "")
     return format_grid(parse_one(result.solution)) + (f"\n{extra}" if extra else "")
 
 
-def run(args: argparse.Namespace) -> int:
+def _check(args: argparse.Namespace) -> None:
     if args.limit is not None and not args.count:
         raise UsageError("--limit needs --count")
-    entries = _read(args.file)
-    job = Job(args.order, args.propagation, args.count, args.limit)
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
-    started = time.perf_counter()
+    problem = _cli.too_many_workers(args.workers)
+    if problem:
+        raise UsageError(problem)
+
+
+def _job(args: argparse.Namespace) -> Job:
+    """The job; the time limit starts now (it is for searching, not reading)."""
+    deadline = None if args.timeout is None else time.time() + args.timeout
+    return Job(args.order, args.propagation, args.count, args.limit, deadline, args.verify)
+
+
+def _results(entries: list[PuzzleEntry], job: Job,
+             args: argparse.Namespace) -> Iterator[PuzzleResult]:
     if len(entries) == 1:
-        results = iter([solve_entry(0, entries[0], job, workers=args.workers)])
+        return iter([solve_entry(0, entries[0], job, workers=args.workers)])
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    return solve_entries(entries, job, workers=args.workers, progress=progress)
+
+
+def _print(result: PuzzleResult, args: argparse.Namespace, alone: bool) -> None:
+    if args.json:
+        print(json.dumps(result.as_json(args.count)), flush=not alone)
+    elif alone:
+        print(_text_grid(result, args))
     else:
-        results = solve_entries(entries, job, workers=args.workers, progress=progress)
-    summary = Summary()
-    for result in results:
-        summary.add(result)
+        print(_text_line(result, args), flush=False)
+
+
+def _finish(summary: Summary, stop: str | None, total: int, seconds: float,
+            args: argparse.Namespace) -> int:
+    """The summary line (stdout, or stderr with --json --stats) and the exit status."""
+    text = summary.text(seconds, args.count)
+    if stop is not None:
+        notice = (f"partial ({stop}): {summary.stopped} stopped, "
+                  f"{total - summary.puzzles} of {total} puzzles not searched")
+        text += f"; {notice}"
         if args.json:
-            print(json.dumps(result.as_json(args.count)), flush=len(entries) > 1)
-        elif len(entries) == 1:
-            print(_text_grid(result, args))
-        else:
-            print(_text_line(result, args), flush=False)
-    text = summary.text(time.perf_counter() - started, args.count)
+            print(f"{PROG}: {notice}", file=sys.stderr)
     if not args.json:
         print(text)
     elif args.stats:
         print(text, file=sys.stderr)
+    if summary.failed:
+        return EXIT_ERROR
+    if stop is not None:
+        return _cli.stop_code(stop)
     return EXIT_OK if summary.solved == summary.puzzles else EXIT_NO
 
 
+def run(args: argparse.Namespace) -> int:
+    _check(args)
+    entries = _read(args.file)
+    started, summary, stop = time.perf_counter(), Summary(), None
+    results: Iterator[PuzzleResult] = iter(())
+    try:
+        results = _results(entries, _job(args), args)
+        for result in results:
+            summary.add(result)
+            stop = stop or result.stop_reason
+            _print(result, args, alone=len(entries) == 1)
+    except (KeyboardInterrupt, SystemError) as error:  # between puzzles, or waiting
+        if not _cli.interrupted(error):
+            raise
+        stop = "interrupted"
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stops the workers still running
+    return _finish(summary, stop, len(entries), time.perf_counter() - started, args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status."""
+    """Run the CLI; returns the exit status (never raises)."""
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:  # usage errors and --help, already printed
@@ -141,13 +223,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     except UsageError as error:
         return usage_error(PROG, str(error))
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_NO
+    except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - one line, no traceback
+        return _cli.failure(PROG, error)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    _cli.run_process(main)

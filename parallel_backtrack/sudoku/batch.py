@@ -6,16 +6,28 @@ entry
     One puzzle read from a file, or the reason it could not be read
     (``formats.PuzzleEntry``).
 job
-    What to do with each entry: order, propagation, and whether to count.
+    What to do with each entry: order, propagation, whether to count (up to
+    ``limit``), the wall-clock ``deadline`` of ``--timeout`` (``time.time()``
+    seconds, so it means the same in every worker) and whether to ``verify``.
 result
     One ``PuzzleResult`` per entry, in file order: ``status`` is ``solved``,
-    ``unsolvable`` (no solution) or ``invalid`` (unreadable, or givens that
-    contradict each other), with the solution as one line of cells, the count
-    when counting, the nodes visited and the seconds.
+    ``unsolvable`` (no solution), ``invalid`` (unreadable, or givens that
+    contradict each other), ``stopped`` (the search did not finish: the
+    deadline passed or Ctrl-C; ``stop_reason`` says which, ``count`` is a lower
+    bound and ``solution`` is there if one was found) or ``failed`` (no
+    trustworthy answer: the solution failed ``verify``, or worker processes
+    kept dying), with the solution as one line of cells, the count when
+    counting, the nodes visited and the seconds.
+slice
+    A search on one worker runs in slices of at most ``SLICE_SECONDS``, so a
+    Ctrl-C loses at most one slice of the partial count and a deadline is met
+    within one.
 workers
     joblib's ``n_jobs``: 1 solves in this process, -1 uses every core.  Puzzles
     go to the workers in batches (joblib's ``batch_size="auto"``); each puzzle
     is searched on one worker, so answers do not depend on the worker count.
+    ``solve_entry(..., workers=W)`` instead cuts one puzzle's tree across W
+    processes (the engine's scheduler).
 
 Example: ``list(solve_entries(read_puzzles("top95.txt"), Job()))`` gives 95
 results, all ``solved``.
@@ -24,15 +36,25 @@ results, all ``solved``.
 from __future__ import annotations
 
 import sys
+import time
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parallel_backtrack import engine
+from parallel_backtrack.engine.split import run_subtrees
+
 from .formats import PuzzleEntry
 from .puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
-from .search import search
+from .search import space_for
+from .space import SudokuSpace, is_valid_solution
 
 SOLVED, UNSOLVABLE, INVALID = "solved", "unsolvable", "invalid"
+STOPPED, FAILED = "stopped", "failed"
+SLICE_SECONDS = 0.2
+# Solutions held at once while counting up to a limit on one worker.
+KEEP_AT_ONCE = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +65,8 @@ class Job:
     propagation: str = "units"
     count: bool = False
     limit: int | None = None
+    deadline: float | None = None
+    verify: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +81,16 @@ class PuzzleResult:
     nodes: int = 0
     seconds: float = 0.0
     error: str | None = None
+    stop_reason: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.stop_reason is None
 
     def as_json(self, counted: bool = False) -> dict[str, Any]:
         """The JSON Lines object; ``count`` on every object when ``counted`` (null when
-        invalid), ``error`` only when invalid."""
+        invalid), ``error`` only when invalid or failed, ``stop_reason`` only when
+        stopped."""
         data: dict[str, Any] = {
             "index": self.index,
             "line": self.line,
@@ -68,34 +98,174 @@ class PuzzleResult:
             "solution": self.solution,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
+            "complete": self.complete,
         }
         if counted or self.count is not None:
             data["count"] = self.count
         if self.error is not None:
             data["error"] = self.error
+        if self.stop_reason is not None:
+            data["stop_reason"] = self.stop_reason
         return data
+
+
+@dataclass
+class _Tally:
+    """What one puzzle's search has found so far."""
+
+    first: ImmutableSudokuPuzzle | None = None
+    count: int = 0
+    nodes: int = 0
+    stop: str | None = None
+
+
+def _seconds_left(deadline: float | None, most: float | None = None) -> float | None:
+    if deadline is None:
+        return most
+    left = deadline - time.time()
+    return left if most is None else min(most, left)
+
+
+def _slice(space: SudokuSpace, roots: list[Any], mode: str, seconds: float,
+           keep: int | None) -> Any:
+    if mode == "first":
+        return run_subtrees(space, roots, "first", None, seconds=seconds)
+    if keep is None:
+        return run_subtrees(space, roots, "count", None, seconds=seconds)
+    return run_subtrees(space, roots, "all", None, min(keep, KEEP_AT_ONCE), seconds=seconds)
+
+
+def _slices(space: SudokuSpace, roots: list[Any], mode: str, tally: _Tally,
+            deadline: float | None, limit: int | None = None) -> list[Any]:
+    """Search ``roots`` in slices (``first``: to the first solution; ``count``: all,
+    or up to ``limit``); returns the unexplored rest."""
+    while roots and tally.stop is None:
+        seconds = _seconds_left(deadline, SLICE_SECONDS) or 0.0
+        if seconds <= 0:
+            tally.stop = "timeout"
+            break
+        keep = None if limit is None else limit - tally.count
+        part = _slice(space, roots, mode, seconds, keep)
+        tally.nodes += part.nodes
+        tally.count += part.count
+        roots = list(part.leftover)
+        if mode == "first" and part.solutions:
+            tally.first = part.solutions[0]
+            break
+        if limit is not None and tally.count >= limit:
+            break
+    return roots
+
+
+def _search_here(space: SudokuSpace, job: Job, tally: _Tally) -> None:
+    """One worker, this process: the first solution, then (counting) the rest of the
+    tree, each node visited once."""
+    rest = _slices(space, [(space.root(), 1)], "first", tally, job.deadline)
+    if job.count and tally.first is not None and (job.limit is None or job.limit > 1):
+        _slices(space, rest, "count", tally, job.deadline, job.limit)
+
+
+def _absorb(tally: _Tally, report: engine.SearchReport) -> None:
+    tally.nodes += report.nodes
+    if not report.complete:
+        tally.stop = report.stop_reason or "interrupted"
+
+
+def _options(job: Job, workers: int, tally: _Tally) -> dict[str, Any] | None:
+    """The engine options for the time left, or None (and a stop) when none is."""
+    left = _seconds_left(job.deadline)
+    if left is not None and left <= 0:
+        tally.stop = "timeout"
+        return None
+    return {"workers": workers, "timeout": left}
+
+
+def _search_pool(space: SudokuSpace, job: Job, workers: int, tally: _Tally) -> None:
+    """Several workers: the engine's scheduler.  Counting up to a limit streams the
+    solutions; counting them all solves first (a solution to show), then counts."""
+    options = _options(job, workers, tally)
+    if options is None:
+        return
+    if job.count and job.limit is not None:
+        stream = engine.solutions(space, limit=job.limit, **options)
+        try:
+            for state in stream:
+                tally.first, tally.count = tally.first or state, tally.count + 1
+        finally:
+            _absorb(tally, stream.report)
+        return
+    _run(engine.solve, space, options, tally)
+    options = _options(job, workers, tally) if job.count and tally.stop is None else None
+    if options is not None and tally.first is not None:
+        _run(engine.count, space, options, tally)
+
+
+def _run(mode: Any, space: SudokuSpace, options: dict[str, Any], tally: _Tally) -> None:
+    """``engine.solve`` or ``engine.count``; a Ctrl-C still leaves its part in the tally."""
+    try:
+        report = mode(space, **options)
+    except engine.SearchInterrupted as stop:
+        _take(tally, stop.report)
+        raise
+    _take(tally, report)
+
+
+def _take(tally: _Tally, report: engine.SearchReport) -> None:
+    _absorb(tally, report)
+    if report.mode == "first":
+        tally.first, tally.count = report.solution, int(report.solution is not None)
+    else:  # the count run counts the whole tree again, the first solution included
+        tally.count = max(1, report.count)
+
+
+def _outcome(index: int, entry: PuzzleEntry, job: Job, tally: _Tally,
+             seconds: float) -> PuzzleResult:
+    solution = None if tally.first is None else tally.first.line()
+    count = tally.count if job.count else None
+    if count is not None and job.limit is not None:
+        count = min(count, job.limit)
+    if (tally.first is not None and job.verify
+            and not is_valid_solution(entry.cells or (), tally.first.cells)):
+        return PuzzleResult(index, entry.line, FAILED, None, count, tally.nodes, seconds,
+                            error=f"line {entry.line}: internal error: the solution found "
+                            "is wrong (is_valid_solution disagrees); not printed as solved")
+    if tally.stop is not None:
+        status = STOPPED
+    else:
+        status = SOLVED if solution is not None else UNSOLVABLE
+    return PuzzleResult(index, entry.line, status, solution, count, tally.nodes, seconds,
+                        stop_reason=tally.stop)
 
 
 def solve_entry(
     index: int, entry: PuzzleEntry, job: Job, *, workers: int = 1
 ) -> PuzzleResult:
-    """Search one entry; unreadable or contradictory givens give an ``invalid`` result."""
+    """Search one entry; unreadable or contradictory givens give an ``invalid`` result,
+    a deadline or a Ctrl-C a ``stopped`` one (with what was found so far)."""
     if entry.cells is None:
         return PuzzleResult(index, entry.line, INVALID, error=f"line {entry.line}: {entry.error}")
     try:
         puzzle = ImmutableSudokuPuzzle(entry.cells, job.propagation)
     except InvalidPuzzleError as error:
         return PuzzleResult(index, entry.line, INVALID, error=f"line {entry.line}: {error}")
-    outcome = search(puzzle, job.order, count=job.count, limit=job.limit, workers=workers)
-    return PuzzleResult(
-        index,
-        entry.line,
-        SOLVED if outcome.solution is not None else UNSOLVABLE,
-        solution=None if outcome.solution is None else outcome.solution.line(),
-        count=outcome.count,
-        nodes=outcome.nodes,
-        seconds=outcome.seconds,
-    )
+    started, tally = time.perf_counter(), _Tally()
+    space = space_for(puzzle, job.order)
+    try:
+        if workers == 1:
+            _search_here(space, job, tally)
+        else:
+            _search_pool(space, job, workers, tally)
+    except KeyboardInterrupt:  # SearchInterrupted too: the tally holds the partial result
+        tally.stop = "interrupted"
+    except SystemError as error:  # a Ctrl-C inside a compiled kernel, as numba reports it
+        if not isinstance(error.__cause__, KeyboardInterrupt):
+            raise
+        tally.stop = "interrupted"
+    except engine.WorkerCrashError as crash:
+        return PuzzleResult(index, entry.line, FAILED, nodes=tally.nodes + crash.report.nodes,
+                            seconds=time.perf_counter() - started,
+                            error=f"line {entry.line}: {crash}")
+    return _outcome(index, entry, job, tally, time.perf_counter() - started)
 
 
 def _solve_in_parallel(
@@ -104,28 +274,43 @@ def _solve_in_parallel(
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=workers, return_as="generator", batch_size="auto")
-    yield from parallel(delayed(solve_entry)(i, entry, job) for i, entry in enumerate(entries))
+    results = parallel(delayed(solve_entry)(i, entry, job) for i, entry in enumerate(entries))
+    try:
+        for result in results:  # noqa: UP028 - ``yield from`` would close ``results`` itself
+            yield result
+    finally:
+        with warnings.catch_warnings():  # "N tasks ... have been cancelled": we know
+            warnings.simplefilter("ignore")
+            results.close()  # stopped early: joblib kills the workers still running
 
 
 def solve_entries(
     entries: Sequence[PuzzleEntry], job: Job, *, workers: int = 1, progress: bool = False
 ) -> Iterator[PuzzleResult]:
-    """One result per entry, in order; a tqdm bar on stderr with ``progress``."""
+    """One result per entry, in order, up to the first ``stopped`` one (a deadline or a
+    Ctrl-C ends the whole batch there); a tqdm bar on stderr with ``progress``."""
     if workers == 1:
         results: Iterator[PuzzleResult] = (
             solve_entry(i, entry, job) for i, entry in enumerate(entries)
         )
     else:
         results = _solve_in_parallel(entries, job, workers)
-    if not progress:
-        yield from results
-        return
-    from tqdm import tqdm
+    bar = None
+    if progress:
+        from tqdm import tqdm
 
-    with tqdm(total=len(entries), unit="puzzle", file=sys.stderr, leave=False) as bar:
+        bar = tqdm(total=len(entries), unit="puzzle", file=sys.stderr, leave=False)
+    try:
         for result in results:
-            bar.update(1)
+            if bar is not None:
+                bar.update(1)
             yield result
+            if result.stop_reason is not None:
+                return
+    finally:
+        results.close()
+        if bar is not None:
+            bar.close()
 
 
 @dataclass
@@ -135,6 +320,8 @@ class Summary:
     solved: int = 0
     unsolvable: int = 0
     invalid: int = 0
+    stopped: int = 0
+    failed: int = 0
     nodes: int = 0
     solutions: int = 0
 
@@ -145,12 +332,14 @@ class Summary:
 
     @property
     def puzzles(self) -> int:
-        return self.solved + self.unsolvable + self.invalid
+        return self.solved + self.unsolvable + self.invalid + self.stopped + self.failed
 
     def text(self, seconds: float, counted: bool) -> str:
         rate = self.puzzles / seconds if seconds > 0 else float("inf")
         counts = f", {self.solutions} solutions counted" if counted else ""
+        extra = "".join(f", {name} {getattr(self, name)}" for name in (STOPPED, FAILED)
+                        if getattr(self, name))
         return (
-            f"solved {self.solved}, unsolvable {self.unsolvable}, invalid {self.invalid}"
+            f"solved {self.solved}, unsolvable {self.unsolvable}, invalid {self.invalid}{extra}"
             f" in {seconds:.3f} s ({rate:.1f} puzzles/s), {self.nodes} nodes{counts}"
         )

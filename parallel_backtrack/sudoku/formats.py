@@ -24,21 +24,30 @@ entry
     it could not be read, and the line it starts on.
 
 The size is inferred from the number of cells: 16, 81, 256, 625 or 1296 on a
-puzzle line; 4, 9, 16, 25 or 36 per grid line.  A 16-cell line is a whole 4x4
-puzzle unless it holds a value above 4 or continues a 16x16 grid (so a 16x16
-grid must not start with a line of only 1-4 and blanks).
+puzzle line; 4, 9, 16, 25 or 36 per grid line (box sizes 2..6: the grids,
+propagators and kernels are built for those).  A 16-cell line is a whole 4x4
+puzzle unless it holds a value above 4, continues a 16x16 grid, or the file's
+first puzzle is 16x16 (so only a file's first 16x16 grid must not start with a
+line of only 1-4 and blanks).
 Lines starting with ``#`` are comments.  Every other line ends up in exactly one
 entry, so nothing is dropped silently.
+
+Limits (each gives an entry with an ``error``, the other puzzles are still read):
+one size per file (the size of its first puzzle); lines of at most
+``MAX_LINE_LENGTH`` characters (a 36x36 puzzle as spaced numbers needs about
+3,900), never held whole; UTF-8 text.  A file whose first ``SNIFF_BYTES`` hold a
+NUL byte or bytes that are no UTF-8 is no puzzle file at all: ``read_puzzles``
+raises ``PuzzleFileError``.
 """
 
 from __future__ import annotations
 
 import string
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import IO, TextIO
 
 from .grid import BOX_SIZES, box_for_cells, check_box
 
@@ -47,6 +56,23 @@ LETTERS = string.ascii_uppercase
 PUZZLE_CELLS = tuple(b**4 for b in BOX_SIZES)
 ROW_CELLS = tuple(b * b for b in BOX_SIZES)
 _SEPARATORS = str.maketrans("|+", "  ")
+# The longest sensible line: a 36x36 puzzle as spaced numbers (~3,900) plus a tail.
+MAX_LINE_LENGTH = 16_384
+# Like git: a NUL byte (or bytes that are no UTF-8) this early means a binary file.
+SNIFF_BYTES = 8_192
+# Cells are at most 36; longer digit strings are no cell (and int() refuses > 4,300 digits).
+MAX_DIGITS = 6
+
+
+class PuzzleFileError(ValueError):
+    """A file that is no text at all (binary, or not UTF-8), so it holds no puzzles."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Unreadable:
+    """A line that could not be read as text (too long, or not UTF-8)."""
+
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +94,7 @@ def symbol_value(symbol: str) -> int | None:
     """The value a symbol stands for (0 for a blank), or None if it is not a cell."""
     if symbol in BLANKS:
         return 0
-    if symbol.isascii() and symbol.isdigit():
+    if symbol.isascii() and symbol.isdigit() and len(symbol) <= MAX_DIGITS:
         return int(symbol)
     if len(symbol) == 1 and symbol.upper() in LETTERS:
         return LETTERS.index(symbol.upper()) + 10
@@ -111,8 +137,9 @@ def _read_symbols(symbols: list[str]) -> tuple[int, ...] | str:
     for column, symbol in enumerate(symbols, start=1):
         value = symbol_value(symbol)
         if value is None:
+            shown = repr(symbol) if len(symbol) <= 12 else f"{symbol[:12]!r}.. ({len(symbol)} long)"
             return (
-                f"cannot read {symbol!r} (cell {column}) as a cell; expected 1-9, A.. for 10"
+                f"cannot read {shown} (cell {column}) as a cell; expected 1-9, A.. for 10"
                 " and up, or '.', '0', '_' for a blank"
             )
         cells.append(value)
@@ -123,18 +150,26 @@ def _is_separator_line(text: str) -> bool:
     return not text.strip(" \t|+-=")
 
 
-def _is_puzzle_line(cells: tuple[int, ...], pending: _Pending | None) -> bool:
-    """Does a line with a whole puzzle's worth of cells hold a whole puzzle?"""
+def _is_puzzle_line(cells: tuple[int, ...], pending: _Pending | None, box: int | None) -> bool:
+    """Does a line with a whole puzzle's worth of cells hold a whole puzzle?
+
+    ``box`` is the size of the file's first puzzle: in a 16x16 file a 16-cell
+    line is always a grid row."""
     if len(cells) != 16:
         return True
-    return pending is None and max(cells) <= 4
+    return pending is None and box != 4 and max(cells) <= 4
 
 
 def _bad_width(count: int) -> str:
-    return (
+    text = (
         f"{count} cells; a puzzle line has {', '.join(map(str, PUZZLE_CELLS))} cells"
         f" and a grid line {', '.join(map(str, ROW_CELLS))}"
     )
+    side = next((n for n in range(7, 100) if count in (n**4, n * n)), None)
+    if side is not None:
+        size = side if count == side * side else side * side
+        text += f" (a {size}x{size} grid is too large: boxes of 2..6, up to 36x36)"
+    return text
 
 
 def _unfinished(pending: _Pending) -> PuzzleEntry:
@@ -145,9 +180,25 @@ def _unfinished(pending: _Pending) -> PuzzleEntry:
     )
 
 
-def _grid_entries(lines: Iterable[str]) -> Iterator[PuzzleEntry]:
+def _one_size(entry: PuzzleEntry, first: PuzzleEntry | None) -> PuzzleEntry:
+    """``entry``, or an error when its size differs from the file's first puzzle."""
+    if first is None or entry.box == first.box:
+        return entry
+    n, m = (box * box for box in (entry.box or 0, first.box or 0))
+    return PuzzleEntry(
+        entry.line,
+        error=f"a {n}x{n} puzzle, but this file's first puzzle (line {first.line}) is {m}x{m};"
+        " one size per file",
+    )
+
+
+def _grid_entries(lines: Iterable[str | _Unreadable]) -> Iterator[PuzzleEntry]:
     pending: _Pending | None = None
+    first: PuzzleEntry | None = None
     for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, _Unreadable):
+            yield PuzzleEntry(number, error=raw.reason)
+            continue
         text = raw.strip()
         if not text or text.startswith("#") or _is_separator_line(text):
             continue
@@ -159,32 +210,153 @@ def _grid_entries(lines: Iterable[str]) -> Iterator[PuzzleEntry]:
         if pending is not None and len(cells) != pending.width:
             yield _unfinished(pending)
             pending = None
-        if len(cells) in PUZZLE_CELLS and _is_puzzle_line(cells, pending):
-            yield PuzzleEntry(number, cells=cells, tail=tail)
+        entry = None
+        box = None if first is None else first.box
+        if len(cells) in PUZZLE_CELLS and _is_puzzle_line(cells, pending, box):
+            entry = PuzzleEntry(number, cells=cells, tail=tail)
         elif len(cells) in ROW_CELLS:
             pending = pending or _Pending(number, len(cells))
             pending.rows.append(cells)
             if len(pending.rows) == pending.width:
-                yield PuzzleEntry(pending.line, cells=sum(pending.rows, ()))
-                pending = None
+                entry, pending = PuzzleEntry(pending.line, cells=sum(pending.rows, ())), None
         else:
             yield PuzzleEntry(number, error=_bad_width(len(cells)))
+        if entry is not None:
+            first = first or entry
+            yield _one_size(entry, first)
     if pending is not None:
         yield _unfinished(pending)
 
 
+def _too_long(length: int) -> _Unreadable:
+    return _Unreadable(
+        f"line of {length:,} characters; lines stop at {MAX_LINE_LENGTH:,} (a 36x36 puzzle"
+        " as spaced numbers needs about 3,900)"
+    )
+
+
+def _bounded(lines: Iterable[str]) -> Iterator[str | _Unreadable]:
+    for line in lines:
+        yield line if len(line) <= MAX_LINE_LENGTH else _too_long(len(line))
+
+
 def parse_puzzles(text: str) -> list[PuzzleEntry]:
     """Every puzzle (or unreadable line) in a text, in file order."""
-    return list(_grid_entries(text.splitlines()))
+    return list(_grid_entries(_bounded(text.splitlines())))
 
 
-def read_puzzles(source: str | Path | TextIO) -> list[PuzzleEntry]:
-    """Every puzzle in a file (a path, ``"-"`` for stdin, or an open text file)."""
+@dataclass(frozen=True, slots=True)
+class _Long:
+    """A line too long to keep: its first bytes (to sniff) and its length."""
+
+    head: bytes
+    length: int
+
+
+def _rest_of_line(readline: Callable[[int], bytes | str]) -> int:
+    """Skip to the end of the line; returns how many characters were skipped."""
+    skipped = 0
+    while rest := readline(MAX_LINE_LENGTH):
+        ends = rest.endswith(b"\n" if isinstance(rest, bytes) else "\n")
+        skipped += len(rest) - ends
+        if ends:
+            break
+    return skipped
+
+
+def _physical_lines(readline: Callable[[int], bytes]) -> Iterator[bytes | _Long]:
+    """Lines as bytes, reading at most ``MAX_LINE_LENGTH + 1`` bytes at a time: a longer
+    line is never held whole."""
+    while line := readline(MAX_LINE_LENGTH + 1):
+        if len(line) <= MAX_LINE_LENGTH or line.endswith(b"\n"):
+            yield line
+        else:
+            yield _Long(line[:SNIFF_BYTES], len(line) + _rest_of_line(readline))
+
+
+def _first_problem(data: bytes, whole: bool) -> tuple[int, str] | None:
+    """(column, what) of the first NUL byte or non-UTF-8 byte, or None.  A line that is
+    not ``whole`` may end inside a character: that is no problem."""
+    nul = data.find(b"\0")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if whole or error.reason != "unexpected end of data":
+            if nul < 0 or error.start < nul:
+                return error.start, f"byte 0x{data[error.start]:02x} (not UTF-8)"
+    return None if nul < 0 else (nul, "a NUL byte")
+
+
+def _not_text(problem: tuple[int, str], number: int | None = None) -> str:
+    column, what = problem
+    where = "at" if number is None else f"on line {number},"
+    return f"{what} {where} column {column + 1}; a puzzle file is UTF-8 text"
+
+
+def _as_text(data: bytes) -> str | None:
+    """The text of a line, or None when it holds a NUL byte or bytes that are no UTF-8."""
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _decoded(lines: Iterable[bytes | _Long]) -> Iterator[str | _Unreadable]:
+    """Lines as text.  A NUL byte or bytes that are no UTF-8 within the first
+    ``SNIFF_BYTES`` raise ``PuzzleFileError`` (a binary file); later they spoil only
+    their line."""
+    offset = 0
+    for number, line in enumerate(lines, start=1):
+        data = line.head if isinstance(line, _Long) else line
+        if number == 1 and data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]  # a UTF-8 byte order mark
+        text = None if isinstance(line, _Long) else _as_text(data)
+        problem = None if text is not None else _first_problem(data, isinstance(line, bytes))
+        if problem is not None and offset < SNIFF_BYTES:
+            raise PuzzleFileError("binary data or not UTF-8 text: " + _not_text(problem, number))
+        offset += len(data) if isinstance(line, bytes) else line.length
+        if text is not None:
+            yield from text.splitlines() or [""]
+        elif isinstance(line, _Long):
+            yield _too_long(line.length)
+        else:
+            yield _Unreadable(_not_text(problem or (0, "unreadable bytes")))
+
+
+def _text_lines(stream: IO[str]) -> Iterator[str | _Unreadable]:
+    """An already-decoded text stream, line by line, too-long lines skipped."""
+    try:
+        while line := stream.readline(MAX_LINE_LENGTH + 1):
+            if len(line) <= MAX_LINE_LENGTH or line.endswith("\n"):
+                yield from line.splitlines() or [""]
+            else:
+                yield _too_long(len(line) + _rest_of_line(stream.readline))
+    except UnicodeDecodeError as error:
+        raise PuzzleFileError(f"not UTF-8 text ({error.reason}); a puzzle file is UTF-8 text"
+                              ) from None
+
+
+def _stream_entries(stream: IO[str] | IO[bytes]) -> list[PuzzleEntry]:
+    if isinstance(stream.read(0), str):
+        return list(_grid_entries(_text_lines(stream)))  # type: ignore[arg-type]
+    return list(_grid_entries(_decoded(_physical_lines(stream.readline))))  # type: ignore[arg-type]
+
+
+def read_puzzles(source: str | Path | TextIO | IO[bytes]) -> list[PuzzleEntry]:
+    """Every puzzle in a file (a path, ``"-"`` for stdin, or an open text or binary file).
+
+    ``OSError`` when the file cannot be opened (missing, a directory, no permission);
+    ``PuzzleFileError`` (a ``ValueError``) when it is binary or not UTF-8.  Problems
+    with single lines or puzzles are entries with an ``error``.
+    """
     if isinstance(source, (str, Path)):
-        if str(source) == "-":
-            return parse_puzzles(sys.stdin.read())
-        return parse_puzzles(Path(source).read_text(encoding="utf-8-sig"))
-    return parse_puzzles(source.read())
+        if str(source) == "-":  # its bytes, when it has them: decoding is ours to check
+            return _stream_entries(getattr(sys.stdin, "buffer", sys.stdin))
+        with open(source, "rb") as stream:
+            return _stream_entries(stream)
+    return _stream_entries(source)
 
 
 def parse_one(text: str) -> tuple[int, ...]:

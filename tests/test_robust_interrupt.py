@@ -1,0 +1,224 @@
+"""Ctrl-C, --timeout and --verify: a stopped run prints its partial result, marked as such,
+exits 130 (Ctrl-C) or 3 (--timeout) within moments, and leaves no process behind; a
+solution that fails the independent check is an error (exit 4), never printed as an
+answer."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from parallel_backtrack import _cli
+from parallel_backtrack.nqueens import __main__ as nqueens_cli
+from parallel_backtrack.sudoku import __main__ as sudoku_cli
+from parallel_backtrack.sudoku import batch
+
+psutil = pytest.importorskip("psutil")
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "sudoku"
+HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
+# Nearly empty: about 10^21 solutions, a count that never ends.
+OPEN = "1" + "." * 80
+STOP_WITHIN = 2.0
+
+
+def write(tmp_path: Path, text: str, name: str = "puzzles.txt") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def busy_workers(process: psutil.Process, seen: set[int], cpu: float) -> bool:
+    """Have two pool workers each used ``cpu`` seconds?  Records every descendant."""
+    busy = 0
+    for child in process.children(recursive=True):
+        seen.add(child.pid)
+        try:
+            if "loky" in " ".join(child.cmdline()) and sum(child.cpu_times()[:2]) >= cpu:
+                busy += 1
+        except psutil.Error:
+            continue
+    return busy >= 2
+
+
+def interrupt(argv: list[str], group: bool = False) -> tuple[int, str, float, set[int]]:
+    """Start a CLI, wait until its pool is busy, send SIGINT (to the process, or to its
+    whole process group as a terminal's Ctrl-C does); returns the exit status, stdout,
+    the seconds from SIGINT to exit, and every process it had started."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env,
+                             start_new_session=group)
+    process, seen = psutil.Process(child.pid), set()
+    deadline = time.monotonic() + 90
+    while not busy_workers(process, seen, cpu=1.0):
+        assert child.poll() is None and time.monotonic() < deadline, "the pool never got busy"
+        time.sleep(0.1)
+    sent = time.monotonic()
+    if group:
+        os.killpg(child.pid, signal.SIGINT)
+    else:
+        child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    stopped = time.monotonic() - sent
+    assert "Traceback" not in err and "Exception" not in err, err
+    return child.returncode, out, stopped, seen
+
+
+def assert_all_gone(pids: set[int]) -> None:
+    deadline = time.monotonic() + 5
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        alive = {pid for pid in alive if psutil.pid_exists(pid)
+                 and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE}
+        time.sleep(0.1)
+    assert not alive, f"processes left behind: {alive}"
+
+
+@pytest.mark.timeout(150)
+def test_ctrl_c_stops_an_nqueens_count_with_its_partial_result() -> None:
+    code, out, stopped, seen = interrupt(
+        ["parallel_backtrack.nqueens", "--n", "18", "--workers", "2", "--json", "--no-progress"])
+    assert code == _cli.EXIT_INTERRUPTED == 130
+    assert stopped < STOP_WITHIN, stopped
+    report = json.loads(out)
+    assert report["complete"] is False and report["stop_reason"] == "interrupted"
+    assert 0 < report["count"] < 666_090_624 and report["nodes"] > 0
+    assert len(seen) >= 2
+    assert_all_gone(seen)
+
+
+@pytest.mark.timeout(150)
+def test_ctrl_c_stops_a_sudoku_count_with_its_partial_result(tmp_path: Path) -> None:
+    path = write(tmp_path, OPEN + "\n")
+    code, out, stopped, seen = interrupt(
+        ["parallel_backtrack.sudoku", path, "--count", "--workers", "2", "--no-progress"])
+    assert code == 130 and stopped < STOP_WITHIN, stopped
+    lines = out.splitlines()
+    assert lines[-2].startswith("stopped (interrupted), partial: count>=")
+    assert int(lines[-2].rpartition(">=")[2]) > 0
+    assert lines[-1].startswith("solved 0, unsolvable 0, invalid 0, stopped 1 in ")
+    assert lines[-1].endswith("; partial (interrupted): 1 stopped, 0 of 1 puzzles not searched")
+    assert_all_gone(seen)
+
+
+@pytest.mark.timeout(150)
+def test_ctrl_c_from_a_terminal_stops_a_batch_of_puzzles(tmp_path: Path) -> None:
+    path = DATA / "tdoku_puzzles7_serg_benchmark.txt"
+    if not path.is_file():
+        pytest.skip(f"puzzle data not found: {path}")
+    code, out, stopped, seen = interrupt(
+        ["parallel_backtrack.sudoku", str(path), "--count", "--workers", "2", "--no-progress"],
+        group=True)
+    assert code == 130 and stopped < STOP_WITHIN, stopped
+    summary = out.splitlines()[-1]
+    assert "; partial (interrupted): " in summary and "of 10000 puzzles not searched" in summary
+    assert_all_gone(seen)
+
+
+def test_nqueens_timeout_reports_a_partial_count(capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.monotonic()
+    code = nqueens_cli.main(["--n", "18", "--workers", "1", "--timeout", "0.5"])
+    out = capsys.readouterr().out
+    assert code == _cli.EXIT_TIMEOUT == 3 and time.monotonic() - started < 5
+    assert out.startswith("18-queens: ") and "(partial: timeout; a lower bound)" in out
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.timeout(120)
+def test_sudoku_timeout_reports_what_it_found(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, workers: str
+) -> None:
+    path = write(tmp_path, OPEN + "\n")
+    started = time.monotonic()
+    code = sudoku_cli.main([path, "--count", "--timeout", "0.5", "--json", "--workers", workers])
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert code == 3
+    assert time.monotonic() - started < (3 if workers == "1" else 30)
+    assert result["status"] == "stopped" and result["stop_reason"] == "timeout"
+    assert result["complete"] is False and result["count"] >= 1 and result["solution"]
+    assert err == ("python -m parallel_backtrack.sudoku: partial (timeout): 1 stopped, 0 of 1"
+                   " puzzles not searched\n")
+
+
+def test_a_timeout_ends_a_batch_at_the_puzzle_in_progress(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path, f"{HARDEST}\n{OPEN}\n{HARDEST}\n")
+    code = sudoku_cli.main([path, "--count", "--timeout", "0.5"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 3 and len(lines) == 3
+    assert lines[0].endswith("\tcount=1")
+    assert lines[1].startswith("stopped (timeout): ") and "\tcount>=" in lines[1]
+    assert lines[2].endswith("; partial (timeout): 1 stopped, 1 of 3 puzzles not searched")
+
+
+def test_verify_failure_is_an_error_not_an_answer(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = write(tmp_path, f"{HARDEST}\n{HARDEST}\n")
+    assert sudoku_cli.main([path, "--verify"]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(batch, "is_valid_solution", lambda givens, cells: False)
+    assert sudoku_cli.main([path, "--no-verify"]) == 0  # unchecked, printed as found
+    capsys.readouterr()
+    code = sudoku_cli.main([path, "--verify", "--json"])
+    results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == _cli.EXIT_ERROR == 4
+    assert [(r["status"], r["solution"]) for r in results] == [("failed", None)] * 2
+    assert results[0]["error"] == ("line 1: internal error: the solution found is wrong "
+                                   "(is_valid_solution disagrees); not printed as solved")
+
+
+def test_nqueens_verify_checks_counts_against_oeis(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert nqueens_cli.main(["--n", "8", "--workers", "1", "--verify"]) == 0
+    capsys.readouterr()
+    wrong = list(nqueens_cli.KNOWN_COUNTS)
+    wrong[7] = 93
+    monkeypatch.setattr(nqueens_cli, "KNOWN_COUNTS", tuple(wrong))
+    code = nqueens_cli.main(["--n", "8", "--workers", "1", "--verify"])
+    out, err = capsys.readouterr()
+    assert code == 4 and out == ""
+    assert err == ("python -m parallel_backtrack.nqueens: error: --verify: the count for n = 8 "
+                   "is 92, but OEIS A000170 says 93\n")
+    monkeypatch.setattr(nqueens_cli, "is_queens_solution", lambda columns: False)
+    code = nqueens_cli.main(["--n", "6", "--workers", "1", "--show", "1", "--verify"])
+    assert code == 4 and "is not a solution (is_queens_solution)" in capsys.readouterr().err
+
+
+def test_verify_is_on_in_the_test_suite() -> None:
+    assert os.environ.get(_cli.VERIFY_ENV) == "1"
+    assert nqueens_cli.build_parser().parse_args([]).verify is True
+    assert sudoku_cli.build_parser().parse_args(["-"]).verify is True
+
+
+def test_ctrl_c_inside_a_compiled_kernel_still_carries_the_partial_report() -> None:
+    # Nearly all of a serial 18-queens count runs inside numba, which turns a Ctrl-C into
+    # a SystemError; the scheduler must still see an interrupt.
+    import threading
+
+    from parallel_backtrack.engine import SearchInterrupted, count
+    from parallel_backtrack.nqueens import ImmutableQueenLocations
+    from parallel_backtrack.nqueens.space import QueensSpace
+
+    space = QueensSpace(ImmutableQueenLocations(18))
+    count(QueensSpace(ImmutableQueenLocations(8)))  # the kernel compiled or loaded
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(SearchInterrupted) as stop:
+        count(space, workers=1)
+    timer.join()
+    report = stop.value.report
+    assert not report.complete and report.stop_reason == "interrupted"
+    assert report.nodes > 0 and 0 < report.count < 666_090_624
