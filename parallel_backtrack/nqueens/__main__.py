@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also report the essentially different solutions (up to rotation "
                         "and reflection, OEIS A002562)")
     _cli.add_engine_options(parser)
+    # Counting wants every core; --find-one is one seeded search unless asked to race W.
+    workers = next(action for action in parser._actions if action.dest == "workers")
+    workers.default = None
+    workers.help = "worker processes; -1 = all cores (default: -1 to count, 1 with --find-one)"
     _cli.add_verify_option(parser)
     _cli.add_metrics_option(parser)
     _add_local_search(parser)
@@ -257,6 +261,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:  # a usage error or --help, already printed
         return stop.code if isinstance(stop.code, int) else _cli.EXIT_USAGE
+    if args.workers is None:
+        args.workers = 1 if getattr(args, "find_one", False) else -1
     try:
         return run(args, out)
     except VerifyError as error:
