@@ -15,7 +15,7 @@ result
     the count (1 or 0 when solving; up to ``limit`` when counting) and the
     nodes, plus the batch's wall seconds.
 chunk
-    Threads: one of ``8 * workers`` contiguous slices, taken by whichever thread
+    Threads: one of ``32 * workers`` contiguous slices, taken by whichever thread
     is free.  Processes: every ``k``-th puzzle (``givens[i::k]``), so hard
     stretches of a file are shared out.
 
@@ -142,7 +142,7 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
     if workers == 1 or array.shape[0] < 2:
         values, counts, nodes = search_chunk(array, box, *codes)
     elif backend == "threads":
-        values, counts, nodes = _in_threads(array, box, codes, workers, 8 * workers)
+        values, counts, nodes = _in_threads(array, box, codes, workers, 32 * workers)
     else:
         values, counts, nodes = _in_processes(array, box, codes, workers, 2 * workers)
     return BatchResult(values, counts, nodes, time.perf_counter() - started, workers)

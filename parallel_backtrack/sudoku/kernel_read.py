@@ -145,21 +145,29 @@ def _fill_givens(data, starts, symbols, givens):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _broken_rows(givens, units, size):  # type: ignore[no-untyped-def]
-    """True for rows with a value above ``size`` or a value twice in a unit."""
+def _broken_rows(givens, square_units, units, size):  # type: ignore[no-untyped-def]
+    """True for rows with a value above ``size`` or a value twice in a unit.
+
+    One pass over each row's givens (blanks cost one load), keeping the values
+    seen so far in each unit as a mask.
+    """
     broken = np.zeros(givens.shape[0], np.bool_)
+    seen = np.zeros(units, np.uint64)
     for row in range(givens.shape[0]):
-        for unit in range(units.shape[0]):
-            seen = np.uint64(0)
-            for k in range(units.shape[1]):
-                value = givens[row, units[unit, k]]
-                if value == 0:
-                    continue
-                bit = np.uint64(1) << np.uint64(value - 1)
-                if value > size or seen & bit:
+        seen[:] = 0
+        for square in range(givens.shape[1]):
+            value = givens[row, square]
+            if value == 0:
+                continue
+            if value > size:
+                broken[row] = True
+                break
+            bit = np.uint64(1) << np.uint64(value - 1)
+            for k in range(3):
+                unit = square_units[square, k]
+                if seen[unit] & bit:
                     broken[row] = True
-                    break
-                seen |= bit
+                seen[unit] |= bit
             if broken[row]:
                 break
     return broken
@@ -179,7 +187,8 @@ def _givens_error(cells: np.ndarray) -> str:
 def _validated(box: int, givens: np.ndarray, lines: np.ndarray,
                errors: list[tuple[int, str]]) -> Batch:
     """Move rows with out-of-range or repeated givens from ``givens`` to ``errors``."""
-    broken = _broken_rows(givens, kernel_tables(box).units, box * box)
+    tables = kernel_tables(box)
+    broken = _broken_rows(givens, tables.square_units, tables.units.shape[0], box * box)
     errors = errors + [(int(lines[i]), _givens_error(givens[i])) for i in np.flatnonzero(broken)]
     keep = ~broken
     return Batch(box, givens[keep], lines[keep], sorted(errors))
