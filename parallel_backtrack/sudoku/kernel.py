@@ -155,8 +155,9 @@ def explore_masks(
     ``mode="count"`` counts (stopping at ``limit`` solutions when given);
     ``mode="first"`` stops at the first solution and keeps it.  ``budget``
     bounds the nodes; the rest comes back as ``leftover`` rows, which explored
-    later give the remaining count and nodes exactly.  ``keep`` solutions are
-    returned as mask rows.
+    later give the remaining count and nodes exactly.  The first ``keep``
+    solutions (at most ``limit``) are returned as mask rows; room for them is
+    set aside up front, so keep it small.
     """
     if mode not in MODES:
         raise UnknownNameError(did_you_mean("mode", mode, MODES))
@@ -166,6 +167,8 @@ def explore_masks(
     keep = _check_count("keep", keep, 0)
     if mode == "first":
         limit_code, keep = 1, max(keep, 1)
+    if limit_code:
+        keep = min(keep, limit_code)  # never more rows than solutions wanted
     count, nodes, solutions, leftover = explore_roots(
         rows,
         propagation_code(propagation),
