@@ -15,9 +15,10 @@ result
     the count (1 or 0 when solving; up to ``limit`` when counting) and the
     nodes, plus the batch's wall seconds.
 chunk
-    Threads: one of ``32 * workers`` contiguous slices, taken by whichever thread
-    is free.  Processes: every ``k``-th puzzle (``givens[i::k]``), so hard
-    stretches of a file are shared out.
+    Threads: one of ``32 * workers`` contiguous slices (fewer for small
+    batches: at least 8 puzzles each), taken by whichever thread is free.
+    Processes: every ``k``-th puzzle (``givens[i::k]``), so hard stretches of a
+    file are shared out.
 
 Example::
 
@@ -29,7 +30,9 @@ Example::
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -92,23 +95,28 @@ def search_chunk(givens: np.ndarray, box: int, order: int, propagation: int,
 def _in_threads(givens: np.ndarray, box: int, codes: tuple[int, int, int], workers: int,
                 chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Contiguous chunks on a thread pool; the kernel drops the GIL and writes in place."""
-    from concurrent.futures import ThreadPoolExecutor
-
     order, propagation, limit = codes
     tables = kernel_tables(box).as_tuple()
     values = np.zeros(givens.shape, dtype=np.uint8)
     counts = np.zeros(givens.shape[0], dtype=np.int64)
     nodes = np.zeros(givens.shape[0], dtype=np.int64)
     bounds = np.linspace(0, givens.shape[0], max(1, chunks) + 1).astype(np.int64)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        jobs = [
-            pool.submit(search_many, givens[a:b], propagation, order, tables, limit,
-                        values[a:b], counts[a:b], nodes[a:b])
-            for a, b in zip(bounds[:-1], bounds[1:]) if b > a
-        ]
-        for job in jobs:
-            job.result()
+    pool = _thread_pool(workers)
+    jobs = [
+        pool.submit(search_many, givens[a:b], propagation, order, tables, limit,
+                    values[a:b], counts[a:b], nodes[a:b])
+        for a, b in zip(bounds[:-1], bounds[1:]) if b > a
+    ]
+    for job in jobs:
+        job.result()
     return values, counts, nodes
+
+
+@lru_cache(maxsize=4)
+def _thread_pool(workers: int) -> ThreadPoolExecutor:
+    """One pool per worker count, kept for the process: idle threads cost nothing,
+    and starting them again for every small batch would."""
+    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sudoku-kernel")
 
 
 def _in_processes(givens: np.ndarray, box: int, codes: tuple[int, int, int], workers: int,
@@ -142,7 +150,8 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
     if workers == 1 or array.shape[0] < 2:
         values, counts, nodes = search_chunk(array, box, *codes)
     elif backend == "threads":
-        values, counts, nodes = _in_threads(array, box, codes, workers, 32 * workers)
+        chunks = max(workers, min(32 * workers, array.shape[0] // 8))
+        values, counts, nodes = _in_threads(array, box, codes, workers, chunks)
     else:
         values, counts, nodes = _in_processes(array, box, codes, workers, 2 * workers)
     return BatchResult(values, counts, nodes, time.perf_counter() - started, workers)
