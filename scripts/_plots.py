@@ -6,7 +6,7 @@ measured
     Whole-process medians, as points joined by a solid line.
 predicted
     The list-scheduling simulation of the measured tasks, dashed (and, when
-    given, the variant that respects leftover chains, dotted).
+    given, the whole process with its serial start, dotted).
 
 Example: ``speedup_plot(rows, predicted, None, path, "N-Queens n = 17")``.
 """
@@ -35,17 +35,18 @@ def _save(figure: Any, path: Path) -> Path:
 
 
 def speedup_plot(measured: Sequence[dict[str, Any]], predicted: Sequence[dict[str, Any]],
-                 chained: Sequence[dict[str, Any]] | None, path: Path, title: str) -> Path:
-    """Speedup and efficiency against workers: measured points, predicted dashed."""
+                 whole: Sequence[dict[str, Any]] | None, path: Path, title: str) -> Path:
+    """Speedup and efficiency against workers: measured points, the simulated
+    scheduling dashed and the simulated whole process dotted."""
     figure, (left, right) = plt.subplots(1, 2, figsize=SIZE)
     top = max([r["workers"] for r in predicted] + [r["workers"] for r in measured])
     left.plot([1, top], [1, top], color="0.8", lw=1, label="ideal")
     for axis, key in ((left, "speedup"), (right, "efficiency")):
         axis.plot([r["workers"] for r in predicted], [r[key] for r in predicted], "--",
-                  color="C1", label="simulated")
-        if chained:
-            axis.plot([r["workers"] for r in chained], [r[key] for r in chained], ":",
-                      color="C2", label="simulated, leftover chains")
+                  color="C1", label="simulated scheduling")
+        if whole:
+            axis.plot([r["workers"] for r in whole], [r[key] for r in whole], ":",
+                      color="C2", label="simulated whole process")
         axis.plot([r["workers"] for r in measured], [r[key] for r in measured], "o-",
                   color="C0", label="measured")
         axis.set_xscale("log", base=2)

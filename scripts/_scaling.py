@@ -124,12 +124,12 @@ def simulate(durations: Sequence[float], overhead: float, workers: int,
     """Makespan of list-scheduling ``durations`` on ``workers`` fed by one parent."""
     free = [0.0] * workers  # a heap of the times the workers become free
     finish = [0.0] * len(durations)
-    parent_clock = 0.0
+    parent_clock = 0.0  # the parent's own time: ``overhead`` per task, one after another
     for index, seconds in enumerate(durations):
         ready = finish[parents[index]] if parents and parents[index] >= 0 else 0.0
         earliest = heapq.heappop(free)
-        parent_clock = max(parent_clock + overhead, ready)
-        start = max(earliest, parent_clock)
+        parent_clock += overhead
+        start = max(earliest, parent_clock, ready)
         finish[index] = start + seconds
         heapq.heappush(free, finish[index])
     return max(free) if durations else 0.0
@@ -140,7 +140,8 @@ def predicted_speedups(durations: Sequence[float], overhead: float, serial: floa
                        boot: float = 0.0) -> list[dict[str, float]]:
     """Predicted speedup and efficiency for each P, against one worker running the same
     tasks in-process (no pool, no dispatch): ``(serial + work) / (serial + boot +
-    makespan)``, the boot paid only when there is a pool (P > 1)."""
+    makespan)``, the boot paid only when there is a pool (P > 1).  With ``serial`` and
+    ``boot`` zero this is the scheduling alone: ``work / makespan``."""
     work = sum(durations)
     rows = []
     for count in workers:

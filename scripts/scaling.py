@@ -18,9 +18,11 @@ granularity sweep
     ``--per-worker`` (subtrees per worker in the first cut) from 1 to 1000 at
     the largest worker count: wall time and the overhead share of worker time.
 simulation
-    The task durations of the measured run with the most workers, list-scheduled
-    onto 1..1024 virtual workers with the measured parent overhead per task
-    (see ``_scaling.simulate``); drawn dashed beside the measured points.
+    The task durations of one extra run on the most workers, cut as a run on
+    ``--simulate-for`` (64) workers would be cut, list-scheduled onto 1..1024
+    virtual workers with the measured parent overhead per task (see
+    ``_scaling.simulate``): the scheduling alone, dashed beside the measured
+    points, and the whole process (first probe and worker boot added), dotted.
 
 Writes CSV/JSON under ``results/`` (git-ignored) and PNGs under ``docs/img/``.
 
@@ -52,6 +54,8 @@ from _scaling import (  # noqa: E402
     write_csv,
     write_json,
 )
+
+from parallel_backtrack.engine.scheduler import DEFAULT_PER_WORKER  # noqa: E402
 
 SIMULATED = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 SWEEP = [1, 3, 10, 30, 100, 300, 1000]
@@ -112,13 +116,34 @@ def simulation_inputs(payload: dict) -> tuple[list[float], list[int], float, flo
 
 
 def simulate_all(payload: dict) -> dict[str, Any]:
+    """Three predictions from one run's tasks: the scheduling alone (the tasks list-
+    scheduled with the parent's overhead), the same keeping each leftover after the task
+    that handed it back, and the whole process (plus the first probe and worker boot)."""
     durations, parents, overhead, serial, boot = simulation_inputs(payload)
     return {
         "overhead_per_task_s": overhead, "serial_s": serial, "boot_s": boot,
         "tasks": len(durations), "work_s": sum(durations),
-        "independent": predicted_speedups(durations, overhead, serial, SIMULATED, boot=boot),
-        "chained": predicted_speedups(durations, overhead, serial, SIMULATED, parents, boot),
+        "scheduling": predicted_speedups(durations, overhead, 0.0, SIMULATED),
+        "chained": predicted_speedups(durations, overhead, 0.0, SIMULATED, parents),
+        "whole_process": predicted_speedups(durations, overhead, serial, SIMULATED,
+                                            boot=boot),
     }
+
+
+def simulation_run(args: argparse.Namespace, build: Any) -> tuple[float, dict]:
+    """One run cut the way a run on ``--simulate-for`` workers would be cut (the same
+    subtrees in all), on the largest measured worker count: the simulation's input."""
+    workers = max(args.workers)
+    per_worker = max(1, (args.per_worker or DEFAULT_PER_WORKER) * args.simulate_for // workers)
+    budget = args.budget
+    args.budget = args.simulate_budget or budget
+    try:
+        wall, payload = run_json(build(args, workers, per_worker))
+    finally:
+        args.budget = budget
+    print(f"  simulation input: {workers} workers, --per-worker {per_worker}: {wall:.3f} s, "
+          f"{payload['tasks']} tasks", file=sys.stderr)
+    return wall, payload
 
 
 def sweep(args: argparse.Namespace, build: Any) -> list[dict[str, Any]]:
@@ -141,7 +166,7 @@ def plot(name: str, title: str, rows: list, simulated: dict, sweep_rows: list,
         print(f"no plots ({error}): pip install 'parallel_backtrack[plot]'", file=sys.stderr)
         return []
     return [
-        _plots.speedup_plot(rows, simulated["independent"], simulated["chained"],
+        _plots.speedup_plot(rows, simulated["scheduling"], simulated["whole_process"],
                             IMAGES / f"{name}_speedup.png", title),
         _plots.histogram_plot(durations, IMAGES / f"{name}_tasks.png",
                               f"{title}: task durations ({len(durations)} tasks)"),
@@ -154,9 +179,9 @@ def experiment(args: argparse.Namespace, name: str, title: str, build: Any) -> i
     runs = measure(args, build)
     rows = summarize(runs)
     _, payload = median_run(runs[max(runs)])
-    simulated = simulate_all(payload)
-    sweep_rows = sweep(args, build) if args.sweep else []
     durations = simulation_inputs(payload)[0]
+    simulated = simulate_all(simulation_run(args, build)[1])
+    sweep_rows = sweep(args, build) if args.sweep else []
     load = load_average()
     write_csv(RESULTS / f"scaling_{name}.csv", rows)
     write_csv(RESULTS / f"task_durations_{name}.csv", task_rows(runs))
@@ -177,12 +202,15 @@ def report(rows: list, simulated: dict, sweep_rows: list, load: str, images: lis
               f"{r['efficiency']:.3f} | {r['tasks']} | {100 * r['overhead']:.1f}% |")
     print(f"\nsimulated from {simulated['tasks']} tasks, {simulated['work_s']:.2f} s of work, "
           f"{1e3 * simulated['overhead_per_task_s']:.3f} ms parent overhead per task, "
-          f"{simulated['serial_s']:.3f} s serial probe, {simulated['boot_s']:.3f} s worker boot:")
-    print("| P | speedup | efficiency | speedup (chains) | efficiency (chains) |")
-    print("|---:|---:|---:|---:|---:|")
-    for free, chained in zip(simulated["independent"], simulated["chained"]):
+          f"{simulated['serial_s']:.3f} s first probe, {simulated['boot_s']:.3f} s worker boot:")
+    print("| P | scheduling: speedup | efficiency | with leftover chains | whole process: "
+          "speedup | efficiency |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for free, chained, whole in zip(simulated["scheduling"], simulated["chained"],
+                                    simulated["whole_process"]):
         print(f"| {free['workers']} | {free['speedup']:.2f} | {free['efficiency']:.3f} | "
-              f"{chained['speedup']:.2f} | {chained['efficiency']:.3f} |")
+              f"{chained['efficiency']:.3f} | {whole['speedup']:.2f} | "
+              f"{whole['efficiency']:.3f} |")
     if sweep_rows:
         print("\n| per worker | wall (s) | overhead | tasks |\n|---:|---:|---:|---:|")
         for r in sweep_rows:
@@ -270,6 +298,11 @@ def parser() -> argparse.ArgumentParser:
                           help="--per-worker values of the granularity sweep (none: skip)")
         each.add_argument("--sweep-n", type=int, default=None,
                           help="N-Queens: a smaller n for the sweep")
+        each.add_argument("--simulate-for", type=int, default=64, metavar="P",
+                          help="cut the simulation's input run as for P workers (default 64)")
+        each.add_argument("--simulate-budget", type=int, default=None, metavar="NODES",
+                          help="the node budget of the simulation's input run "
+                          "(default: --budget)")
         each.add_argument("--no-plots", action="store_true")
     stop = sub.add_parser("cancel", help="how promptly solve stops")
     stop.add_argument("--n", type=int, default=20, help="N-Queens size (reference kernel)")
