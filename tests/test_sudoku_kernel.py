@@ -10,6 +10,7 @@ import pytest
 
 from parallel_backtrack.engine import explore, sequential_count
 from parallel_backtrack.sudoku.kernel import (
+    call_kernel,
     check_box,
     count_masks,
     explore_masks,
@@ -19,12 +20,14 @@ from parallel_backtrack.sudoku.kernel import (
     values_of,
 )
 from parallel_backtrack.sudoku.kernel_batch import (
+    UNFINISHED,
     count_batch,
     parse_batch,
     read_batch,
     solve_batch,
 )
 from parallel_backtrack.sudoku.kernel_bits import low_bit, low_bit_index, popcount
+from parallel_backtrack.sudoku.kernel_search import search_many
 from parallel_backtrack.sudoku.kernel_tables import kernel_tables
 from parallel_backtrack.sudoku.orders import order_named
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
@@ -157,6 +160,26 @@ def test_tables(box: int) -> None:
 def test_bad_input_is_refused_with_a_clear_message(call, message: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_a_ctrl_c_inside_the_kernel_comes_out_as_itself() -> None:
+    def interrupted() -> None:  # what numba raises when Ctrl-C lands in a compiled call
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as stop:
+            try:
+                raise SystemError("returned a result with an exception set") from stop
+            except SystemError as inner:
+                raise SystemError("returned a result with an exception set") from inner
+
+    def broken() -> None:
+        raise SystemError("something else")
+
+    with pytest.raises(KeyboardInterrupt):
+        call_kernel(interrupted)
+    with pytest.raises(SystemError, match="something else"):
+        call_kernel(broken)
+    assert call_kernel(max, 2, 3) == 3
 
 
 def test_mask_helpers() -> None:
@@ -333,7 +356,7 @@ def test_parse_batch_reads_lines_tails_and_reports_bad_ones() -> None:
     assert "values must be 1..9" in reasons[5]
     assert "cannot read '*' (cell 81)" in reasons[6]
     assert reasons[7].startswith("79 cells; a puzzle line has 16, 81")
-    assert "one size per batch" in reasons[8]
+    assert "one size per file" in reasons[8]
     assert "A1 and A2 both hold 1" in reasons[9]
 
 
@@ -377,6 +400,28 @@ def test_generated_puzzles_of_every_size(box: int, seed: int) -> None:
     assert values is not None and valid_solution(givens, values)
     if box < 6:
         assert list(values) == grid
+
+
+def test_a_node_budget_leaves_hard_puzzles_unfinished() -> None:
+    givens = np.array([cells_of(HARDEST), cells_of(THIRTEEN)], dtype=np.uint8)
+    full = count_batch(givens)
+    assert list(full.counts) == [1, 13] and full.finished.all()
+    short = count_batch(givens, budget=1)
+    assert list(short.counts) == [UNFINISHED, UNFINISHED] and not short.finished.any()
+    assert (short.values == 0).all() and list(short.nodes) == [1, 1]
+    assert list(count_batch(givens, limit=1, budget=full.nodes.max()).counts) == [1, 1]
+    assert list(solve_batch(givens, budget=int(full.nodes.max())).counts) == [1, 1]
+    with pytest.raises(ValueError, match="budget must be None or a positive integer, got 0"):
+        solve_batch(givens, budget=0)
+
+
+def test_a_raised_stop_flag_leaves_the_rest_unfinished() -> None:
+    givens = np.array([cells_of(HARDEST)] * 3, dtype=np.uint8)
+    values = np.zeros((3, 81), np.uint8)
+    counts, nodes = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    search_many(givens, 2, 1, kernel_tables(3).as_tuple(), 1, 0, np.ones(1, np.uint8),
+                values, counts, nodes)
+    assert list(counts) == [UNFINISHED] * 3 and (nodes == 0).all()
 
 
 @pytest.mark.timeout(120)

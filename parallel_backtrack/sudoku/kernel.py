@@ -38,8 +38,9 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -51,6 +52,7 @@ from .kernel_search import ORDER_CODES, explore_roots
 from .kernel_tables import BOX_SIZES, kernel_tables
 
 MODES = ("count", "first")
+T = TypeVar("T")
 MaskRows = np.ndarray | Sequence[int] | Sequence[Sequence[int]]
 
 
@@ -62,6 +64,33 @@ class KernelRun:
     nodes: int
     solutions: np.ndarray
     leftover: np.ndarray
+
+
+def _caused_by_ctrl_c(error: BaseException) -> bool:
+    """Is a KeyboardInterrupt somewhere down the chain of causes?"""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+def call_kernel(function: Callable[..., T], *args: Any) -> T:
+    """Call a compiled function; a Ctrl-C that lands inside it comes out as itself.
+
+    numba reports a KeyboardInterrupt raised during a compiled call as a
+    ``SystemError`` ("returned a result with an exception set"), sometimes two
+    deep; callers should see the KeyboardInterrupt.
+    """
+    try:
+        return function(*args)
+    except SystemError as error:
+        if _caused_by_ctrl_c(error):
+            raise KeyboardInterrupt from error
+        raise
 
 
 def order_code(order: str) -> int:
@@ -169,7 +198,8 @@ def explore_masks(
         limit_code, keep = 1, max(keep, 1)
     if limit_code:
         keep = min(keep, limit_code)  # never more rows than solutions wanted
-    count, nodes, solutions, leftover = explore_roots(
+    count, nodes, solutions, leftover = call_kernel(
+        explore_roots,
         rows,
         propagation_code(propagation),
         order_code(order),

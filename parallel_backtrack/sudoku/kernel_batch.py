@@ -12,8 +12,9 @@ givens
     ``uint8 [puzzles, n*n]``: one puzzle per row, 0 for a blank, else the value.
 result
     ``BatchResult``: per puzzle the first solution's values (zeros when none),
-    the count (1 or 0 when solving; up to ``limit`` when counting) and the
-    nodes, plus the batch's wall seconds.
+    the count (1 or 0 when solving; up to ``limit`` when counting; ``UNFINISHED``
+    when a ``budget`` of nodes ran out first) and the nodes, plus the batch's
+    wall seconds.
 chunk
     Threads: one of ``32 * workers`` contiguous slices (fewer for small
     batches: at least 8 puzzles each), taken by whichever thread is free.
@@ -38,14 +39,14 @@ import numpy as np
 
 from parallel_backtrack.engine import UnknownNameError, did_you_mean
 
-from .kernel import check_box, order_code, propagation_code
+from .kernel import call_kernel, check_box, order_code, propagation_code
 from .kernel_read import PUZZLE_CELLS, Batch, parse_batch, puzzle_lines, read_batch
-from .kernel_search import search_many
+from .kernel_search import UNFINISHED, search_many
 from .kernel_tables import kernel_tables
 
 __all__ = [
-    "BACKENDS", "Batch", "BatchResult", "count_batch", "parse_batch", "puzzle_lines",
-    "read_batch", "search_chunk", "solve_batch",
+    "BACKENDS", "UNFINISHED", "Batch", "BatchResult", "count_batch", "parse_batch",
+    "puzzle_lines", "read_batch", "search_chunk", "solve_batch",
 ]
 BACKENDS = ("threads", "loky")
 
@@ -65,6 +66,11 @@ class BatchResult:
         """True for every puzzle with at least one solution."""
         return self.counts > 0
 
+    @property
+    def finished(self) -> np.ndarray:
+        """False where the node budget ran out (``counts == UNFINISHED``)."""
+        return self.counts != UNFINISHED
+
 
 def _check_givens_array(givens: np.ndarray) -> tuple[np.ndarray, int]:
     array = np.asarray(givens)
@@ -81,34 +87,45 @@ def _check_givens_array(givens: np.ndarray) -> tuple[np.ndarray, int]:
     return np.ascontiguousarray(array, dtype=np.uint8), box
 
 
-def search_chunk(givens: np.ndarray, box: int, order: int, propagation: int,
-                 limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def search_chunk(givens: np.ndarray, box: int, order: int, propagation: int, limit: int,
+                 budget: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One compiled pass over a chunk: (values, counts, nodes).  Runs in loky workers."""
     values = np.zeros(givens.shape, dtype=np.uint8)
     counts = np.zeros(givens.shape[0], dtype=np.int64)
     nodes = np.zeros(givens.shape[0], dtype=np.int64)
-    search_many(givens, propagation, order, kernel_tables(box).as_tuple(), limit,
-                values, counts, nodes)
+    call_kernel(search_many, givens, propagation, order, kernel_tables(box).as_tuple(), limit,
+                budget, np.zeros(1, np.uint8), values, counts, nodes)
     return values, counts, nodes
 
 
-def _in_threads(givens: np.ndarray, box: int, codes: tuple[int, int, int], workers: int,
+def _in_threads(givens: np.ndarray, box: int, codes: tuple[int, int, int, int], workers: int,
                 chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Contiguous chunks on a thread pool; the kernel drops the GIL and writes in place."""
-    order, propagation, limit = codes
+    """Contiguous chunks on a thread pool; the kernel drops the GIL and writes in place.
+
+    A Ctrl-C while waiting raises the shared stop flag: every chunk ends after
+    the puzzle it is on, and the puzzles not started stay ``UNFINISHED``.
+    """
+    order, propagation, limit, budget = codes
     tables = kernel_tables(box).as_tuple()
     values = np.zeros(givens.shape, dtype=np.uint8)
     counts = np.zeros(givens.shape[0], dtype=np.int64)
     nodes = np.zeros(givens.shape[0], dtype=np.int64)
+    stop = np.zeros(1, np.uint8)
     bounds = np.linspace(0, givens.shape[0], max(1, chunks) + 1).astype(np.int64)
     pool = _thread_pool(workers)
     jobs = [
-        pool.submit(search_many, givens[a:b], propagation, order, tables, limit,
+        pool.submit(search_many, givens[a:b], propagation, order, tables, limit, budget, stop,
                     values[a:b], counts[a:b], nodes[a:b])
         for a, b in zip(bounds[:-1], bounds[1:]) if b > a
     ]
-    for job in jobs:
-        job.result()
+    try:
+        for job in jobs:
+            job.result()
+    except BaseException:
+        stop[0] = 1
+        for job in jobs:
+            job.cancel()
+        raise
     return values, counts, nodes
 
 
@@ -119,7 +136,7 @@ def _thread_pool(workers: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sudoku-kernel")
 
 
-def _in_processes(givens: np.ndarray, box: int, codes: tuple[int, int, int], workers: int,
+def _in_processes(givens: np.ndarray, box: int, codes: tuple[int, int, int, int], workers: int,
                   chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interleaved chunks (every k-th puzzle) on joblib's loky processes."""
     from joblib import Parallel, delayed
@@ -138,13 +155,16 @@ def _in_processes(givens: np.ndarray, box: int, codes: tuple[int, int, int], wor
 
 
 def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, workers: int,
-               backend: str) -> BatchResult:
+               backend: str, budget: int | None) -> BatchResult:
     from parallel_backtrack.engine import resolve_workers
 
     if backend not in BACKENDS:
         raise UnknownNameError(did_you_mean("backend", backend, BACKENDS))
+    if budget is not None and (isinstance(budget, bool)
+                               or not isinstance(budget, (int, np.integer)) or budget < 1):
+        raise ValueError(f"budget must be None or a positive integer, got {budget!r}")
     array, box = _check_givens_array(givens)
-    codes = (order_code(order), propagation_code(propagation), limit)
+    codes = (order_code(order), propagation_code(propagation), limit, int(budget or 0))
     workers = resolve_workers(workers)
     started = time.perf_counter()
     if workers == 1 or array.shape[0] < 2:
@@ -158,15 +178,20 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
 
 
 def solve_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "units", *,
-                workers: int = 1, backend: str = "threads") -> BatchResult:
-    """Solve every row of ``givens``: ``counts`` is 1 where solved, 0 where not."""
-    return _run_batch(givens, order, propagation, 1, workers, backend)
+                workers: int = 1, backend: str = "threads",
+                budget: int | None = None) -> BatchResult:
+    """Solve every row of ``givens``: ``counts`` is 1 where solved, 0 where not, and
+    ``UNFINISHED`` (-1) where a puzzle needed more than ``budget`` nodes."""
+    return _run_batch(givens, order, propagation, 1, workers, backend, budget)
 
 
 def count_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "units", *,
-                limit: int | None = None, workers: int = 1,
-                backend: str = "threads") -> BatchResult:
-    """Count the solutions of every row (up to ``limit``), keeping the first of each."""
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+                limit: int | None = None, workers: int = 1, backend: str = "threads",
+                budget: int | None = None) -> BatchResult:
+    """Count the solutions of every row (up to ``limit``), keeping the first of each;
+    ``UNFINISHED`` (-1) where a count needed more than ``budget`` nodes."""
+    if limit is not None and (isinstance(limit, bool)
+                              or not isinstance(limit, (int, np.integer)) or limit < 1):
         raise ValueError(f"limit must be None or a positive integer, got {limit!r}")
-    return _run_batch(givens, order, propagation, limit or 0, workers, backend)
+    return _run_batch(givens, order, propagation, int(limit or 0), workers, backend,
+                      None if budget is None else int(budget))

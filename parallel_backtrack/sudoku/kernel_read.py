@@ -1,10 +1,12 @@
 """Reading Sudoku files in bulk for the compiled kernel: bytes to one givens array.
 
-A file of one puzzle per line becomes one ``uint8`` array in a single compiled
-pass over its bytes; only the lines that hold no usable puzzle cost Python
-time (for their error messages).  Files with multi-line grids or spaced numbers
-go through ``formats.parse_puzzles`` instead, so every layout ``formats`` reads
-is read here too, with the same error wording.
+A file of clean puzzle lines (one size, cell symbols only, any tail after a
+``:`` or a tab) becomes one ``uint8`` array in a single compiled pass over its
+bytes, with no Python code per line.  Any other file (grids, spaced numbers,
+unreadable or over-long lines, mixed sizes, binary data) goes through
+``formats.read_puzzles``, so every layout it reads is read here too and every
+message about a bad line is its own.  Givens that contradict each other are
+found in bulk and worded by ``puzzle.check_givens``.
 
 Glossary
 --------
@@ -27,6 +29,7 @@ line kinds
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -34,10 +37,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .formats import MAX_LINE_LENGTH
 from .kernel_tables import BOX_SIZES, kernel_tables
 
 PUZZLE_CELLS = tuple(b**4 for b in BOX_SIZES)
-GRID_ROW_CELLS = (4, 9, 25, 36)
 CELLS, COMMENT, SPACED, BAD_SYMBOL = 0, 1, 2, 3
 
 
@@ -90,7 +93,8 @@ def _is_space(byte):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _index_lines(data, symbols):  # type: ignore[no-untyped-def]
-    """One record per non-blank line: number, cell span, kind and bad position.
+    """One record per non-blank, non-comment line: number, cell span and kind;
+    and the length of the longest line.
 
     The cells of a line end at a tab or ``:``; what follows is its tail.
     """
@@ -101,7 +105,7 @@ def _index_lines(data, symbols):  # type: ignore[no-untyped-def]
     starts = np.empty(n_lines, np.int64)
     stops = np.empty(n_lines, np.int64)
     kinds = np.empty(n_lines, np.int8)
-    bad = np.zeros(n_lines, np.int64)
+    longest = 0
     found = 0
     line_start = 0
     number = 0
@@ -111,6 +115,7 @@ def _index_lines(data, symbols):  # type: ignore[no-untyped-def]
         number += 1
         start = line_start
         line_start = end + 1
+        longest = max(longest, end - start)
         while start < end and _is_space(data[start]):
             start += 1
         if start == end:
@@ -129,12 +134,11 @@ def _index_lines(data, symbols):  # type: ignore[no-untyped-def]
                 kind = SPACED  # spaces, or grid separators (| + - =)
             elif symbols[byte] < 0:
                 kind = BAD_SYMBOL
-                bad[found] = pos - start
         if kind == COMMENT:
             continue
         numbers[found], starts[found], stops[found], kinds[found] = number, start, stop, kind
         found += 1
-    return numbers[:found], starts[:found], stops[:found], kinds[:found], bad[:found]
+    return numbers[:found], starts[:found], stops[:found], kinds[:found], longest
 
 
 @njit(cache=True)
@@ -194,66 +198,60 @@ def _validated(box: int, givens: np.ndarray, lines: np.ndarray,
     return Batch(box, givens[keep], lines[keep], sorted(errors))
 
 
-def _bad_symbol(data: bytes, start: int, column: int) -> str:
-    symbol = chr(data[start + column])
-    return (
-        f"cannot read {symbol!r} (cell {column + 1}) as a cell; expected 1-9, A.. for 10"
-        " and up, or '.', '0', '_' for a blank"
-    )
-
-
-def _bad_width(cells: int, box: int | None) -> str:
-    if cells in PUZZLE_CELLS and box is not None:
-        return f"{cells} cells, but this file's first puzzle has {box**4}; one size per batch"
-    return f"{cells} cells; a puzzle line has {', '.join(map(str, PUZZLE_CELLS))} cells"
-
-
 def _needs_general_reader(data: np.ndarray, starts: np.ndarray, widths: np.ndarray,
-                          kinds: np.ndarray) -> bool:
-    """Grid rows or spaced cells: a job for ``formats.read_puzzles``."""
-    if (kinds == SPACED).any() or np.isin(widths[kinds == CELLS], GRID_ROW_CELLS).any():
+                          kinds: np.ndarray, longest: int) -> bool:
+    """Anything but clean puzzle lines of one size: a job for ``formats``.
+
+    That covers grids, spaced numbers, unreadable symbols, wrong or mixed sizes
+    and over-long lines, so every message about a bad line is the reader's own.
+    """
+    if longest > MAX_LINE_LENGTH or (kinds != CELLS).any() or len(widths) == 0:
         return True
-    for start in starts[(kinds == CELLS) & (widths == 16)]:
-        if SYMBOLS[data[start:start + 16]].max() > 4:
-            return True
+    if (widths != widths[0]).any() or int(widths[0]) not in PUZZLE_CELLS:
+        return True
+    if widths[0] == 16:  # a 16x16 grid's row, unless every value fits a 4x4 puzzle
+        return any(SYMBOLS[data[start:start + 16]].max() > 4 for start in starts)
     return False
+
+
+def _decodes(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return b"\0" not in raw
 
 
 def parse_batch(text: bytes | str) -> Batch:
     """Puzzles from the text of a file; see ``read_batch``."""
     raw = text.encode() if isinstance(text, str) else bytes(text)
     data = np.frombuffer(raw, dtype=np.uint8)
-    numbers, starts, stops, kinds, bad = _index_lines(data, SYMBOLS)
+    numbers, starts, stops, kinds, longest = _index_lines(data, SYMBOLS)
     widths = stops - starts
-    if _needs_general_reader(data, starts, widths, kinds):
-        return _from_entries(raw.decode("utf-8", errors="replace"))
-    fits = (kinds == CELLS) & np.isin(widths, PUZZLE_CELLS)
-    box = round(int(widths[fits][0]) ** 0.25) if fits.any() else None
-    rows = fits & (widths == (box or 0) ** 4)
-    errors = [
-        (int(numbers[i]), _bad_symbol(raw, int(starts[i]), int(bad[i])) if kinds[i] == BAD_SYMBOL
-         else _bad_width(int(widths[i]), box))
-        for i in np.flatnonzero(~rows)
-    ]
-    if box is None:
-        return Batch(3, np.zeros((0, 81), np.uint8), np.zeros(0, np.int64), errors)
-    givens = np.empty((int(rows.sum()), box**4), dtype=np.uint8)
-    _fill_givens(data, starts[rows], SYMBOLS, givens)
-    return _validated(box, givens, numbers[rows], errors)
+    if _needs_general_reader(data, starts, widths, kinds, longest) or not _decodes(raw):
+        return _from_entries(raw)
+    box = round(int(widths[0]) ** 0.25)
+    givens = np.empty((len(starts), box**4), dtype=np.uint8)
+    _fill_givens(data, starts, SYMBOLS, givens)
+    return _validated(box, givens, numbers, [])
 
 
-def _from_entries(text: str) -> Batch:
-    """The general reader's entries (multi-line grids, spaced cells) as a batch."""
-    from .formats import parse_puzzles
+def _from_entries(raw: bytes) -> Batch:
+    """The general reader's entries (grids, spaced cells, bad lines) as a batch.
 
-    entries = parse_puzzles(text)
+    ``formats.PuzzleFileError`` (a binary or non-UTF-8 file) passes through.
+    """
+    from .formats import read_puzzles
+
+    entries = read_puzzles(io.BytesIO(raw))
     errors = [(e.line, e.error or "") for e in entries if e.cells is None]
     readable = [e for e in entries if e.cells is not None and e.box is not None]
     if not readable:
         return Batch(3, np.zeros((0, 81), np.uint8), np.zeros(0, np.int64), sorted(errors))
     box = readable[0].box or 3
     same = [e for e in readable if e.box == box]
-    errors += [(e.line, _bad_width(len(e.cells or ()), box)) for e in readable if e.box != box]
+    errors += [(e.line, f"a {e.box}-box puzzle in a batch of box {box}")
+               for e in readable if e.box != box]
     givens = np.array([e.cells for e in same], dtype=np.int64).clip(0, 255).astype(np.uint8)
     lines = np.array([e.line for e in same], dtype=np.int64)
     return _validated(box, givens, lines, errors)

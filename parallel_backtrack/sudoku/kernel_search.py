@@ -267,12 +267,18 @@ def explore_roots(roots, propagation, order, tables, limit, budget, keep):  # ty
     return count, nodes, solutions[: min(kept, keep)], roots[:0].copy()
 
 
+UNFINISHED = -1
+
+
 @njit(cache=True, nogil=True)
-def search_many(givens, propagation, order, tables, limit, values, counts, nodes):  # type: ignore[no-untyped-def]
+def search_many(givens, propagation, order, tables, limit, budget, stop,
+                values, counts, nodes):  # type: ignore[no-untyped-def]
     """Solve (``limit`` 1) or count every puzzle of a batch, in one compiled loop.
 
     ``givens`` is ``uint8 [puzzles, squares]``; fills ``values`` with the first
     solution of each puzzle (zeros when there is none), ``counts`` and ``nodes``.
+    A puzzle that needs more than ``budget`` nodes (0: no budget) is left
+    ``UNFINISHED``; once ``stop[0]`` is set the puzzles not started yet are too.
     It holds no Python object, so it runs without the GIL and threads can share
     one batch.
     """
@@ -280,13 +286,15 @@ def search_many(givens, propagation, order, tables, limit, values, counts, nodes
     work = _workspace(n_squares + 1, n_squares, tables[0].shape[0])
     first = np.empty((1, n_squares), dtype=np.uint64)
     for i in range(givens.shape[0]):
+        values[i, :] = 0
+        if stop[0]:
+            counts[i], nodes[i] = UNFINISHED, 0
+            continue
         givens_to_masks(givens, i, work[0], tables[3])
-        found, visited, kept, _ = explore_root(
-            work, propagation, order, tables, 0, 0, limit, 0, first, 0
+        found, visited, kept, depth = explore_root(
+            work, propagation, order, tables, 0, 0, limit, budget, first, 0
         )
-        counts[i] = found
         nodes[i] = visited
-        if kept > 0:
+        counts[i] = UNFINISHED if depth != SOLVED and (limit == 0 or found < limit) else found
+        if kept > 0 and counts[i] != UNFINISHED:
             masks_to_values(first, values, i)
-        else:
-            values[i, :] = 0
