@@ -116,7 +116,8 @@ def test_ctrl_c_from_a_terminal_stops_a_batch_of_puzzles(tmp_path: Path) -> None
     if not path.is_file():
         pytest.skip(f"puzzle data not found: {path}")
     code, out, stopped, seen = interrupt(
-        ["parallel_backtrack.sudoku", str(path), "--count", "--workers", "2", "--no-progress"],
+        ["parallel_backtrack.sudoku", str(path), "--count", "--workers", "2", "--no-progress",
+         "--kernel", "reference"],  # the per-puzzle path on loky workers
         group=True)
     assert code == 130 and stopped < STOP_WITHIN, stopped
     summary = out.splitlines()[-1]
@@ -222,3 +223,30 @@ def test_ctrl_c_inside_a_compiled_kernel_still_carries_the_partial_report() -> N
     report = stop.value.report
     assert not report.complete and report.stop_reason == "interrupted"
     assert report.nodes > 0 and 0 < report.count < 666_090_624
+
+
+def busy_process(process: psutil.Process, cpu: float) -> bool:
+    """Has the process itself (threads included) used ``cpu`` seconds?"""
+    return sum(process.cpu_times()[:2]) >= cpu
+
+
+@pytest.mark.timeout(150)
+def test_ctrl_c_stops_a_kernel_batch_with_its_partial_result(tmp_path: Path) -> None:
+    path = write(tmp_path, "\n".join([HARDEST, OPEN, OPEN]) + "\n")
+    warm = write(tmp_path, f"{HARDEST}\n{HARDEST}\n", "warm.txt")
+    assert sudoku_cli.main([warm, "--count", "--no-progress"]) == 0  # numba's cache is warm
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-m", "parallel_backtrack.sudoku", path, "--count",
+                              "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env)
+    process, deadline = psutil.Process(child.pid), time.monotonic() + 90
+    while not busy_process(process, cpu=3.0):
+        assert child.poll() is None and time.monotonic() < deadline, "it never got busy"
+        time.sleep(0.1)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130 and time.monotonic() - sent < STOP_WITHIN, err
+    lines = out.splitlines()
+    assert lines[0].endswith("\tcount=1") and lines[1].startswith("stopped (interrupted): ")
+    assert "partial (interrupted): 1 stopped, 1 of 3 puzzles not searched" in lines[-1]

@@ -31,10 +31,12 @@ workers
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from parallel_backtrack import _cli
 from parallel_backtrack._cli import (
@@ -57,12 +59,15 @@ from .batch import (
     Job,
     PuzzleResult,
     Summary,
+    kernel_results,
     solve_entries,
     solve_entry,
 )
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
+from .kernel_read import Batch, parse_batch
 from .orders import ORDERS
 from .propagate import PROPAGATORS
+from .space import KERNELS
 
 PROG = "python -m parallel_backtrack.sudoku"
 
@@ -80,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--propagation", type=choice_type("propagation", PROPAGATORS),
                         default="units", metavar="|".join(PROPAGATORS),
                         help=f"{' | '.join(PROPAGATORS)} (default units)")
+    parser.add_argument("--kernel", type=choice_type("kernel", KERNELS), default="fast",
+                        metavar="|".join(KERNELS),
+                        help="fast: the compiled kernel (default; files of many puzzles are "
+                        "read and solved in bulk); reference: the immutable-puzzle search")
     parser.add_argument("--count", action="store_true", help="count the solutions")
     parser.add_argument("--limit", type=positive_int, metavar="K",
                         help="with --count: stop counting at K")
@@ -96,16 +105,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(path: str) -> list[PuzzleEntry]:
-    name = "stdin" if path == "-" else repr(path)
+def _name(path: str) -> str:
+    return "stdin" if path == "-" else repr(path)
+
+
+def _read_bytes(path: str) -> bytes:
     try:
-        entries = read_puzzles(path)
-    except (OSError, ValueError) as error:  # ValueError: PuzzleFileError, a NUL in the path
+        if path != "-":
+            return Path(path).read_bytes()
+        binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
+        return binary.read() if binary is not None else sys.stdin.read().encode()
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
         reason = getattr(error, "strerror", None) or str(error)
-        raise UsageError(f"cannot read {name}: {reason}") from None
+        raise UsageError(f"cannot read {_name(path)}: {reason}") from None
+
+
+def _read(raw: bytes, path: str) -> list[PuzzleEntry]:
+    try:
+        entries = read_puzzles(io.BytesIO(raw))
+    except ValueError as error:  # PuzzleFileError: binary, or not UTF-8
+        raise UsageError(f"cannot read {_name(path)}: {error}") from None
     if not entries:
-        raise UsageError(f"no puzzle in {name}")
+        raise UsageError(f"no puzzle in {_name(path)}")
     return entries
+
+
+def _bulk(raw: bytes, args: argparse.Namespace) -> Batch | None:
+    """The file as one array for the kernel, when it holds several puzzles and nothing
+    needs a per-puzzle deadline; None for the per-puzzle path."""
+    if args.kernel != "fast" or args.timeout is not None or b"\0" in raw:
+        return None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    batch = parse_batch(raw)
+    return batch if len(batch.givens) + len(batch.errors) > 1 else None
 
 
 def _fields(result: PuzzleResult, args: argparse.Namespace) -> str:
@@ -150,7 +185,8 @@ def _check(args: argparse.Namespace) -> None:
 def _job(args: argparse.Namespace) -> Job:
     """The job; the time limit starts now (it is for searching, not reading)."""
     deadline = None if args.timeout is None else time.time() + args.timeout
-    return Job(args.order, args.propagation, args.count, args.limit, deadline, args.verify)
+    return Job(args.order, args.propagation, args.count, args.limit, deadline, args.verify,
+               args.kernel)
 
 
 def _results(entries: list[PuzzleEntry], job: Job,
@@ -193,15 +229,21 @@ def _finish(summary: Summary, stop: str | None, total: int, seconds: float,
 
 def run(args: argparse.Namespace) -> int:
     _check(args)
-    entries = _read(args.file)
+    raw = _read_bytes(args.file)
+    batch = _bulk(raw, args)
+    entries = _read(raw, args.file) if batch is None else []
+    total = len(entries) if batch is None else len(batch.givens) + len(batch.errors)
     started, summary, stop = time.perf_counter(), Summary(), None
     results: Iterator[PuzzleResult] = iter(())
     try:
-        results = _results(entries, _job(args), args)
+        if batch is None:
+            results = _results(entries, _job(args), args)
+        else:
+            results = kernel_results(batch, _job(args), workers=args.workers)
         for result in results:
             summary.add(result)
             stop = stop or result.stop_reason
-            _print(result, args, alone=len(entries) == 1)
+            _print(result, args, alone=total == 1)
     except (KeyboardInterrupt, SystemError) as error:  # between puzzles, or waiting
         if not _cli.interrupted(error):
             raise
@@ -210,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
         close = getattr(results, "close", None)
         if close is not None:
             close()  # stops the workers still running
-    return _finish(summary, stop, len(entries), time.perf_counter() - started, args)
+    return _finish(summary, stop, total, time.perf_counter() - started, args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -67,6 +67,7 @@ class Job:
     limit: int | None = None
     deadline: float | None = None
     verify: bool = False
+    kernel: str = "fast"
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +250,7 @@ def solve_entry(
     except InvalidPuzzleError as error:
         return PuzzleResult(index, entry.line, INVALID, error=f"line {entry.line}: {error}")
     started, tally = time.perf_counter(), _Tally()
-    space = space_for(puzzle, job.order)
+    space = space_for(puzzle, job.order, job.kernel)
     try:
         if workers == 1:
             _search_here(space, job, tally)
@@ -311,6 +312,60 @@ def solve_entries(
         results.close()
         if bar is not None:
             bar.close()
+
+
+# Nodes a puzzle may take inside a bulk slice (about 0.1 s); a puzzle that needs more is
+# searched on its own afterwards (engine, time slices, --workers split its tree).
+BULK_BUDGET = 100_000
+
+
+def kernel_results(batch: Any, job: Job, *, workers: int = 1,
+                   slice_puzzles: int = 4096) -> Iterator[PuzzleResult]:
+    """Every puzzle of a bulk-read ``kernel_read.Batch`` through the compiled kernel, in
+    file order, with its unreadable lines as ``invalid`` results.
+
+    Puzzles go in slices of ``slice_puzzles``, each one compiled call in which no puzzle
+    may take more than ``BULK_BUDGET`` nodes; the few that need more are searched one by
+    one with ``solve_entry``.  So a Ctrl-C ends the run within moments, and nodes are
+    those of the search that gave the answer.  ``seconds`` is the slice's time per puzzle.
+    """
+    from .kernel_batch import UNFINISHED, count_batch, puzzle_lines, solve_batch
+
+    rows = {int(line): row for row, line in enumerate(batch.lines)}
+    errors = dict(batch.errors)
+    first = done = 0
+    found: Any = None
+    lines: list[str] = []
+    for index, line in enumerate(sorted([*rows, *errors])):
+        if line in errors:
+            yield PuzzleResult(index, line, INVALID, error=f"line {line}: {errors[line]}")
+            continue
+        row = rows[line]
+        if row >= done:
+            first, done = row, min(row + slice_puzzles, len(batch.givens))
+            part, options = batch.givens[first:done], {"workers": workers, "budget": BULK_BUDGET}
+            if job.count:
+                found = count_batch(part, job.order, job.propagation, limit=job.limit, **options)
+            else:
+                found = solve_batch(part, job.order, job.propagation, **options)
+            lines = puzzle_lines(found.values)
+        at, seconds = row - first, found.seconds / (done - first)
+        count = int(found.counts[at])
+        if count == UNFINISHED:
+            cells = tuple(int(v) for v in batch.givens[row])
+            result = solve_entry(index, PuzzleEntry(line, cells=cells), job, workers=workers)
+            yield result
+            if result.stop_reason is not None:
+                return
+            continue
+        tally = count if job.count else None
+        if count and job.verify and not is_valid_solution(batch.givens[row].tolist(), lines[at]):
+            yield PuzzleResult(index, line, FAILED, None, tally, int(found.nodes[at]), seconds,
+                               error=f"line {line}: internal error: the solution found "
+                               "is wrong (is_valid_solution disagrees); not printed as solved")
+            continue
+        yield PuzzleResult(index, line, SOLVED if count else UNSOLVABLE,
+                           lines[at] if count else None, tally, int(found.nodes[at]), seconds)
 
 
 @dataclass

@@ -32,7 +32,7 @@ the engine's scheduler (``count``, ``solve``, ``solutions``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from parallel_backtrack import engine
@@ -69,9 +69,17 @@ def as_order(order: OrderLike) -> SquareOrder:
     return order_named(order) if isinstance(order, str) else order
 
 
-def space_for(puzzle: PuzzleLike, order: OrderLike = "fewest") -> SudokuSpace:
-    """The engine Space of a puzzle under a square order."""
-    return SudokuSpace(as_puzzle(puzzle), as_order(order))
+def space_for(puzzle: PuzzleLike, order: OrderLike = "fewest", kernel: str = "fast") -> SudokuSpace:
+    """The engine Space of a puzzle under a square order (``kernel``: fast or reference)."""
+    return SudokuSpace(as_puzzle(puzzle), as_order(order), kernel)
+
+
+def _explore(space: SudokuSpace, roots: Sequence[ImmutableSudokuPuzzle], *,
+             stop_after: int | None = None, keep: bool = False) -> engine.Explored:
+    """``engine.explore`` on one worker, in the kernel when the space is fast."""
+    if space.fast:
+        return space.explore_fast(roots, stop_after=stop_after, keep=keep)
+    return engine.explore(space, roots, stop_after=stop_after, keep=keep)
 
 
 def _check_limit(limit: int | None) -> None:
@@ -84,7 +92,7 @@ def _workers(workers: int) -> int:
 
 
 def _first_sequential(space: SudokuSpace) -> tuple[engine.Explored, ImmutableSudokuPuzzle | None]:
-    found = engine.explore(space, [space.root()], stop_after=1, keep=True)
+    found = _explore(space, [space.root()], stop_after=1, keep=True)
     return found, (found.solutions[0] if found.solutions else None)
 
 
@@ -94,7 +102,7 @@ def _search_sequential(space: SudokuSpace, count: bool, limit: int | None) -> Ou
     nodes, total = found.nodes, found.count
     if count and solution is not None and found.leftover and (limit is None or limit > 1):
         more = None if limit is None else limit - 1
-        rest = engine.explore(space, found.leftover, stop_after=more)
+        rest = _explore(space, found.leftover, stop_after=more)
         nodes, total = nodes + rest.nodes, total + rest.count
     return Outcome(solution, total if count else None, nodes, time.perf_counter() - started)
 
@@ -130,20 +138,22 @@ def search(
     limit: int | None = None,
     workers: int = 1,
     backend: str | None = None,
+    kernel: str = "fast",
 ) -> Outcome:
     """Find the first solution and, with ``count``, count the solutions (up to ``limit``)."""
     _check_limit(limit)
-    space, workers = space_for(puzzle, order), _workers(workers)
+    space, workers = space_for(puzzle, order, kernel), _workers(workers)
     if workers == 1 and backend is None:
         return _search_sequential(space, count, limit)
     return _search_parallel(space, count, limit, workers, backend)
 
 
 def solve(
-    puzzle: PuzzleLike, order: OrderLike = "fewest", *, workers: int = 1, backend: str | None = None
+    puzzle: PuzzleLike, order: OrderLike = "fewest", *, workers: int = 1,
+    backend: str | None = None, kernel: str = "fast",
 ) -> ImmutableSudokuPuzzle | None:
     """The first solution (in search order on one worker; any worker's first on more)."""
-    return search(puzzle, order, workers=workers, backend=backend).solution
+    return search(puzzle, order, workers=workers, backend=backend, kernel=kernel).solution
 
 
 def count_solutions(
@@ -153,12 +163,13 @@ def count_solutions(
     limit: int | None = None,
     workers: int = 1,
     backend: str | None = None,
+    kernel: str = "fast",
 ) -> int:
     """How many solutions the puzzle has, or ``limit`` when it has at least that many."""
     _check_limit(limit)
-    space, workers = space_for(puzzle, order), _workers(workers)
+    space, workers = space_for(puzzle, order, kernel), _workers(workers)
     if workers == 1 and backend is None:
-        return engine.explore(space, [space.root()], stop_after=limit).count
+        return _explore(space, [space.root()], stop_after=limit).count
     if limit is None:
         return engine.count(space, workers=workers, backend=backend).count
     stream = engine.solutions(space, limit=limit, workers=workers, backend=backend)

@@ -17,6 +17,14 @@ branch(state)
 solution
     A puzzle with every square filled and no contradiction.
 
+kernel
+    ``fast`` (the default) runs every subtree below the root in the compiled
+    kernel (``kernel.explore_masks``) through the engine's hooks
+    ``count_below`` / ``first_below``; ``reference`` keeps the Python search
+    all the way down.  Both give the same answers and the same node counts.
+    Orders other than ``RowMajor`` and ``FewestOptionsFirst`` always take the
+    reference path.
+
 ``is_valid_solution(givens, cells)`` checks a finished grid with plain
 arithmetic on rows, columns and boxes, sharing no code with the puzzle class,
 so every answer the search returns can be checked against it.
@@ -29,8 +37,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .orders import SquareOrder
+from parallel_backtrack.engine import Explored, check_name
+
+from .orders import FewestOptionsFirst, RowMajor, SquareOrder
 from .puzzle import ImmutableSudokuPuzzle
+
+KERNELS = ("fast", "reference")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +51,23 @@ class SudokuSpace:
 
     puzzle: ImmutableSudokuPuzzle
     order: SquareOrder
-    # Nodes per engine task: a Python-path node costs 30-100 us, so about 50 ms.
-    node_budget: ClassVar[int] = 1_000
+    kernel: str = "fast"
+    # Nodes per engine task, about 50 ms: a Python-path node costs 30-100 us,
+    # a kernel node about 1 us (9x9) to 3 us (25x25).
+    REFERENCE_BUDGET: ClassVar[int] = 1_000
+    FAST_BUDGET: ClassVar[int] = 30_000
+
+    def __post_init__(self) -> None:
+        check_name("kernel", self.kernel, KERNELS)
+
+    @property
+    def fast(self) -> bool:
+        """True when the compiled kernel searches below the root."""
+        return self.kernel == "fast" and type(self.order) in (RowMajor, FewestOptionsFirst)
+
+    @property
+    def node_budget(self) -> int:
+        return self.FAST_BUDGET if self.fast else self.REFERENCE_BUDGET
 
     def root(self) -> ImmutableSudokuPuzzle:
         return self.puzzle
@@ -55,6 +82,45 @@ class SudokuSpace:
 
     def is_solution(self, state: ImmutableSudokuPuzzle) -> bool:
         return state.is_solved()
+
+    def count_below(self, state: ImmutableSudokuPuzzle, budget: int) -> Explored | None:
+        """Count below ``state`` in the kernel (None on the reference path)."""
+        return self.explore_fast([state], budget=budget) if self.fast else None
+
+    def first_below(self, state: ImmutableSudokuPuzzle, budget: int) -> Explored | None:
+        """The first solution below ``state`` in the kernel (None on the reference path)."""
+        if not self.fast:
+            return None
+        return self.explore_fast([state], budget=budget, stop_after=1, keep=True)
+
+    def explore_fast(
+        self,
+        roots: Sequence[ImmutableSudokuPuzzle],
+        *,
+        budget: int | None = None,
+        stop_after: int | None = None,
+        keep: bool = False,
+    ) -> Explored:
+        """``engine.explore`` in the kernel: same count, nodes, solutions and leftover.
+
+        Solutions are kept (``keep``) only up to ``stop_after``.
+        """
+        from .kernel import explore_masks
+
+        box, propagation = self.puzzle.box, self.puzzle.propagation
+        rows = [(0,) * len(state.masks) if state.is_dead() else state.masks for state in roots]
+        if not rows:
+            return Explored(0, 0)
+        run = explore_masks(
+            box, rows, self.order.name, propagation,  # type: ignore[attr-defined]
+            mode="first" if stop_after == 1 else "count", budget=budget, limit=stop_after,
+            keep=stop_after if keep and stop_after else 0,
+        )
+
+        def puzzles(found: Sequence[Sequence[int]]) -> tuple[ImmutableSudokuPuzzle, ...]:
+            return tuple(ImmutableSudokuPuzzle.from_masks(box, row, propagation) for row in found)
+
+        return Explored(run.count, run.nodes, puzzles(run.solutions), puzzles(run.leftover))
 
 
 def _as_cells(grid: str | Sequence[int | None]) -> list[int] | None:
