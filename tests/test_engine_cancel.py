@@ -48,8 +48,9 @@ def no_probe(monkeypatch):
 
 
 @pytest.mark.timeout(120)
-def test_solve_returns_promptly_and_no_worker_keeps_burning_cpu(no_probe):
-    executor = make_executor(2, "loky")
+@pytest.mark.parametrize("backend", ["loky", "fork"])
+def test_solve_returns_promptly_and_no_worker_keeps_burning_cpu(no_probe, backend):
+    executor = make_executor(2, backend)
     space = Needles(22, 2**12)
     # Tasks of 2 million generic nodes would run for seconds without the stop flag.
     report = solve(space, executor=executor, budget=2_000_000)

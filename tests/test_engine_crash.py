@@ -98,10 +98,11 @@ def test_a_worker_killed_mid_count_changes_nothing():
 
 
 @pytest.mark.timeout(180)
-def test_only_the_subtrees_in_flight_run_again(tmp_path):
+@pytest.mark.parametrize("backend", ["loky", "fork"])
+def test_only_the_subtrees_in_flight_run_again(tmp_path, backend):
     space = DiesOnce(18, victim=(0, 1, 0, 1, 0, 1, 0, 1), marker=str(tmp_path / "died"),
                      parent=os.getpid())
-    report = count(space, workers=2, backend="loky", budget=300, per_worker=5)
+    report = count(space, workers=2, backend=backend, budget=300, per_worker=5)
     assert report.count == sequential_count(NoAdjacentOnes(18)).count
     assert report.restarts == 1 and report.complete
     # Re-running only what was in flight: the tasks' nodes exceed the tree's by little.
@@ -109,11 +110,12 @@ def test_only_the_subtrees_in_flight_run_again(tmp_path):
 
 
 @pytest.mark.timeout(180)
-def test_three_crashes_in_a_row_stop_with_a_clear_error():
+@pytest.mark.parametrize("backend", ["loky", "fork"])
+def test_three_crashes_in_a_row_stop_with_a_clear_error(backend):
     space = AlwaysDies(16, victim=(0, 1, 0, 1, 0, 1, 0), parent=os.getpid())
     with pytest.raises(WorkerCrashError, match="died 3 times in a row") as stop:
-        count(space, workers=2, backend="loky", budget=200, per_worker=5)
+        count(space, workers=2, backend=backend, budget=200, per_worker=5)
     assert stop.value.report.restarts >= 2 and not stop.value.report.complete
     assert isinstance(stop.value, RuntimeError)
     # The next run gets a healthy pool again.
-    assert count(NoAdjacentOnes(14), workers=2, backend="loky", budget=50).count == 987
+    assert count(NoAdjacentOnes(14), workers=2, backend=backend, budget=50).count == 987

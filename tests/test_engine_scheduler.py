@@ -13,7 +13,7 @@ from parallel_backtrack.engine import (
 )
 from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
 
-RUNS = [(1, None), (2, "serial"), (2, "threads"), (2, "loky")]
+RUNS = [(1, None), (2, "serial"), (2, "threads"), (2, "loky"), (2, "fork")]
 SPACES = [NoAdjacentOnes(13), SubsetSum(tuple(range(1, 17)), 40)]
 
 
