@@ -164,8 +164,8 @@ def test_long_numbers_are_not_cells() -> None:
          "--workers 100000 is more than this machine can run: at most"),
         (["--wokers", "2"], "unrecognized arguments: --wokers 2 (did you mean --workers?)"),
         (["--backend", "lokky"],
-         "argument --backend: unknown backend 'lokky'; expected one of ['dask', 'loky', "
-         "'serial', 'threads'] (did you mean 'loky'?)"),
+         "argument --backend: unknown backend 'lokky'; expected one of ['dask', 'fork', "
+         "'loky', 'serial', 'threads'] (did you mean 'loky'?)"),
         (["--timeout", "nan"], "argument --timeout: expected a positive number, got 'nan'"),
         (["--timeout", "-1"], "argument --timeout: expected a positive number, got '-1'"),
         (["--n", "8", "--find-one", "--timeout", "3"], "--timeout applies to counting"),
