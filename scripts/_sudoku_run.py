@@ -48,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-worker", type=int, default=None)
     parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--order", default="fewest")
+    parser.add_argument("--backend", default=None)
     args = parser.parse_args(argv)
     try:
         from parallel_backtrack.engine import count
@@ -56,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the Sudoku engine API is not ready: {error}", file=sys.stderr)
         return 2
     space = space_for(puzzle_cells(args.file, args.index, args.remove), args.order)
-    report = count(space, workers=args.workers, per_worker=args.per_worker, budget=args.budget)
+    report = count(space, workers=args.workers, backend=args.backend,
+                   per_worker=args.per_worker, budget=args.budget)
     payload = report.as_dict()
     payload.update(report.task_table())
     payload.update(file=args.file, index=args.index, remove=args.remove)

@@ -78,6 +78,8 @@ def sudoku_argv(args: argparse.Namespace, workers: int, per_worker: int | None,
             str(args.index), "--remove", str(args.remove), "--workers", str(workers)]
     if args.budget:
         argv += ["--budget", str(args.budget)]
+    if args.backend and workers > 1:
+        argv += ["--backend", args.backend]
     return argv + (["--per-worker", str(per_worker)] if per_worker else [])
 
 
@@ -296,7 +298,7 @@ def parser() -> argparse.ArgumentParser:
         each.add_argument("--repeats", type=int, default=3)
         each.add_argument("--budget", type=int, default=None)
         each.add_argument("--backend", default=None,
-                          help="N-Queens: the backend of the runs on several workers")
+                          help="the backend of the runs on several workers")
         each.add_argument("--per-worker", type=int, default=None)
         each.add_argument("--sweep", type=int, nargs="*", default=SWEEP,
                           help="--per-worker values of the granularity sweep (none: skip)")
@@ -335,7 +337,9 @@ def main(argv: list[str] | None = None) -> int:
                       if part)
         return experiment(args, f"nqueens_n{args.n}{tag}", f"N-Queens n = {args.n}",
                           nqueens_argv)
-    return experiment(args, f"sudoku_{args.file.stem}_{args.index}_minus{args.remove}",
+    tag = "".join(f"_{part}" for part in (args.backend, args.budget and f"b{args.budget}")
+                  if part)
+    return experiment(args, f"sudoku_{args.file.stem}_{args.index}_minus{args.remove}{tag}",
                       f"Sudoku {args.file.stem} #{args.index} minus {args.remove} givens",
                       sudoku_argv)
 

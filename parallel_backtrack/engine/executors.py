@@ -331,6 +331,16 @@ class ForkExecutor(LokyExecutor):
         Executor.close(self, kill)
 
 
+def _close_fork_pools() -> None:
+    # At exit, before the interpreter tears modules down under the pools' callbacks.
+    while _FORK_POOLS:
+        _, pool = _FORK_POOLS.popitem()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(_close_fork_pools)
+
+
 def make_executor(workers: int = 1, backend: str | None = None, **options: Any) -> Executor:
     """The executor for ``workers`` and ``backend`` (None: serial for 1, else loky)."""
     count = resolve_workers(workers)
