@@ -11,6 +11,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from sudoku_data import HARDEST
 
 from parallel_backtrack import _cli
 from parallel_backtrack.nqueens.__main__ import main as nqueens_main
@@ -35,7 +36,6 @@ from parallel_backtrack.sudoku.formats import (
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
 from parallel_backtrack.sudoku.space import is_valid_solution
 
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])

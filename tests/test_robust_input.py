@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sudoku_data import HARDEST
 
 from parallel_backtrack import _cli
 from parallel_backtrack.nqueens.__main__ import main as nqueens_main
@@ -24,7 +25,6 @@ from parallel_backtrack.sudoku.formats import (
 from parallel_backtrack.sudoku.space import is_valid_solution
 
 ROOT = Path(__file__).resolve().parents[1]
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 SUDOKU = "python -m parallel_backtrack.sudoku: error: "
 NQUEENS = "python -m parallel_backtrack.nqueens: error: "
 

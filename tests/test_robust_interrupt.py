@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sudoku_data import HARDEST
 
 from parallel_backtrack import _cli
 from parallel_backtrack.nqueens import __main__ as nqueens_cli
@@ -24,7 +25,6 @@ psutil = pytest.importorskip("psutil")
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "sudoku"
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 # Nearly empty: about 10^21 solutions, a count that never ends.
 OPEN = "1" + "." * 80
 STOP_WITHIN = 2.0

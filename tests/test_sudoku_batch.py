@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sudoku_data import DATA
 
 from parallel_backtrack.sudoku.batch import Job, PuzzleResult, Summary, solve_entries, solve_entry
 from parallel_backtrack.sudoku.formats import read_puzzles
 from parallel_backtrack.sudoku.space import is_valid_solution
 
 HERE = Path(__file__).resolve().parent
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku"
 MIXED = HERE / "data" / "sudoku_mixed.txt"
 
 

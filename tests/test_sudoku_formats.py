@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
+from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack.sudoku.formats import (
     format_grid,
@@ -18,8 +19,6 @@ from parallel_backtrack.sudoku.formats import (
 )
 
 HERE = Path(__file__).resolve().parent
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku"
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 
 # File -> puzzles in it (SOURCES.txt: non-comment, non-empty lines).
 SHARED_FILES = {

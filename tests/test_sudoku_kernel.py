@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack.engine import explore, sequential_count
 from parallel_backtrack.sudoku.kernel import (
@@ -33,10 +34,8 @@ from parallel_backtrack.sudoku.orders import order_named
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
 from parallel_backtrack.sudoku.space import SudokuSpace
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku"
 ORDERS = ("fewest", "row-major")
 PROPAGATIONS = ("none", "peers", "units", "twins")
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 THIRTEEN = "8.........59.......67..........3.265...4.6198......437...753916...891742...624583"
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 

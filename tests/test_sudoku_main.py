@@ -10,16 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack.sudoku.__main__ import main
 from parallel_backtrack.sudoku.space import is_valid_solution
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku"
 MIXED = str(ROOT / "tests" / "data" / "sudoku_mixed.txt")
 GRIDS = str(ROOT / "tests" / "data" / "sudoku_grids.txt")
 EMPTY = str(ROOT / "tests" / "data" / "sudoku_empty.txt")
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 SOLVED = "859612437723854169164379528986147352375268914241593786432981675617425893598736241"
 
 

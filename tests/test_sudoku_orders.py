@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from sudoku_data import HARDEST
 
 from parallel_backtrack.sudoku.orders import (
     ORDERS,
@@ -16,7 +17,6 @@ from parallel_backtrack.sudoku.orders import (
 )
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
 
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 SOLVED = "859612437723854169164379528986147352375268914241593786432981675617425893598736241"
 FULL = 0b111111111
 

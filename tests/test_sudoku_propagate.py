@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack.sudoku.candidates import bits
 from parallel_backtrack.sudoku.formats import read_puzzles
@@ -19,8 +18,6 @@ from parallel_backtrack.sudoku.propagate import (
 )
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku"
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 # Row A holds 1..8, so A9 must be 9, but I9 already is: a dead end for every propagator.
 DEAD_AT_A9 = "12345678." + "." * 63 + "........9"
 

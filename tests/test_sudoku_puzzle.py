@@ -5,13 +5,13 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from sudoku_data import HARDEST
 
 from parallel_backtrack.sudoku.candidates import CandidateSet
 from parallel_backtrack.sudoku.propagate import PROPAGATORS
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
 from parallel_backtrack.sudoku.space import is_valid_solution
 
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 SOLVED = "859612437723854169164379528986147352375268914241593786432981675617425893598736241"
 FOUR = "1...|..2.|.3..|...4"
 

@@ -7,9 +7,9 @@ sampled in the default run and run in full under ``-m slow``.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack import engine
 from parallel_backtrack.sudoku import (
@@ -24,8 +24,6 @@ from parallel_backtrack.sudoku import (
 )
 from parallel_backtrack.sudoku.search import space_for
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku"
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 TOP = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 # tdoku test puzzles with 847 and 0 solutions.
 MANY = "...4......5..8.2.6.....3...2...4....3......1...5.3.8.25...6.3.8..6....95..8......"

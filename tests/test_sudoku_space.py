@@ -7,6 +7,7 @@ import pickle
 from pathlib import Path
 
 import pytest
+from sudoku_data import HARDEST
 
 from parallel_backtrack.engine import Space, sequential_count, sequential_solutions
 from parallel_backtrack.sudoku import space as space_module
@@ -14,7 +15,6 @@ from parallel_backtrack.sudoku.orders import FewestOptionsFirst, RowMajor
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
 from parallel_backtrack.sudoku.space import SudokuSpace, is_valid_solution
 
-HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 SOLVED = "859612437723854169164379528986147352375268914241593786432981675617425893598736241"
 # tdoku test puzzle with 13 solutions.
 THIRTEEN = "8.........59.......67..........3.265...4.6198......437...753916...891742...624583"
