@@ -1,6 +1,10 @@
 """parallel_backtrack: exact backtracking search on all your cores, and on a cluster."""
 
-from .engine import (
+from ._lean import apply as _apply_lean
+
+_apply_lean()  # before numba loads: only in our command lines and their workers
+
+from .engine import (  # noqa: E402
     SearchInterrupted,
     SearchReport,
     Space,

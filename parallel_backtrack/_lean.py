@@ -1,0 +1,51 @@
+"""Faster start-up for the processes our command lines own.
+
+The first time numba loads a compiled kernel it imports scipy (to look for BLAS)
+and cffi (to type cffi functions).  Our kernels use neither, and the two imports
+cost 0.2-0.3 s per process: a tenth of a short run, paid again by every worker
+a process pool starts.  ``apply()`` keeps them out, but only where nothing else
+can want them:
+
+* in a process started as one of our command lines
+  (``python -m parallel_backtrack.nqueens`` or ``...sudoku``), and
+* in the processes those start (their worker pools), through the environment
+  variable ``PARALLEL_BACKTRACK_LEAN=1`` that they inherit.
+
+A program that imports ``parallel_backtrack`` as a library is never touched, and
+``PARALLEL_BACKTRACK_LEAN=0`` turns this off everywhere.
+
+Glossary
+--------
+kept out
+    ``sys.modules[name] = None``: ``import name`` then fails at once with
+    ImportError, which numba treats as "not installed".
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+ENV = "PARALLEL_BACKTRACK_LEAN"
+COMMANDS = ("parallel_backtrack.nqueens", "parallel_backtrack.sudoku")
+KEPT_OUT = ("scipy", "cffi")
+
+
+def started_as_command(argv: list[str] | None = None) -> bool:
+    """Is this process ``python ... -m parallel_backtrack.<command>``?"""
+    argv = list(getattr(sys, "orig_argv", []) if argv is None else argv)
+    for index, arg in enumerate(argv[:-1]):
+        if arg == "-m":
+            return argv[index + 1] in COMMANDS
+    return False
+
+
+def apply() -> bool:
+    """Keep scipy and cffi out of this process if it is one of ours; True if so."""
+    setting = os.environ.get(ENV)
+    if setting == "0" or (setting != "1" and not started_as_command()):
+        return False
+    os.environ[ENV] = "1"  # the worker processes we start inherit it
+    for name in KEPT_OUT:
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
+    return True
