@@ -96,7 +96,7 @@ def test_json_stats_summary_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -
          " (did you mean 'fewest'?)"),
         ([MIXED, "--propagation", "unit"],
          "argument --propagation: unknown propagation 'unit'; expected one of"
-         " ['none', 'peers', 'twins', 'units'] (did you mean 'units'?)"),
+         " ['locked', 'matching', 'none', 'peers', 'twins', 'units'] (did you mean 'units'?)"),
         ([MIXED, "--workers", "0"],
          "argument --workers: workers must be a positive integer or -1 (all cores), got 0"),
         ([MIXED, "--workers", "-2"],

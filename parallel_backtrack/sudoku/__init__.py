@@ -10,8 +10,9 @@ Quick use::
 
 The CLI is ``python -m parallel_backtrack.sudoku FILE``.  See ``grid`` (squares,
 units, peers), ``candidates`` (CandidateSet), ``propagate`` (none, peers, units,
-twins), ``puzzle``, ``orders`` (row-major, fewest), ``formats``, ``space`` (the
-engine Space and the independent checker) and ``search``.
+twins, locked, matching; the last two use ``matching``), ``puzzle``, ``orders``
+(row-major, fewest), ``formats``, ``space`` (the engine Space and the independent
+checker) and ``search``.
 """
 
 from .candidates import CandidateSet

@@ -18,7 +18,7 @@ roots
     Several states as rows of a 2-D array, explored in order.
 order, propagation
     By name, as in ``orders`` and ``propagate``: ``fewest`` or ``row-major``;
-    ``none``, ``peers``, ``units`` or ``twins``.
+    ``none``, ``peers``, ``units``, ``twins``, ``locked`` or ``matching``.
 node
     One state taken off the search stack, the root included; each guess makes
     one.  Counts equal the engine's ``sequential_count`` over the reference.

@@ -27,6 +27,11 @@ propagation codes
     ``UNITS`` (2): peers plus hidden singles (a value with one place in a unit
     goes there).  ``TWINS`` (3): units plus naked twins (two squares of a unit
     holding the same two values take them from the rest of the unit).
+    ``LOCKED`` (4): units plus locked candidates; ``MATCHING`` (5): every unit
+    domain consistent, plus locked candidates (both in ``kernel_matching``).
+scratch
+    ``uint64 [SCRATCH_ROWS, SCRATCH_COLUMNS]`` (``kernel_matching``): working
+    rows for those two rules.
 """
 
 from __future__ import annotations
@@ -34,9 +39,11 @@ from __future__ import annotations
 import numpy as np
 
 from .kernel_bits import U64_ZERO, has_many, hot_njit, is_single, popcount
+from .kernel_matching import locked_candidates, match_dirty_units
 
-NONE, PEERS, UNITS, TWINS = 0, 1, 2, 3
-PROPAGATION_CODES = {"none": NONE, "peers": PEERS, "units": UNITS, "twins": TWINS}
+NONE, PEERS, UNITS, TWINS, LOCKED, MATCHING = 0, 1, 2, 3, 4, 5
+PROPAGATION_CODES = {"none": NONE, "peers": PEERS, "units": UNITS, "twins": TWINS,
+                     "locked": LOCKED, "matching": MATCHING}
 DEAD = -1
 
 
@@ -164,8 +171,24 @@ def eliminate_naked_twins(masks, row, queue, tail, units, square_units, dirty): 
 
 
 @hot_njit
+def _box_of(size):  # type: ignore[no-untyped-def]
+    box = 1
+    while box * box < size:
+        box += 1
+    return box
+
+
+@hot_njit
+def _any(flags):  # type: ignore[no-untyped-def]
+    for k in range(flags.shape[0]):
+        if flags[k]:
+            return True
+    return False
+
+
+@hot_njit
 def propagate(masks, row, queue, tail, propagation, units, peers, square_units, full, dirty,
-              all_dirty):  # type: ignore[no-untyped-def]
+              all_dirty, scratch):  # type: ignore[no-untyped-def]
     """Run the propagator to its fixed point; False when the state is dead.
 
     ``queue[:tail]`` holds the squares that just became single; their units
@@ -185,10 +208,15 @@ def propagate(masks, row, queue, tail, propagation, units, peers, square_units, 
         head = tail
         if propagation == PEERS:
             return True
-        tail = place_hidden_singles(masks, row, queue, tail, units, square_units, dirty, full)
+        if propagation == MATCHING:
+            tail = match_dirty_units(masks, row, queue, tail, units, square_units, dirty,
+                                     scratch, full)
+        else:
+            tail = place_hidden_singles(masks, row, queue, tail, units, square_units, dirty,
+                                        full)
         if tail == DEAD:
             return False
-        if tail != head:
+        if tail != head or (propagation == MATCHING and _any(dirty)):
             continue
         if propagation == TWINS:
             tail, changed = eliminate_naked_twins(
@@ -198,11 +226,20 @@ def propagate(masks, row, queue, tail, propagation, units, peers, square_units, 
                 return False
             if changed:
                 continue
+        if propagation >= LOCKED:
+            size = units.shape[1]
+            tail, changed = locked_candidates(masks, row, queue, tail, size, _box_of(size),
+                                              square_units, dirty, scratch)
+            if tail == DEAD:
+                return False
+            if changed:
+                continue
         return True
 
 
 @hot_njit
-def propagate_root(masks, row, queue, propagation, units, peers, square_units, full, dirty):  # type: ignore[no-untyped-def]
+def propagate_root(masks, row, queue, propagation, units, peers, square_units, full, dirty,
+                   scratch):  # type: ignore[no-untyped-def]
     """Check and propagate a state given from outside; False when it is dead.
 
     Every single is queued (re-propagating a fixed point changes nothing); an
@@ -220,7 +257,7 @@ def propagate_root(masks, row, queue, propagation, units, peers, square_units, f
             queue[tail] = square
             tail += 1
     return propagate(masks, row, queue, tail, propagation, units, peers, square_units, full,
-                     dirty, True)
+                     dirty, True, scratch)
 
 
 @hot_njit

@@ -15,7 +15,8 @@ workspace
     ``stack[d]`` the masks at depth ``d`` (``stack[0]`` is the root),
     ``squares[d]`` the square branched on at depth ``d``, ``untried[d]`` its
     values not yet tried (a mask), a propagation ``queue`` and the ``dirty``
-    flags of the units to scan for hidden singles.
+    flags of the units to scan for hidden singles, and the ``scratch`` rows of
+    the ``locked`` and ``matching`` rules.
 depth
     How many guesses lie between the root and ``stack[d]``; at most the number
     of unfilled squares of the root.
@@ -42,6 +43,7 @@ from .kernel_bits import (
     low_bit_index,
     popcount,
 )
+from .kernel_matching import SCRATCH_COLUMNS, SCRATCH_ROWS
 from .kernel_propagate import NONE, lazy_candidates, propagate, propagate_root
 
 ROW_MAJOR, FEWEST = 0, 1
@@ -97,7 +99,7 @@ def select_square(stack, row, order, propagation, peers, full):  # type: ignore[
 
 
 @hot_njit
-def make_child(stack, squares, queue, dirty, depth, value, propagation,
+def make_child(stack, squares, queue, dirty, scratch, depth, value, propagation,
                units, peers, square_units, full):  # type: ignore[no-untyped-def]
     """``stack[depth + 1]`` := the state after guessing ``value``; False if dead."""
     for k in range(stack.shape[1]):
@@ -106,7 +108,7 @@ def make_child(stack, squares, queue, dirty, depth, value, propagation,
     stack[depth + 1, square] = value
     queue[0] = square
     return propagate(stack, depth + 1, queue, 1, propagation, units, peers, square_units, full,
-                     dirty, False)
+                     dirty, False, scratch)
 
 
 @hot_njit
@@ -124,14 +126,14 @@ def explore_root(work, propagation, order, tables, count, nodes, limit, budget, 
     ``limit`` and ``budget`` are ignored when 0.  Returns
     ``(count, nodes, kept, stopped_depth)`` with the running totals.
     """
-    stack, squares, untried, queue, dirty = work
+    stack, squares, untried, queue, dirty, scratch = work
     units, peers, square_units, full = tables
-    return _descend(stack, squares, untried, queue, dirty, units, peers, square_units, full,
-                    propagation, order, count, nodes, limit, budget, solutions, kept)
+    return _descend(stack, squares, untried, queue, dirty, scratch, units, peers, square_units,
+                    full, propagation, order, count, nodes, limit, budget, solutions, kept)
 
 
 @hot_njit
-def _descend(stack, squares, untried, queue, dirty, units, peers, square_units, full,
+def _descend(stack, squares, untried, queue, dirty, scratch, units, peers, square_units, full,
              propagation, order, count, nodes, limit, budget, solutions, kept):  # type: ignore[no-untyped-def]
     """The body of ``explore_root``, with every array unpacked.
 
@@ -139,7 +141,8 @@ def _descend(stack, squares, untried, queue, dirty, units, peers, square_units, 
     the loop: unpacking inside it cost a third of the run time.
     """
     nodes += 1
-    if not propagate_root(stack, 0, queue, propagation, units, peers, square_units, full, dirty):
+    if not propagate_root(stack, 0, queue, propagation, units, peers, square_units, full, dirty,
+                          scratch):
         return count, nodes, kept, SOLVED
     square, cands = select_square(stack, 0, order, propagation, peers, full)
     if square == SOLVED:
@@ -157,7 +160,7 @@ def _descend(stack, squares, untried, queue, dirty, units, peers, square_units, 
         value = low_bit(pending)
         untried[depth] = pending ^ value
         nodes += 1
-        if not make_child(stack, squares, queue, dirty, depth, value, propagation,
+        if not make_child(stack, squares, queue, dirty, scratch, depth, value, propagation,
                           units, peers, square_units, full):
             continue
         square, cands = select_square(stack, depth + 1, order, propagation, peers, full)
@@ -179,7 +182,7 @@ def frontier_rows(work, propagation, tables, depth):  # type: ignore[no-untyped-
     child that is already dead comes back as a row of zeros (every square
     empty), which any search treats as a dead end of one node.
     """
-    stack, squares, untried, queue, dirty = work
+    stack, squares, untried, queue, dirty, scratch = work
     units, peers, square_units, full = tables
     total = 0
     for level in range(depth + 1):
@@ -191,7 +194,7 @@ def frontier_rows(work, propagation, tables, depth):  # type: ignore[no-untyped-
         while pending != U64_ZERO:
             value = low_bit(pending)
             pending ^= value
-            if make_child(stack, squares, queue, dirty, level, value, propagation,
+            if make_child(stack, squares, queue, dirty, scratch, level, value, propagation,
                           units, peers, square_units, full):
                 rows[row, :] = stack[level + 1]
             row += 1
@@ -235,6 +238,7 @@ def _workspace(levels, squares, units):  # type: ignore[no-untyped-def]
         np.empty(levels, dtype=np.uint64),
         np.empty(squares, dtype=np.uint16),
         np.zeros(units, dtype=np.bool_),
+        np.zeros((SCRATCH_ROWS, SCRATCH_COLUMNS), dtype=np.uint64),
     )
 
 

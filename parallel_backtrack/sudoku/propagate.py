@@ -35,6 +35,14 @@ The propagators, by name (``propagator_named``):
     Peer elimination plus hidden singles, to a fixed point.
 ``twins``
     ``units`` plus naked twins, to a fixed point.
+``locked``
+    ``units`` plus locked candidates (see ``matching``), to a fixed point.
+``matching``
+    Every unit domain consistent (Régin's all-different filtering, as
+    Gecode's ``distinct`` with domain propagation: a candidate stays only if
+    some assignment of the unit's values uses it), plus locked candidates, to
+    a fixed point.  It implies peer elimination, hidden singles and naked or
+    hidden subsets of every size.
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ from collections.abc import Callable, Sequence
 from parallel_backtrack.engine import UnknownNameError, did_you_mean
 
 from .grid import Grid
+from .matching import match_units, remove_locked_candidates
 
 Propagator = Callable[[list[int], list[int], Grid, "Sequence[int] | None"], bool]
 
@@ -208,11 +217,56 @@ def propagate_twins(
             return True
 
 
+def propagate_locked(
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+) -> bool:
+    """``units`` plus locked candidates, until nothing changes."""
+    while True:
+        if not propagate_units(masks, filled, grid, before):
+            return False
+        before = tuple(masks)
+        found = remove_locked_candidates(masks, grid)
+        if found is None:
+            return False
+        changed, filled = found
+        if not changed:
+            return True
+
+
+def propagate_matching(
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+) -> bool:
+    """Peer elimination, domain-consistent units and locked candidates, until nothing changes.
+
+    ``before``, when given, is a fixed point these masks were derived from; units
+    equal to it there are not matched again.
+    """
+    while True:
+        if not eliminate_from_peers(masks, filled, grid.peers):
+            return False
+        scanned = tuple(masks)
+        found = match_units(masks, grid, before)
+        if found is None:
+            return False
+        changed, filled = found
+        before = scanned
+        if changed:
+            continue
+        found = remove_locked_candidates(masks, grid)
+        if found is None:
+            return False
+        changed, filled = found
+        if not changed:
+            return True
+
+
 PROPAGATORS: dict[str, Propagator] = {
     "none": propagate_none,
     "peers": propagate_peers,
     "units": propagate_units,
     "twins": propagate_twins,
+    "locked": propagate_locked,
+    "matching": propagate_matching,
 }
 
 
@@ -224,5 +278,6 @@ def check_propagation(name: object) -> str:
 
 
 def propagator_named(name: str) -> Propagator:
-    """The propagator called ``name``: ``none``, ``peers``, ``units`` or ``twins``."""
+    """The propagator called ``name``: ``none``, ``peers``, ``units``, ``twins``, ``locked``
+    or ``matching``."""
     return PROPAGATORS[check_propagation(name)]

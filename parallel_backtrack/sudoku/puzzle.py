@@ -18,7 +18,8 @@ masks
     Example: with Norvig's "hardest" givens and ``peers``, ``masks[2] ==
     0b100100101``, i.e. ``candidates("A3") == {1, 3, 6, 9}``.
 propagation
-    The propagator's name (``none``, ``peers``, ``units``, ``twins``); see
+    The propagator's name (``none``, ``peers``, ``units``, ``twins``,
+    ``locked``, ``matching``); see
     ``propagate``.  Under ``none`` an open square's mask stays full and its
     candidates are worked out from its filled peers when asked.
 dead
