@@ -8,7 +8,10 @@ through the engine) and to a Norvig-style solver timed in the same run on a
 sample spread over the file.  ``cold s`` is the wall time of a fresh Python
 process that imports, reads and solves the whole file (interpreter, numba and
 cache loading included).  Then it makes near-minimal 25x25 puzzles from solved
-grids and times them.
+grids and times them, and tries Gecode's 25x25 instances (``gecode_25x25.txt``
+from the shared data, else the copy in ``tests/data``) with each propagator of
+``--gecode-propagations`` (fewest first, one worker, ``--gecode-budget`` nodes
+at most per instance).
 
 Writes ``results/bench_sudoku.csv`` and ``.json``; prints a markdown table.
 
@@ -48,6 +51,7 @@ from parallel_backtrack.sudoku.kernel import (  # noqa: E402
     warm_up,
 )
 from parallel_backtrack.sudoku.kernel_batch import count_batch, read_batch, solve_batch  # noqa: E402
+from parallel_backtrack.sudoku.space import is_valid_solution  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "sudoku"
 SETS = {  # label: (file, mode)
@@ -59,6 +63,7 @@ SETS = {  # label: (file, mode)
     "tdoku-test (count all)": ("tdoku_test_puzzles.txt", "count"),
 }
 QUICK = ("forum-hardest-1106", "top95", "gecode-16x16", "tdoku-test (count all)")
+GECODE_25 = "gecode_25x25.txt"
 
 
 class NorvigSolver:
@@ -290,6 +295,49 @@ def bench_generated(box: int, puzzles: int, check_budget: int) -> list[dict[str,
     return found
 
 
+def gecode_25_path() -> Path | None:
+    for path in (DATA / GECODE_25, ROOT / "tests" / "data" / GECODE_25):
+        if path.is_file():
+            return path
+    return None
+
+
+def bench_gecode_25(propagations: list[str], budget: int) -> list[dict[str, object]]:
+    """Seconds and nodes per Gecode 25x25 instance, each solved or stopped at ``budget``."""
+    path = gecode_25_path()
+    if path is None:
+        print(f"skipping Gecode 25x25: {GECODE_25} not found", file=sys.stderr)
+        return []
+    lines = [line for line in path.read_text().splitlines() if line and not line.startswith("#")]
+    found = []
+    for propagation in propagations:
+        for line in lines:
+            puzzle, _, note = line.partition("\t")
+            cells = [0 if ch == "." else NorvigSolver.SYMBOLS.index(ch) + 1 for ch in puzzle]
+            started = time.perf_counter()
+            run = explore_masks(5, masks_from_cells(5, cells), "fewest", propagation,
+                                mode="first", budget=budget)
+            seconds = time.perf_counter() - started
+            values = [int(m).bit_length() for m in run.solutions[0]] if run.count else None
+            found.append({
+                "instance": note.strip() or puzzle[:10], "givens": sum(1 for v in cells if v),
+                "propagation": propagation, "nodes": run.nodes, "seconds": round(seconds, 3),
+                "solved": bool(values) and is_valid_solution(cells, values),
+            })
+            print(f"  {found[-1]}", file=sys.stderr)
+    return found
+
+
+def gecode_markdown(found: list[dict[str, object]], budget: int) -> str:
+    lines = ["| instance | givens | order / propagation | solved | nodes | seconds |",
+             "|---|---:|---|---|---:|---:|"]
+    for g in found:
+        solved = "yes" if g["solved"] else f"no ({budget:,}-node budget)"
+        lines.append(f"| {g['instance']} | {g['givens']} | fewest / {g['propagation']} |"
+                     f" {solved} | {g['nodes']:,} | {g['seconds']} |")
+    return "\n".join(lines)
+
+
 def markdown(rows: list[Row]) -> str:
     lines = [
         "| data set | puzzles | workers | puzzles/s | nodes/puzzle | x 1 worker | reference/s"
@@ -329,6 +377,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generated", type=int, default=3, help="25x25 puzzles to make")
     parser.add_argument("--check-budget", type=int, default=200_000,
                         help="nodes per uniqueness check while making 25x25 puzzles")
+    parser.add_argument("--gecode-budget", type=int, default=200_000,
+                        help="nodes per Gecode 25x25 instance (0: skip them)")
+    parser.add_argument("--gecode-propagations", default="units,matching",
+                        help="comma-separated propagators to try on the Gecode 25x25 set")
     parser.add_argument("--out", type=Path, default=ROOT / "results")
     args = parser.parse_args(argv)
     labels = QUICK if args.quick else tuple(s for s in args.sets.split(",") if s)
@@ -341,10 +393,15 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row for label in labels
             for row in bench_set(label, repeats, args.seconds, not (args.quick or args.no_cold))]
     found = bench_generated(5, args.generated, args.check_budget) if args.generated else []
+    gecode = (bench_gecode_25([p for p in args.gecode_propagations.split(",") if p],
+                              args.gecode_budget) if args.gecode_budget else [])
     print(markdown(rows))
     if found:
         print()
         print(generated_markdown(found))
+    if gecode:
+        print()
+        print(gecode_markdown(gecode, args.gecode_budget))
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "bench_sudoku.csv", "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(asdict(rows[0])) if rows else ["none"])
@@ -353,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     machine = {"python": platform.python_version(), "machine": platform.machine(),
                "processor": platform.processor(), "cpus": __import__("os").cpu_count()}
     (args.out / "bench_sudoku.json").write_text(json.dumps(
-        {"machine": machine, "rows": [asdict(r) for r in rows], "generated_25x25": found},
+        {"machine": machine, "rows": [asdict(r) for r in rows], "generated_25x25": found,
+         "gecode_25x25": gecode},
         indent=2))
     return 0
 
