@@ -1,4 +1,5 @@
-"""The problem-agnostic engine: spaces, splitting, scheduling, executors, reports, metrics."""
+"""The problem-agnostic engine: spaces, splitting, scheduling, executors (and a virtual
+pool that simulates P workers on one core), reports, metrics."""
 
 from .executors import (
     BACKENDS,
@@ -14,6 +15,7 @@ from .metrics import Metrics, TooManyNodesError, metrics
 from .modes import SolutionStream, count, first_hit, solutions, solve
 from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats
 from .space import Explored, Space, Tally, explore, sequential_count, sequential_solutions
+from .virtual import VirtualExecutor
 
 __all__ = [
     "BACKENDS",
@@ -27,6 +29,7 @@ __all__ = [
     "Tally",
     "TooManyNodesError",
     "UnknownNameError",
+    "VirtualExecutor",
     "WorkerCrashError",
     "WorkerStats",
     "check_name",

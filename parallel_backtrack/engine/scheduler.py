@@ -6,7 +6,8 @@ work
     ``Work(key, roots)``: subtrees waiting to be run as one task.  ``key`` is a
     tuple giving the work's place in the sequential depth-first order: a task
     for key ``K`` reports its solutions under ``K + (0,)`` and hands back its
-    unexplored rest as work ``K + (1,)``; splitting ``K`` gives ``K + (0,)``,
+    unexplored rest as work ``K + (1,)`` (and roots it never started as
+    ``K + (2,)``); splitting ``K`` gives ``K + (0,)``,
     ``K + (1,)``, ...  Tuples compare the way the tree is ordered, so a stream
     can release solutions in exactly the sequential order.
 budget
@@ -15,10 +16,26 @@ budget
     balanced and a stop is prompt.
 pending / in flight
     Work waiting in the parent / submitted and not yet collected (at most
-    ``2 * workers``).  When fewer than ``workers`` items are pending the next
-    one is split (halved, or a single root branched one level), so no worker
-    starves; above ``MAX_PENDING`` waiting roots nothing is split, which bounds
-    the parent's memory.
+    ``2 * workers``).  Above ``MAX_PENDING`` waiting roots nothing is split,
+    which bounds the parent's memory.
+cut
+    The first frontier: ``per_worker`` subtrees per worker, at most ``MAX_CUT``
+    (with many workers one parent's dispatching is the limit, and the budget,
+    packing and leftovers balance the work anyway).
+packing
+    Guided self-scheduling: a task takes ``1 / (GUIDED * workers)`` of the roots
+    pending from the cut, so early tasks take many small subtrees and the last
+    ones few; each dispatch costs the parent some 50 us, so fewer, fuller tasks
+    let one parent feed more workers.  The budget still bounds a task: roots it
+    never started come back as they were (``untouched``).  Only unordered modes
+    pack (``count``, ``first``).
+tail
+    Fewer items pending than workers.  The next item is split if it is likely
+    big (a leftover, once; a subtree of the cut when the moving average of
+    nodes per subtree fills a good share of a budget): a leftover stack, deepest
+    first, gives up its shallowest root; other work is halved; a single root
+    is branched one level.  Tasks then get a ``TAIL_SHRINK``-th of the budget,
+    so the last ones end close together.
 reduce
     ``count``: add the weighted counts (a finish accumulator's sum);
     ``first``: the first solution to arrive wins, the stop flag is raised and
@@ -44,22 +61,37 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .executors import Executor
+from .executors import Executor, warm
 from .progress import progress_bar
 from .report import SearchInterrupted, SearchReport, WorkerCrashError
 from .space import Space
-from .split import Subtree, TaskResult, expand, run_subtrees, run_task, warm_task
+from .split import Subtree, TaskResult, expand, pack, run_subtrees, run_task, warm_task
 
 DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
-# The parent tries this many budgets itself (for at most PROBE_SECONDS) before it
-# starts a pool: a tree that small is not worth one.  While the pool starts it goes
-# on in rounds of PROBE_ROUND_SECONDS, so it notices the warm workers promptly.
+# The parent tries this many budgets itself (for at most the executor's
+# ``start_cost``, PROBE_SECONDS if it has none, its kernels loaded first) before
+# it starts a pool: a tree that small is not worth one.  While the pool starts it
+# goes on in rounds of PROBE_ROUND_SECONDS, so it notices the warm workers promptly.
 PROBE_BUDGETS = 8
 PROBE_SECONDS = 0.3
 PROBE_ROUND_SECONDS = 0.05
+# The first cut makes at most this many subtrees: with many workers the parent's
+# dispatching is the limit, and budgets, packing and leftovers keep them balanced.
+MAX_CUT = 1024
 # Subtree roots waiting in the parent; beyond this the scheduler stops splitting.
 MAX_PENDING = 20_000
+# A packed task aims at this share of a budget (the estimate is rough, the budget
+# stays the hard limit).
+PACK_SHARE = 2
+# In the tail (fewer items pending than workers) tasks get this fraction of a budget.
+TAIL_SHRINK = 4
+# Packing takes 1 / (GUIDED * workers) of the pending roots.
+GUIDED = 2
+# The weight of the latest task in the moving average of nodes per cut subtree.
+AVERAGE_WEIGHT = 0.1
+# A single root is branched at most this many levels to feed idle workers.
+MAX_LEVELS = 1
 MAX_CRASHES = 3
 
 
@@ -69,6 +101,7 @@ class Work:
     roots: tuple[Subtree, ...]
     parent: int = -1  # the task whose leftover this is (-1: cut by the parent)
     crashes: int = 0  # crashes this work was in flight for
+    level: int = 0  # levels its roots were branched below a cut or leftover root
 
 
 def _check_positive(name: str, value: int | float | None) -> None:
@@ -102,6 +135,8 @@ class Run:
         self.inflight: dict[Any, Work] = {}
         self.ready: list[tuple[tuple[int, ...], int, tuple[Any, ...]]] = []
         self.released = self.crashes = 0
+        # Nodes per subtree of the cut, a moving average of the latest (None: none yet).
+        self.per_root: float | None = None
         self.handle: Any = None
         self.flag = executor.stop_flag()
         self.bar = progress_bar(progress)
@@ -144,7 +179,11 @@ class Run:
         is warm (spawned, kernels loaded).  Returns what is left to cut (not redone)."""
         if PROBE_BUDGETS <= 0:
             return roots
-        rest = self._probe_round(roots, PROBE_BUDGETS, PROBE_SECONDS, 0)
+        started = time.perf_counter()
+        warm(self.space)  # load the kernels first: that is not search time
+        self.report.setup_seconds += time.perf_counter() - started
+        start_cost = getattr(self.executor, "start_cost", PROBE_SECONDS)
+        rest = self._probe_round(roots, PROBE_BUDGETS, start_cost, 0)
         if not rest or self._done() or self._out_of_time() or not self.executor.slow_start:
             return rest
         warming = self._start_pool()
@@ -183,7 +222,7 @@ class Run:
             roots, prefix = self._probe(roots), (1,)
             if self._done() or self.report.stop_reason:
                 return
-        target = 1 if serial else min(self.per_worker * self.executor.workers, MAX_PENDING)
+        target = 1 if serial else min(self.per_worker * self.executor.workers, MAX_CUT, MAX_PENDING)
         frontier = expand(self.space, roots, target)
         self.report.nodes += frontier.nodes
         self.report.split_depth = frontier.depth
@@ -192,25 +231,45 @@ class Run:
         self.report.frontier = len(self.pending)
 
     def _items(self, prefix: tuple[int, ...], items: Sequence[tuple[bool, Any, int]],
-               parent: int, crashes: int) -> list[Work]:
+               parent: int, crashes: int, level: int = 0) -> list[Work]:
         """Work for the subtrees of a frontier; its solutions are reduced at once."""
         works = []
         for index, (leaf, state, weight) in enumerate(items):
             if leaf:
                 self._found(prefix + (index,), (state,), weight)
             else:
-                works.append(Work(prefix + (index,), ((state, weight),), parent, crashes))
+                works.append(Work(prefix + (index,), ((state, weight),), parent, crashes,
+                                  level))
         return works
 
+    def _worth_splitting(self, work: Work) -> bool:
+        """Is ``work`` likely big enough to share out?  Before anything is measured,
+        yes.  A leftover is (a budget ran out above it), down to ``MAX_LEVELS``
+        branchings of a single root; a subtree of the cut is when the subtrees
+        measured so far average a good share of a budget.  Splitting tiny work
+        would only cost the parent dispatches."""
+        if self.budget is None or self.per_root is None:
+            return True
+        if work.parent >= 0:
+            return work.level < MAX_LEVELS
+        return len(work.roots) * self.per_root >= self.budget / PACK_SHARE
+
     def _split(self, work: Work) -> list[Work]:
-        """Halve a work item, or branch its single root one level (in order)."""
+        """Two pieces of a work item, or its single root branched one level (in order).
+        Roots of the cut are halved.  A leftover stack is ordered deepest first, and a
+        subtree's size grows about geometrically with its height, so its last
+        (shallowest) root goes alone: that is where the work is."""
         if len(work.roots) >= 2:
-            half = len(work.roots) // 2
-            return [replace(work, key=work.key + (0,), roots=work.roots[:half]),
-                    replace(work, key=work.key + (1,), roots=work.roots[half:])]
+            stack = work.parent >= 0
+            cut = len(work.roots) - 1 if stack else len(work.roots) // 2
+            # The deep rest of a stack is small: it is not split again.
+            return [replace(work, key=work.key + (0,), roots=work.roots[:cut],
+                            level=MAX_LEVELS if stack else work.level + 1),
+                    replace(work, key=work.key + (1,), roots=work.roots[cut:],
+                            level=work.level + 1)]
         frontier = expand(self.space, work.roots, 2)
         self.report.nodes += frontier.nodes
-        return self._items(work.key, frontier.items, work.parent, work.crashes)
+        return self._items(work.key, frontier.items, work.parent, work.crashes, work.level + 1)
 
     # -- reducing ------------------------------------------------------------
     def _found(self, key: tuple[int, ...], solutions: tuple[Any, ...], weight: int) -> None:
@@ -248,12 +307,27 @@ class Run:
             self._recover(work, error)
             return
         self.crashes = 0
+        if work.parent == -1:
+            self._measure(len(work.roots) - result.untouched, result.nodes)
         self.report.record_task(result.seconds, result.worker, result.nodes, work.parent)
         self.report.setup_seconds += result.setup_seconds
         self._absorb(work.key + (0,), result)
-        if result.leftover:
-            self._push(Work(work.key + (1,), result.leftover, self.report.tasks - 1))
+        # The rest of the subtree the budget stopped in (a leftover, likely big), then
+        # the given roots never started (still the work they were: packable).
+        begun = len(result.leftover) - result.untouched
+        if result.untouched:
+            self._push(replace(work, key=work.key + (2,), roots=result.leftover[begun:]))
+        if begun:
+            self._push(Work(work.key + (1,), result.leftover[:begun], self.report.tasks - 1))
         self.report.collect_seconds += time.perf_counter() - started
+
+    def _measure(self, roots: int, nodes: int) -> None:
+        """Fold one task's nodes per subtree of the cut into the moving average: the
+        cut's subtrees shrink from left to right, and dispatch follows that order."""
+        if roots > 0:
+            sample = nodes / roots
+            old = self.per_root
+            self.per_root = sample if old is None else old + AVERAGE_WEIGHT * (sample - old)
 
     def _recover(self, work: Work, error: BaseException) -> None:
         """A worker died: restart the pool and queue again the work that was in flight
@@ -307,14 +381,29 @@ class Run:
         """The next work to submit; split first when the queue runs low."""
         while self.pending:
             work = self._pop()
-            if len(self.pending) >= self.executor.workers or self.pending_roots >= MAX_PENDING:
-                return work
+            if (len(self.pending) >= self.executor.workers or self.pending_roots >= MAX_PENDING
+                    or not self._worth_splitting(work)):
+                return self._pack(work)
             pieces = self._split(work)
             for piece in reversed(pieces[1:]):
                 self._push(piece)
             if pieces:
                 return pieces[0]
         return None
+
+    def _pack(self, work: Work) -> Work:
+        """Add the next subtrees of the cut to ``work``: guided self-scheduling, a share
+        ``1 / (GUIDED * workers)`` of the roots pending, so early tasks take many and
+        the last ones few.  The budget still bounds the task: roots it never starts
+        come back as they were (``untouched``) and are packed again."""
+        if self.mode == "all" or self.budget is None or work.parent != -1:
+            return work
+        share = self.pending_roots // (GUIDED * self.executor.workers)
+        roots = list(work.roots)
+        while (len(roots) < share and self.pending and self.pending[0].parent == -1
+               and self.pending[0].crashes == work.crashes):
+            roots.extend(self._pop().roots)
+        return work if len(roots) == len(work.roots) else replace(work, roots=tuple(roots))
 
     def _fill(self) -> None:
         if self.handle is None:
@@ -324,11 +413,20 @@ class Run:
             if work is None:
                 return
             started = time.perf_counter()
-            future = self.executor.submit(run_task, self.handle, work.roots, self.mode,
-                                          self.budget, self.keep, self.seconds, self.flag)
+            roots = work.roots if self.executor.name == "serial" else pack(work.roots)
+            future = self.executor.submit(run_task, self.handle, roots, self.mode,
+                                          self._budget_now(), self.keep, self.seconds,
+                                          self.flag)
             if self.executor.name != "serial":  # in-process, "submitting" is the task
                 self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work
+
+    def _budget_now(self) -> int | None:
+        """The node budget of the next task: a ``TAIL_SHRINK``-th of it once fewer
+        items than workers are pending, so the last tasks end close together."""
+        if self.budget is None or len(self.pending) >= self.executor.workers:
+            return self.budget
+        return max(1, self.budget // TAIL_SHRINK)
 
     def _tick(self) -> None:
         if self.bar is not None:

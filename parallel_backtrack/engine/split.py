@@ -12,6 +12,9 @@ budget
     Nodes a task may visit before it hands back the unexplored rest of its stack
     (``leftover``) for the scheduler to re-submit.  A task can also have a time
     budget (``seconds``) and a shared ``stop`` flag; whichever comes first ends it.
+untouched
+    Roots given to a task that it never started (the last ones): they come back
+    at the end of ``leftover`` and the scheduler treats them as it did before.
 allowance
     A task's budgets while it runs: what is left, and how many nodes the next
     call of a compiled hook may take (hooks only know node budgets, so a time
@@ -31,12 +34,15 @@ first-row subtrees expanded level by level until at least 100 subtrees exist.
 from __future__ import annotations
 
 import os
+import pickle
 import threading
 import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+
+import cloudpickle
 
 from .executors import StopFlag, unship, warm
 from .space import Explored, Space, explore
@@ -69,6 +75,7 @@ class TaskResult:
     worker: str
     found_at: float | None = None  # wall clock (time.time) of the first solution found
     setup_seconds: float = 0.0  # loading the space and warming its kernels (first task only)
+    untouched: int = 0  # the last this many leftover roots are given roots never started
 
 
 def expand(space: Space[Any], roots: Sequence[Subtree], target: int) -> Frontier:
@@ -194,10 +201,12 @@ def run_subtrees(
     solutions: list[Any] = []
     found_at = None
     queue: deque[Subtree] = deque(roots)
+    untouched = len(queue)  # given roots not started yet: always the queue's tail
     while queue:
         wanted = None if keep is None else keep - len(solutions)
         if allowance.over(nodes) or (mode == "first" and solutions) or wanted == 0:
             break
+        untouched -= len(queue) == untouched
         state, weight = queue.popleft()
         found = _explore_one(space, state, mode, allowance, nodes, wanted)
         count += found.count * weight
@@ -209,14 +218,26 @@ def run_subtrees(
         queue.extendleft((s, weight) for s in reversed(found.leftover))
     return TaskResult(
         count, nodes, tuple(solutions), tuple(queue), time.perf_counter() - allowance.started,
-        worker_label(), found_at,
+        worker_label(), found_at, untouched=untouched,
     )
 
 
-def run_task(handle: Any, roots: Sequence[Subtree], mode: str, budget: int | None,
+def pack(roots: Sequence[Subtree]) -> bytes:
+    """A task's roots as one bytes object, pickled by the fast C pickler when it can
+    (loky's cloudpickle costs some 8 us per state; a task can carry hundreds)."""
+    try:
+        return pickle.dumps(tuple(roots), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return cloudpickle.dumps(tuple(roots))  # states of classes made on the fly
+
+
+def run_task(handle: Any, roots: Sequence[Subtree] | bytes, mode: str, budget: int | None,
              keep: int | None, seconds: float | None, stop: StopFlag) -> TaskResult:
-    """The body of one task, in a worker: load the space once, then ``run_subtrees``."""
+    """The body of one task, in a worker: load the space once, then ``run_subtrees``
+    (``roots`` may come ``pack``-ed)."""
     started = time.perf_counter()
+    if isinstance(roots, bytes):
+        roots = pickle.loads(roots)
     space = warm(unship(handle))
     setup = time.perf_counter() - started
     result = run_subtrees(space, roots, mode, budget, keep, seconds=seconds, stop=stop)

@@ -155,6 +155,9 @@ class CanonicalBoard:
     def __str__(self) -> str:
         return str(self.board)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (CanonicalBoard, (self.board,))  # a dispatch pickles thousands of these
+
 
 def canonical_children(state: CanonicalBoard) -> list[CanonicalBoard | ImmutableQueenLocations]:
     """Children in search order; a full canonical board's children are its orbit."""

@@ -1,0 +1,128 @@
+"""A virtual pool: how the scheduler would do on P workers, found on one core.
+
+Each task runs at once, in this process, and is timed; a virtual clock says
+when it would have ended on the first of P workers to be free.  The parent's
+own time (cutting, splitting, dispatching, collecting, and pickling each task
+and result as a real pool would) moves the clock as it passes.  The scheduler
+cannot tell the difference, so what is simulated is its real behaviour for P
+workers (the cut, splitting when the queue runs low, packing, leftovers) with
+real task durations: a faithful "what would 64 cores do", on a laptop.
+
+Glossary
+--------
+clock
+    Virtual seconds since its first run began: the parent's time outside
+    tasks, plus its waits for the virtual workers.
+makespan
+    The clock when the last task ends (read ``clock`` after the run).
+busy
+    The sum of the task durations: the work.  ``busy / (workers * clock)`` is
+    the simulated efficiency.
+boot
+    Seconds before the virtual workers take their first task (a real pool's
+    start-up; 0 by default).
+dispatch
+    Extra parent seconds per task for what pickling does not cover (a real
+    pool's queues and pipes).
+
+Example: ``count(space, executor=VirtualExecutor(64))`` gives the exact count;
+then ``executor.clock`` is the simulated wall time on 64 workers.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import heapq
+import pickle
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+import cloudpickle
+
+from .executors import Executor, StopFlag
+from .split import TaskResult
+
+
+class VirtualExecutor(Executor):
+    """``workers`` simulated workers; tasks run here, one after another."""
+
+    name = "virtual"
+
+    def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a positive integer, got {workers!r}")
+        super().__init__(workers)
+        self.dispatch = dispatch
+        self.start_cost = boot  # the parent searches alone while the virtual pool boots
+        self.clock = 0.0
+        self.busy = 0.0
+        self.tasks = 0
+        self.first_submit: float | None = None  # the clock at the first task
+        self.parent = 0.0  # the parent's own seconds (outside waits and tasks)
+        self._free = [(boot, index) for index in range(workers)]  # (free at, worker)
+        self._ends: dict[cf.Future, float] = {}
+        self._mark = time.perf_counter()
+
+    def _tick(self) -> None:
+        """Move the clock by the parent's time since the last mark."""
+        now = time.perf_counter()
+        self.clock += now - self._mark
+        self.parent += now - self._mark
+        self._mark = now
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
+        sent = cloudpickle.dumps((fn, args))  # the parent's side of sending a task
+        self.clock += self.dispatch
+        self._tick()
+        if self.first_submit is None:
+            self.first_submit = self.clock
+        free_at, worker = heapq.heappop(self._free)
+        start = max(self.clock, free_at)
+        future: cf.Future = cf.Future()
+        began = time.perf_counter()
+        try:  # the worker's side: receive, run, send the result back
+            fn, args = pickle.loads(sent)
+            data = cloudpickle.dumps(fn(*args))
+        except Exception as error:  # noqa: BLE001 - handed to the caller via the future
+            future.set_exception(error)
+            data = None
+        seconds = time.perf_counter() - began
+        self._mark = time.perf_counter()  # the task's time is the worker's, not the parent's
+        if data is not None:
+            result = pickle.loads(data)  # the parent receives it (its time from here on)
+            if isinstance(result, TaskResult):
+                result = replace(result, worker=f"virtual{worker}")
+            future.set_result(result)
+        end = start + seconds
+        heapq.heappush(self._free, (end, worker))
+        self._ends[future] = end
+        self.busy += seconds
+        self.tasks += 1
+        return future
+
+    def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
+        self._tick()
+        futures = list(futures)
+        if not futures:
+            return set()
+        self.clock = max(self.clock, min(self._ends[f] for f in futures))
+        self._mark = time.perf_counter()
+        return {f for f in futures if self._ends[f] <= self.clock}
+
+    def stop_flag(self) -> StopFlag:
+        """Called as a run begins: the clock starts with the first run."""
+        if self.tasks == 0 and self.clock == 0.0:
+            self._mark = time.perf_counter()
+        return super().stop_flag()
+
+    def ship(self, obj: Any) -> Any:
+        return self.ship_to_file(obj)  # as a process pool would: tasks carry a handle
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        """Tasks already ran; a cancelled one simply never ends in virtual time."""
+
+    def efficiency(self) -> float:
+        """The work over what ``workers`` workers had in the clock's time."""
+        return self.busy / (self.workers * self.clock) if self.clock > 0 else 1.0

@@ -1,0 +1,93 @@
+"""The virtual pool (P simulated workers on one core) and the scheduling it exposes:
+packing, leftovers split in two, budgets shrunk in the tail, untouched roots."""
+
+from __future__ import annotations
+
+import pytest
+
+from parallel_backtrack.engine import (
+    count,
+    sequential_count,
+    sequential_solutions,
+    solutions,
+    solve,
+)
+from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
+from parallel_backtrack.engine.split import run_subtrees
+from parallel_backtrack.engine.virtual import VirtualExecutor
+
+SPACES = [NoAdjacentOnes(18), SubsetSum(tuple(range(1, 18)), 45)]
+
+
+@pytest.mark.parametrize("workers", [1, 3, 64])
+@pytest.mark.parametrize("budget", [7, 200, None])
+@pytest.mark.parametrize("space", SPACES, ids=["strings", "subsets"])
+def test_virtual_counts_are_exact(space, workers, budget):
+    executor = VirtualExecutor(workers)
+    report = count(space, executor=executor, budget=budget)
+    assert report.count == sequential_count(space).count
+    assert executor.tasks == report.tasks - sum(w == "parent" for w in report.task_workers)
+    assert 0 < executor.efficiency() <= 1.0 + 1e-9
+    assert {w for w in report.task_workers if w != "parent"} <= {
+        f"virtual{i}" for i in range(workers)}
+
+
+@pytest.mark.parametrize("workers", [2, 64])
+def test_virtual_streams_stay_in_order(workers):
+    space = SubsetSum(tuple(range(1, 16)), 30)
+    found = list(solutions(space, executor=VirtualExecutor(workers), budget=5, per_worker=3))
+    assert found == sequential_solutions(space)
+
+
+def test_virtual_solve_finds_a_true_solution():
+    space = SubsetSum(tuple(range(1, 30)), 200)
+    report = solve(space, executor=VirtualExecutor(16), budget=50)
+    assert report.solution is not None and space.is_solution(report.solution)
+
+
+def test_more_virtual_workers_finish_sooner_and_one_worker_is_serial():
+    space = NoAdjacentOnes(25)
+    one, many = VirtualExecutor(1), VirtualExecutor(8)
+    assert count(space, executor=one, budget=5000).count == count(
+        space, executor=many, budget=5000).count == sequential_count(space).count
+    assert one.clock >= one.busy  # one worker runs every task after the other
+    assert many.clock < one.clock / 2  # eight overlap them
+
+
+def test_virtual_workers_validate():
+    with pytest.raises(ValueError, match="positive integer"):
+        VirtualExecutor(0)
+
+
+def test_untouched_roots_come_back_as_given():
+    space = NoAdjacentOnes(14)
+    roots = [(child, 1) for child in space.branch(space.root())]
+    roots += [(child, 1) for child in space.branch((1, 0))]
+    result = run_subtrees(space, roots, "count", budget=40)
+    assert result.untouched >= 1
+    assert result.leftover[-result.untouched:] == tuple(roots[-result.untouched:])
+    started = len(result.leftover) - result.untouched
+    assert all(item not in roots for item in result.leftover[:started])
+
+
+def test_packing_gives_a_task_several_subtrees_of_the_cut():
+    # Many small subtrees and a generous budget: tasks take several at once.
+    space = NoAdjacentOnes(20)
+    executor = VirtualExecutor(4)
+    report = count(space, executor=executor, per_worker=200, budget=10**6)
+    assert report.count == 17711
+    assert report.frontier >= 400
+    assert executor.tasks < report.frontier / 2
+
+
+def test_a_big_leftover_is_shared_out_in_the_tail():
+    # One budget-bound subtree among idle workers: its rest is split, so more than
+    # one worker takes part and no task exceeds the budget.
+    space = NoAdjacentOnes(24)
+    executor = VirtualExecutor(8)
+    report = count(space, executor=executor, per_worker=1, budget=2000)
+    assert report.count == sequential_count(space).count
+    workers = {w for w in report.task_workers if w != "parent"}
+    assert len(workers) >= 4
+    assert max(n for n, w in zip(report.task_nodes, report.task_workers)
+               if w != "parent") <= 2000
