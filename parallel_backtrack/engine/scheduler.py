@@ -65,7 +65,16 @@ from .executors import Executor, warm
 from .progress import progress_bar
 from .report import SearchInterrupted, SearchReport, WorkerCrashError
 from .space import Space
-from .split import Subtree, TaskResult, expand, pack, run_subtrees, run_task, warm_task
+from .split import (
+    Subtree,
+    TaskResult,
+    expand,
+    pack,
+    run_packed,
+    run_subtrees,
+    run_task,
+    warm_task,
+)
 
 DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
@@ -413,10 +422,15 @@ class Run:
             if work is None:
                 return
             started = time.perf_counter()
-            roots = work.roots if self.executor.name == "serial" else pack(work.roots)
-            future = self.executor.submit(run_task, self.handle, roots, self.mode,
-                                          self._budget_now(), self.keep, self.seconds,
-                                          self.flag)
+            arguments = (self.handle, work.roots, self.mode, self._budget_now(), self.keep,
+                         self.seconds, self.flag)
+            if self.executor.name == "serial":
+                future = self.executor.submit(run_task, *arguments)
+            elif self.executor.name == "dask":  # Dask must see the shipped space's handle
+                future = self.executor.submit(run_task, self.handle, pack(work.roots),
+                                              *arguments[2:])
+            else:  # one bytes object: the cheapest a process pool can send
+                future = self.executor.submit(run_packed, pack(arguments))
             if self.executor.name != "serial":  # in-process, "submitting" is the task
                 self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work

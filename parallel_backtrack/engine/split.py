@@ -222,13 +222,14 @@ def run_subtrees(
     )
 
 
-def pack(roots: Sequence[Subtree]) -> bytes:
-    """A task's roots as one bytes object, pickled by the fast C pickler when it can
-    (loky's cloudpickle costs some 8 us per state; a task can carry hundreds)."""
+def pack(obj: Any) -> bytes:
+    """``obj`` (a task's roots, or all its arguments) as one bytes object, pickled by
+    the fast C pickler when it can: loky's cloudpickle costs some 8 us per state,
+    and a task can carry hundreds."""
     try:
-        return pickle.dumps(tuple(roots), protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError):
-        return cloudpickle.dumps(tuple(roots))  # states of classes made on the fly
+        return cloudpickle.dumps(obj)  # states of classes made on the fly
 
 
 def run_task(handle: Any, roots: Sequence[Subtree] | bytes, mode: str, budget: int | None,
@@ -242,6 +243,11 @@ def run_task(handle: Any, roots: Sequence[Subtree] | bytes, mode: str, budget: i
     setup = time.perf_counter() - started
     result = run_subtrees(space, roots, mode, budget, keep, seconds=seconds, stop=stop)
     return replace(result, setup_seconds=setup) if setup > 1e-3 else result
+
+
+def run_packed(arguments: bytes) -> TaskResult:
+    """``run_task`` with all its arguments ``pack``-ed into one bytes object."""
+    return run_task(*pickle.loads(arguments))
 
 
 def warm_task(handle: Any) -> float:

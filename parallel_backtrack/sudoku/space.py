@@ -52,10 +52,11 @@ class SudokuSpace:
     puzzle: ImmutableSudokuPuzzle
     order: SquareOrder
     kernel: str = "fast"
-    # Nodes per engine task, about 50 ms: a Python-path node costs 30-100 us,
-    # a kernel node about 1 us (9x9) to 3 us (25x25).
+    # Nodes per engine task, some 20-50 ms: a Python-path node costs 30-100 us; a
+    # kernel node about 0.2 us on 9x9 when counting, and its cost grows with the
+    # cells, so the kernel's budget is FAST_BUDGET for 81 cells, scaled down.
     REFERENCE_BUDGET: ClassVar[int] = 1_000
-    FAST_BUDGET: ClassVar[int] = 30_000
+    FAST_BUDGET: ClassVar[int] = 100_000
 
     def __post_init__(self) -> None:
         check_name("kernel", self.kernel, KERNELS)
@@ -67,7 +68,9 @@ class SudokuSpace:
 
     @property
     def node_budget(self) -> int:
-        return self.FAST_BUDGET if self.fast else self.REFERENCE_BUDGET
+        if not self.fast:
+            return self.REFERENCE_BUDGET
+        return max(1_000, self.FAST_BUDGET * 81 // self.puzzle.size**2)
 
     def root(self) -> ImmutableSudokuPuzzle:
         return self.puzzle
