@@ -35,11 +35,14 @@ def _save(figure: Any, path: Path) -> Path:
 
 
 def speedup_plot(measured: Sequence[dict[str, Any]], predicted: Sequence[dict[str, Any]],
-                 whole: Sequence[dict[str, Any]] | None, path: Path, title: str) -> Path:
+                 whole: Sequence[dict[str, Any]] | None, path: Path, title: str,
+                 virtual: Sequence[dict[str, Any]] | None = None) -> Path:
     """Speedup and efficiency against workers: measured points, the simulated
-    scheduling dashed and the simulated whole process dotted."""
+    scheduling dashed, the simulated whole process dotted and the real scheduler on
+    virtual workers dash-dotted."""
     figure, (left, right) = plt.subplots(1, 2, figsize=SIZE)
-    top = max([r["workers"] for r in predicted] + [r["workers"] for r in measured])
+    top = max([r["workers"] for r in predicted] + [r["workers"] for r in measured]
+              + [r["workers"] for r in virtual or []])
     left.plot([1, top], [1, top], color="0.8", lw=1, label="ideal")
     for axis, key in ((left, "speedup"), (right, "efficiency")):
         axis.plot([r["workers"] for r in predicted], [r[key] for r in predicted], "--",
@@ -47,6 +50,9 @@ def speedup_plot(measured: Sequence[dict[str, Any]], predicted: Sequence[dict[st
         if whole:
             axis.plot([r["workers"] for r in whole], [r[key] for r in whole], ":",
                       color="C2", label="simulated whole process")
+        if virtual:
+            axis.plot([r["workers"] for r in virtual], [r[key] for r in virtual], "-.",
+                      color="C3", label="scheduler on virtual workers")
         axis.plot([r["workers"] for r in measured], [r[key] for r in measured], "o-",
                   color="C0", label="measured")
         axis.set_xscale("log", base=2)

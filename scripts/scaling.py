@@ -23,6 +23,11 @@ simulation
     virtual workers with the measured parent overhead per task (see
     ``_scaling.simulate``): the scheduling alone, dashed beside the measured
     points, and the whole process (first probe and worker boot added), dotted.
+virtual pool
+    The more faithful prediction: the real scheduler run on ``--virtual`` P
+    simulated workers (``engine.VirtualExecutor``, via ``_virtual_run.py``), so
+    its own decisions for P workers (cut, packing, tail splitting, leftovers)
+    are what is simulated, with real task and parent times; dash-dotted.
 
 Writes CSV/JSON under ``results/`` (git-ignored) and PNGs under ``docs/img/``.
 
@@ -58,6 +63,7 @@ from _scaling import (  # noqa: E402
 from parallel_backtrack.engine.scheduler import DEFAULT_PER_WORKER  # noqa: E402
 
 SIMULATED = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+VIRTUAL = [1, 2, 4, 16, 64, 256]
 SWEEP = [1, 3, 10, 30, 100, 300, 1000]
 
 
@@ -171,11 +177,28 @@ def plot(name: str, title: str, rows: list, simulated: dict, sweep_rows: list,
         return []
     return [
         _plots.speedup_plot(rows, simulated["scheduling"], simulated["whole_process"],
-                            IMAGES / f"{name}_speedup.png", title),
+                            IMAGES / f"{name}_speedup.png", title,
+                            virtual=simulated.get("virtual")),
         _plots.histogram_plot(durations, IMAGES / f"{name}_tasks.png",
                               f"{title}: task durations ({len(durations)} tasks)"),
     ] + ([_plots.granularity_plot(sweep_rows, IMAGES / f"{name}_granularity.png",
                                   f"{title}: granularity")] if sweep_rows else [])
+
+
+def virtual_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The real scheduler on ``--virtual`` simulated workers (``_virtual_run.py``)."""
+    if not args.virtual:
+        return []
+    script = str(Path(__file__).with_name("_virtual_run.py"))
+    problem = (["nqueens", str(args.n)] if args.problem == "nqueens" else
+               ["sudoku", str(args.file), "--index", str(args.index), "--remove",
+                str(args.remove)])
+    argv = [script, *problem, "--workers", *map(str, args.virtual)]
+    if args.budget:
+        argv += ["--budget", str(args.budget)]
+    if args.per_worker:
+        argv += ["--per-worker", str(args.per_worker)]
+    return run_json(argv)[1]["rows"]
 
 
 def experiment(args: argparse.Namespace, name: str, title: str, build: Any) -> int:
@@ -185,6 +208,7 @@ def experiment(args: argparse.Namespace, name: str, title: str, build: Any) -> i
     _, payload = median_run(runs[max(runs)])
     durations = simulation_inputs(payload)[0]
     simulated = simulate_all(simulation_run(args, build)[1])
+    simulated["virtual"] = virtual_rows(args)
     sweep_rows = sweep(args, build) if args.sweep else []
     load = load_average()
     write_csv(RESULTS / f"scaling_{name}.csv", rows)
@@ -215,6 +239,13 @@ def report(rows: list, simulated: dict, sweep_rows: list, load: str, images: lis
         print(f"| {free['workers']} | {free['speedup']:.2f} | {free['efficiency']:.3f} | "
               f"{chained['efficiency']:.3f} | {whole['speedup']:.2f} | "
               f"{whole['efficiency']:.3f} |")
+    if simulated.get("virtual"):
+        print("\nthe real scheduler on P virtual workers (one core, real task times):")
+        print("| P | simulated wall (s) | speedup | efficiency | tasks | parent (s) |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for v in simulated["virtual"]:
+            print(f"| {v['workers']} | {v['clock_s']:.3f} | {v['speedup']:.2f} | "
+                  f"{v['efficiency']:.3f} | {v['tasks']} | {v['parent_s']:.3f} |")
     if sweep_rows:
         print("\n| per worker | wall (s) | overhead | tasks |\n|---:|---:|---:|---:|")
         for r in sweep_rows:
@@ -309,6 +340,9 @@ def parser() -> argparse.ArgumentParser:
         each.add_argument("--simulate-budget", type=int, default=None, metavar="NODES",
                           help="the node budget of the simulation's input run "
                           "(default: --budget)")
+        each.add_argument("--virtual", type=int, nargs="*", default=VIRTUAL, metavar="P",
+                          help="also run the real scheduler on these numbers of virtual "
+                          "workers (none: skip; default %(default)s)")
         each.add_argument("--no-plots", action="store_true")
     stop = sub.add_parser("cancel", help="how promptly solve stops")
     stop.add_argument("--n", type=int, default=20, help="N-Queens size (reference kernel)")

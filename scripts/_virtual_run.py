@@ -1,0 +1,75 @@
+"""Run the real scheduler on P virtual workers (``engine.VirtualExecutor``) and print
+one JSON object: per P, the simulated wall clock, speedup and efficiency.
+
+Every task runs in this process, one after another, and is timed; the virtual
+clock says when it would have ended on P workers fed by this one parent.  So the
+simulation is the scheduler's own behaviour for P workers (the cut, packing,
+splitting in the tail, leftovers), with real task durations and the parent's
+real dispatch costs.  Speedup is the P = 1 clock over the P clock.
+
+Example::
+
+    python scripts/_virtual_run.py nqueens 17 --workers 1 16 64
+    python scripts/_virtual_run.py sudoku FILE --index 2 --remove 3 --workers 1 64
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
+os.environ.setdefault("PARALLEL_BACKTRACK_LEAN", "1")  # start up as the command lines do
+
+
+def build_space(args: argparse.Namespace):  # noqa: ANN201 - a Space of either kind
+    if args.kind == "nqueens":
+        from parallel_backtrack.nqueens import ImmutableQueenLocations
+        from parallel_backtrack.nqueens.space import QueensSpace
+
+        return QueensSpace(ImmutableQueenLocations(int(args.problem)))
+    from _sudoku_run import puzzle_cells
+
+    from parallel_backtrack.sudoku.search import space_for
+
+    return space_for(puzzle_cells(args.problem, args.index, args.remove), "fewest")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kind", choices=("nqueens", "sudoku"))
+    parser.add_argument("problem", help="N for nqueens, a puzzle file for sudoku")
+    parser.add_argument("--index", type=int, default=0)
+    parser.add_argument("--remove", type=int, default=0)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 64])
+    parser.add_argument("--budget", type=int, default=None)
+    parser.add_argument("--per-worker", type=int, default=None)
+    args = parser.parse_args(argv)
+    from parallel_backtrack.engine import VirtualExecutor, count
+
+    space = build_space(args)
+    count(space, executor=VirtualExecutor(1), budget=10**9)  # load the kernels first
+    gc.freeze()
+    rows, serial = [], None
+    for workers in sorted(set(args.workers) | {1}):
+        executor = VirtualExecutor(workers)
+        report = count(space, executor=executor, budget=args.budget,
+                       per_worker=args.per_worker)
+        serial = executor.clock if workers == 1 else serial
+        speedup = serial / executor.clock
+        rows.append({"workers": workers, "clock_s": round(executor.clock, 5),
+                     "work_s": round(executor.busy, 5), "parent_s": round(executor.parent, 5),
+                     "tasks": report.tasks, "count": report.count,
+                     "speedup": round(speedup, 3), "efficiency": round(speedup / workers, 4)})
+        print(f"  virtual P={workers}: {executor.clock:.3f} s, speedup {speedup:.2f}, "
+              f"{report.tasks} tasks, parent {executor.parent:.3f} s", file=sys.stderr)
+    print(json.dumps({"rows": rows}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
