@@ -131,14 +131,26 @@ def remove_locked_candidates(masks: list[int], grid: Grid) -> tuple[bool, list[i
         for s in box_rest:
             box_union |= masks[s]
         for values, squares in ((here & ~box_union, line_rest), (here & ~line_union, box_rest)):
-            for s in squares:
-                mask = masks[s]
-                if mask & values:
-                    mask &= ~values
-                    if not mask:
-                        return None
-                    masks[s] = mask
-                    changed = True
-                    if not mask & (mask - 1):
-                        filled.append(s)
+            stripped = strip(masks, squares, values, filled)
+            if stripped is None:
+                return None
+            changed = changed or stripped
     return changed, filled
+
+
+def strip(masks: list[int], squares: Sequence[int], values: int,
+          filled: list[int]) -> bool | None:
+    """Remove ``values`` from each of ``squares``: whether any changed, or None when a
+    square runs out of candidates.  Squares left with one candidate go to ``filled``."""
+    changed = False
+    for s in squares:
+        mask = masks[s]
+        if mask & values:
+            mask &= ~values
+            if not mask:
+                return None
+            masks[s] = mask
+            changed = True
+            if not mask & (mask - 1):
+                filled.append(s)
+    return changed

@@ -52,7 +52,7 @@ from collections.abc import Callable, Sequence
 from parallel_backtrack.engine import UnknownNameError, did_you_mean
 
 from .grid import Grid
-from .matching import match_units, remove_locked_candidates
+from .matching import match_units, remove_locked_candidates, strip
 
 Propagator = Callable[[list[int], list[int], Grid, "Sequence[int] | None"], bool]
 
@@ -188,49 +188,41 @@ def remove_naked_twins(masks: list[int], units: tuple) -> tuple[bool, list[int]]
         for twin in {m for m in pairs if pairs.count(m) >= 2}:
             if pairs.count(twin) > 2:
                 return None
-            for s in unit:
-                mask = masks[s]
-                if mask != twin and mask & twin:
-                    mask &= ~twin
-                    if not mask:
-                        return None
-                    masks[s] = mask
-                    changed = True
-                    if not mask & (mask - 1):
-                        filled.append(s)
+            stripped = strip(masks, [s for s in unit if masks[s] != twin], twin, filled)
+            if stripped is None:
+                return None
+            changed = changed or stripped
     return changed, filled
+
+
+def _units_plus(remover: Callable[[list[int], Grid], tuple[bool, list[int]] | None],
+                masks: list[int], filled: list[int], grid: Grid,
+                before: Sequence[int] | None) -> bool:
+    """``units``, then ``remover``, in turn until nothing changes (False: a dead end)."""
+    while True:
+        if not propagate_units(masks, filled, grid, before):
+            return False
+        before = tuple(masks)
+        found = remover(masks, grid)
+        if found is None:
+            return False
+        changed, filled = found
+        if not changed:
+            return True
 
 
 def propagate_twins(
     masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
 ) -> bool:
     """``units`` plus naked twins, until nothing changes."""
-    while True:
-        if not propagate_units(masks, filled, grid, before):
-            return False
-        before = tuple(masks)
-        found = remove_naked_twins(masks, grid.units)
-        if found is None:
-            return False
-        changed, filled = found
-        if not changed:
-            return True
+    return _units_plus(lambda m, g: remove_naked_twins(m, g.units), masks, filled, grid, before)
 
 
 def propagate_locked(
     masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
 ) -> bool:
     """``units`` plus locked candidates, until nothing changes."""
-    while True:
-        if not propagate_units(masks, filled, grid, before):
-            return False
-        before = tuple(masks)
-        found = remove_locked_candidates(masks, grid)
-        if found is None:
-            return False
-        changed, filled = found
-        if not changed:
-            return True
+    return _units_plus(remove_locked_candidates, masks, filled, grid, before)
 
 
 def propagate_matching(
