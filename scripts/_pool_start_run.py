@@ -1,0 +1,44 @@
+"""One run for ``pool_start.py``: count N-Queens on two workers and print, as JSON,
+the seconds from ``launched`` (the parent's clock when it started this process) to
+the pool's start, to the first worker result and to the end."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("PARALLEL_BACKTRACK_LEAN", "1")  # start up as the command lines do
+
+
+def main() -> int:
+    n, backend, launched = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+    from parallel_backtrack.engine import scheduler
+    from parallel_backtrack.nqueens import ImmutableQueenLocations
+    from parallel_backtrack.nqueens.space import count_report
+
+    marks: dict[str, float] = {}
+    collect, start_pool = scheduler.Run._collect, scheduler.Run._start_pool
+
+    def timed_start(run, *args):  # noqa: ANN001, ANN202 - wraps a method
+        marks.setdefault("pool", time.time())
+        return start_pool(run, *args)
+
+    def timed_collect(run, *args):  # noqa: ANN001, ANN202
+        marks.setdefault("first", time.time())
+        return collect(run, *args)
+
+    scheduler.Run._start_pool, scheduler.Run._collect = timed_start, timed_collect
+    count_report(ImmutableQueenLocations(n), workers=2, backend=backend)
+    done = time.time()
+    print(json.dumps({"pool_s": marks["pool"] - launched, "first_s": marks["first"] - launched,
+                      "start_to_first_s": marks["first"] - marks["pool"],
+                      "done_s": done - launched}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
