@@ -90,16 +90,16 @@ PROBE_ROUND_SECONDS = 0.05
 MAX_CUT = 1024
 # Subtree roots waiting in the parent; beyond this the scheduler stops splitting.
 MAX_PENDING = 20_000
-# A packed task aims at this share of a budget (the estimate is rough, the budget
-# stays the hard limit).
-PACK_SHARE = 2
+# In the tail a subtree of the cut is split when subtrees average this share of a
+# budget (1 / SPLIT_SHARE) or more.
+SPLIT_SHARE = 2
 # In the tail (fewer items pending than workers) tasks get this fraction of a budget.
 TAIL_SHRINK = 4
 # Packing takes 1 / (GUIDED * workers) of the pending roots.
 GUIDED = 2
 # The weight of the latest task in the moving average of nodes per cut subtree.
 AVERAGE_WEIGHT = 0.1
-# A single root is branched at most this many levels to feed idle workers.
+# Work split this many times is not split again (its own leftovers may be).
 MAX_LEVELS = 1
 MAX_CRASHES = 3
 
@@ -253,15 +253,15 @@ class Run:
 
     def _worth_splitting(self, work: Work) -> bool:
         """Is ``work`` likely big enough to share out?  Before anything is measured,
-        yes.  A leftover is (a budget ran out above it), down to ``MAX_LEVELS``
-        branchings of a single root; a subtree of the cut is when the subtrees
-        measured so far average a good share of a budget.  Splitting tiny work
-        would only cost the parent dispatches."""
+        yes.  A leftover is (a budget ran out above it) until it has been split
+        ``MAX_LEVELS`` times; a subtree of the cut is when the subtrees measured so
+        far average a good share of a budget.  Splitting tiny work would only cost
+        the parent dispatches."""
         if self.budget is None or self.per_root is None:
             return True
         if work.parent >= 0:
             return work.level < MAX_LEVELS
-        return len(work.roots) * self.per_root >= self.budget / PACK_SHARE
+        return len(work.roots) * self.per_root >= self.budget / SPLIT_SHARE
 
     def _split(self, work: Work) -> list[Work]:
         """Two pieces of a work item, or its single root branched one level (in order).
