@@ -102,3 +102,16 @@ def test_the_checker_shares_no_code_with_the_puzzle() -> None:
     called = {node.func.id for node in ast.walk(checker)
               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     assert called <= {"_as_cells", "_units", "len", "set", "range", "all", "any", "zip"}
+
+
+def test_the_node_budget_shrinks_with_the_cost_of_a_node() -> None:
+    # A task should take about the same time whatever the board and the propagator.
+    from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
+    from parallel_backtrack.sudoku.search import space_for
+
+    nine = [0] * 81
+    budgets = {name: space_for(ImmutableSudokuPuzzle(nine, name)).node_budget
+               for name in ("units", "locked", "matching")}
+    assert budgets["units"] == 2 * budgets["locked"] == 20 * budgets["matching"]
+    big = space_for(ImmutableSudokuPuzzle([0] * 625)).node_budget
+    assert big < budgets["units"] // 7
