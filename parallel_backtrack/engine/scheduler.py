@@ -69,8 +69,8 @@ from .split import (
     Subtree,
     TaskResult,
     expand,
-    pack,
-    run_packed,
+    pickled,
+    run_pickled,
     run_subtrees,
     run_task,
     warm_task,
@@ -427,10 +427,10 @@ class Run:
             if self.executor.name == "serial":
                 future = self.executor.submit(run_task, *arguments)
             elif self.executor.name == "dask":  # Dask must see the shipped space's handle
-                future = self.executor.submit(run_task, self.handle, pack(work.roots),
+                future = self.executor.submit(run_task, self.handle, pickled(work.roots),
                                               *arguments[2:])
             else:  # one bytes object: the cheapest a process pool can send
-                future = self.executor.submit(run_packed, pack(arguments))
+                future = self.executor.submit(run_pickled, pickled(arguments))
             if self.executor.name != "serial":  # in-process, "submitting" is the task
                 self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work

@@ -222,7 +222,7 @@ def run_subtrees(
     )
 
 
-def pack(obj: Any) -> bytes:
+def pickled(obj: Any) -> bytes:
     """``obj`` (a task's roots, or all its arguments) as one bytes object, pickled by
     the fast C pickler when it can: loky's cloudpickle costs some 8 us per state,
     and a task can carry hundreds."""
@@ -235,7 +235,7 @@ def pack(obj: Any) -> bytes:
 def run_task(handle: Any, roots: Sequence[Subtree] | bytes, mode: str, budget: int | None,
              keep: int | None, seconds: float | None, stop: StopFlag) -> TaskResult:
     """The body of one task, in a worker: load the space once, then ``run_subtrees``
-    (``roots`` may come ``pack``-ed)."""
+    (``roots`` may come ``pickled``)."""
     started = time.perf_counter()
     if isinstance(roots, bytes):
         roots = pickle.loads(roots)
@@ -245,8 +245,8 @@ def run_task(handle: Any, roots: Sequence[Subtree] | bytes, mode: str, budget: i
     return replace(result, setup_seconds=setup) if setup > 1e-3 else result
 
 
-def run_packed(arguments: bytes) -> TaskResult:
-    """``run_task`` with all its arguments ``pack``-ed into one bytes object."""
+def run_pickled(arguments: bytes) -> TaskResult:
+    """``run_task`` with all its arguments ``pickled`` into one bytes object."""
     return run_task(*pickle.loads(arguments))
 
 
