@@ -1,6 +1,8 @@
 """One run for ``pool_start.py``: count N-Queens on two workers and print, as JSON,
 the seconds from ``launched`` (the parent's clock when it started this process) to
-the pool's start, to the first worker result and to the end."""
+the pool's start, to the first worker result and to the end.  Backend ``loky`` starts
+its workers as the command lines do (from a fork server); ``loky-spawn`` with loky's
+own fresh interpreters."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ os.environ.setdefault("PARALLEL_BACKTRACK_LEAN", "1")  # start up as the command
 
 def main() -> int:
     n, backend, launched = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+    os.environ["PARALLEL_BACKTRACK_FORKSERVER"] = "0" if backend == "loky-spawn" else "1"
+    backend = "loky" if backend == "loky-spawn" else backend
     from parallel_backtrack.engine import scheduler
     from parallel_backtrack.nqueens import ImmutableQueenLocations
     from parallel_backtrack.nqueens.space import count_report

@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PARALLEL_BACKTRACK_LEAN", "1")  # start up as the command lines do
+os.environ.setdefault("PARALLEL_BACKTRACK_FORKSERVER", "1")  # workers from a warm fork server
 
 
 def puzzle_cells(path: str, index: int, remove: int) -> list[int]:

@@ -7,7 +7,10 @@ when the count is done, all from the moment the process was launched.
 
 Example::
 
-    python scripts/pool_start.py --n 16 --backends loky fork --repeats 5
+    python scripts/pool_start.py --n 16 --backends loky loky-spawn fork --repeats 5
+
+``loky`` starts its workers as the command lines do, from a fork server that has
+the kernels loaded; ``loky-spawn`` is loky's own start (a fresh interpreter each).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ def one_run(n: int, backend: str) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=16)
-    parser.add_argument("--backends", nargs="+", default=["loky", "fork"])
+    parser.add_argument("--backends", nargs="+", default=["loky", "loky-spawn", "fork"])
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
     runs: dict[str, list[dict[str, float]]] = {b: [] for b in args.backends}

@@ -44,6 +44,8 @@ from typing import Any
 
 import cloudpickle
 
+from . import forkserver
+
 BACKENDS = ("dask", "fork", "loky", "serial", "threads")
 _SHIPPED: dict[str, Any] = {}
 _WARMED: dict[int, Any] = {}  # id -> the space itself, so an id is never reused while kept
@@ -199,6 +201,13 @@ class Executor:
     def ship(self, obj: Any) -> Any:
         return obj
 
+    def boot(self, handle: Any) -> None:
+        """Begin what the workers will need, early (a fork server); nothing here."""
+
+    def booted(self) -> bool:
+        """Can workers start now without making the caller wait?"""
+        return True
+
     def ship_to_file(self, obj: Any) -> Shipped:
         """Pickle ``obj`` once to a file (removed at ``release``); tasks carry the handle."""
         data = cloudpickle.dumps(obj)
@@ -273,12 +282,22 @@ class LokyExecutor(_LocalPool):
 
     def __init__(self, workers: int) -> None:
         super().__init__(workers)
+        # Our command lines fork loky's workers from a warm server (forkserver.py).
+        self.start_method = "forkserver" if forkserver.wanted() else "loky"
         self._pool = self._reusable()
 
     def _reusable(self) -> Any:
         from loky import get_reusable_executor
 
-        return get_reusable_executor(max_workers=self.workers, timeout=300)
+        context = forkserver.context() if self.start_method == "forkserver" else None
+        return get_reusable_executor(max_workers=self.workers, timeout=300, context=context)
+
+    def boot(self, handle: Any) -> None:
+        if self.start_method == "forkserver" and not self.pids():
+            forkserver.start(handle)
+
+    def booted(self) -> bool:
+        return self.start_method != "forkserver" or forkserver.ready()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
         return self._pool.submit(fn, *args)
@@ -320,6 +339,11 @@ class ForkExecutor(LokyExecutor):
     worker count is kept for the next run, like loky's."""
 
     name = "fork"
+    start_method = "fork"
+
+    def __init__(self, workers: int) -> None:
+        Executor.__init__(self, workers)
+        self._pool = self._reusable()
 
     def _reusable(self) -> Any:
         pool = _FORK_POOLS.get(self.workers)

@@ -189,16 +189,21 @@ class Run:
         if PROBE_BUDGETS <= 0:
             return roots
         started = time.perf_counter()
+        start_cost = getattr(self.executor, "start_cost", PROBE_SECONDS)
+        if self.executor.slow_start:  # ship the space now: a fork server boots with it
+            self.handle = self.executor.ship(self.space)
+            self.executor.boot(self.handle)
         warm(self.space)  # load the kernels first: that is not search time
         self.report.setup_seconds += time.perf_counter() - started
-        start_cost = getattr(self.executor, "start_cost", PROBE_SECONDS)
         rest = self._probe_round(roots, PROBE_BUDGETS, start_cost, 0)
         if not rest or self._done() or self._out_of_time() or not self.executor.slow_start:
             return rest
-        warming = self._start_pool()
+        warming: list[Any] = []
         round_ = 1
         while rest and not self._done() and not self._out_of_time():
-            if all(future.done() for future in warming):
+            if not warming and self.executor.booted():
+                warming = self._start_pool()
+            elif warming and all(future.done() for future in warming):
                 break
             rest = self._probe_round(rest, 1, PROBE_ROUND_SECONDS, round_)
             round_ += 1
@@ -206,8 +211,7 @@ class Run:
         return rest
 
     def _start_pool(self) -> list[Any]:
-        """Ship the space and send each worker a warm-up (this is what starts a pool)."""
-        self.handle = self.executor.ship(self.space)
+        """Send each worker a warm-up (this is what starts a pool)."""
         return [self.executor.submit(warm_task, self.handle)
                 for _ in range(self.executor.workers)]
 

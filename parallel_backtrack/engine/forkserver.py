@@ -1,0 +1,124 @@
+"""Start loky's workers from a fork server that has the run's kernels loaded.
+
+loky's own start method gives each worker a fresh interpreter, which then imports
+numpy, numba and the package and loads the compiled kernels: 0.5-0.7 s of CPU
+per worker, paid while the parent wants those cores for the search.  With the
+``forkserver`` start method one server process does that once, early (it boots
+while the parent loads its own kernels and searches), and every worker is then
+forked from it in milliseconds, warm.  The server is single-threaded, so forking
+it is safe where forking the parent (loky's and tqdm's threads) is not.
+
+The catch: like ``spawn``, a forked-from-server worker imports the main module
+again, so a script without the ``if __name__ == "__main__":`` guard would start
+itself over.  That is why it is the default only in our command lines, whose
+main modules have the guard.  ``PARALLEL_BACKTRACK_FORKSERVER=1`` turns it on
+for any program, ``=0`` off everywhere.
+
+Glossary
+--------
+server
+    The one fork server of this process (``multiprocessing.forkserver``): it
+    lives until this process ends (at exit it is stopped at once).
+preload
+    What the server imports before it forks anything: ``_preload``, which loads
+    the shipped space named in ``SPACE_ENV`` and warms its kernels, then leaves
+    the ready file.
+ready file
+    Appears when the server has finished its preload: until then starting a
+    worker would block the parent, so the parent goes on searching.
+
+Example: ``start(handle)`` in the parent, then ``context()`` as loky's context;
+``ready()`` turns true some 0.3-0.5 s later.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import multiprocessing
+import os
+import signal
+import tempfile
+import time
+import uuid
+from typing import Any
+
+from .._lean import started_as_command
+
+ENV = "PARALLEL_BACKTRACK_FORKSERVER"
+SPACE_ENV = "PARALLEL_BACKTRACK_FORKSERVER_SPACE"
+PRELOAD = "parallel_backtrack.engine._preload"
+# A server not ready after this long (it died, or its preload hangs) is used anyway.
+BOOT_LIMIT = 10.0
+_state: dict[str, Any] = {"ready": None, "pid": None, "started": 0.0}
+
+
+def wanted() -> bool:
+    """Should loky start workers from a fork server in this process?"""
+    setting = os.environ.get(ENV)
+    if setting == "0" or (setting != "1" and not started_as_command()):
+        return False
+    return "forkserver" in multiprocessing.get_all_start_methods()
+
+
+def context() -> Any:
+    return multiprocessing.get_context("forkserver")
+
+
+def _server() -> Any:
+    from multiprocessing import forkserver
+
+    return forkserver._forkserver  # the stdlib keeps the one server here
+
+
+def start(handle: Any) -> None:
+    """Boot the server now (it returns at once), preloading the shipped space behind
+    ``handle`` (a ``Shipped``; anything else: numba and the package only).  Does
+    nothing once a server runs, ours or someone else's."""
+    server = _server()
+    if server._forkserver_pid is not None or _state["pid"] is not None:
+        return
+    ready = os.path.join(tempfile.gettempdir(), f"pb-forkserver-{uuid.uuid4().hex}")
+    key, path = getattr(handle, "key", None), getattr(handle, "path", None)
+    os.environ[SPACE_ENV] = json.dumps([key, path, ready])
+    try:
+        context().set_forkserver_preload([PRELOAD])
+        server.ensure_running()
+    finally:
+        del os.environ[SPACE_ENV]  # only the server needs it
+    _state.update(ready=ready, pid=server._forkserver_pid, started=time.monotonic())
+
+
+def ready() -> bool:
+    """Has the server finished its preload (or is it not ours to wait for)?"""
+    path = _state["ready"]
+    if path is None:
+        return True
+    if not os.path.exists(path) and time.monotonic() - _state["started"] < BOOT_LIMIT:
+        return False
+    _remove(path)
+    _state["ready"] = None
+    return True
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _stop() -> None:
+    """At exit: the server would only notice this process is gone after its
+    preload; stop it now so nothing outlives us."""
+    pid = _state["pid"]
+    if pid is not None:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+    if _state["ready"] is not None:
+        _remove(_state["ready"])
+
+
+atexit.register(_stop)

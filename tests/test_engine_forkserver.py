@@ -1,0 +1,110 @@
+"""loky workers forked from a warm fork server: when it is used, that its workers start
+with the run's space and kernels already loaded, exact answers, and that nothing
+outlives the program."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from parallel_backtrack.engine import forkserver
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif("forkserver" not in __import__("multiprocessing")
+                                .get_all_start_methods(), reason="no forkserver here")
+
+# Run as a program (a fork server's workers import the main module again, so it has
+# the guard): start a pool from a server preloaded with an 11-queens space, ask a
+# worker whether the space was there before its first task, count through it.
+PROGRAM = """
+import json, os, sys, time
+from parallel_backtrack.engine import count, executors, forkserver, make_executor
+from parallel_backtrack.engine.split import warm_task
+from parallel_backtrack.nqueens.board import ImmutableQueenLocations
+from parallel_backtrack.nqueens.space import QueensSpace
+
+
+def preloaded(key):
+    return key in executors._SHIPPED, os.getpid()
+
+
+if __name__ == "__main__":
+    space = QueensSpace(ImmutableQueenLocations(11))
+    executor = make_executor(2)
+    handle = executor.ship(space)
+    executor.boot(handle)
+    deadline = time.monotonic() + 60
+    while not executor.booted() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    there, pid = executor.submit(preloaded, handle.key).result()  # before any task
+    setup = [executor.submit(warm_task, handle).result() for _ in range(2)]
+    report = count(space, executor=executor)
+    print(json.dumps({"method": executor.start_method, "server": forkserver._state["pid"],
+                      "there": there, "worker": pid, "setup": setup,
+                      "count": report.count, "backend": report.backend}))
+"""
+
+
+def run_program(tmp_path: Path, setting: str) -> dict:
+    script = tmp_path / "program.py"
+    script.write_text(PROGRAM)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), forkserver.ENV: setting}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env=env, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
+
+
+def test_workers_start_with_the_space_loaded_and_count_exactly(tmp_path):
+    seen = run_program(tmp_path, "1")
+    assert seen["method"] == "forkserver" and seen["backend"] == "loky"
+    assert seen["there"], "the worker had to load the space itself"
+    assert max(seen["setup"]) < 0.05  # no kernel to load: a dictionary look-up
+    assert seen["count"] == 2680  # A000170(11)
+    deadline = time.monotonic() + 10
+    while (alive(seen["server"]) or alive(seen["worker"])) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(seen["server"]) and not alive(seen["worker"])
+
+
+def test_turned_off_it_is_loky_s_own_start(tmp_path):
+    seen = run_program(tmp_path, "0")
+    assert seen["method"] == "loky" and seen["server"] is None
+    assert not seen["there"]
+    assert seen["count"] == 2680
+
+
+def test_wanted_follows_the_setting_and_the_command(monkeypatch):
+    monkeypatch.setenv(forkserver.ENV, "0")
+    assert not forkserver.wanted()
+    monkeypatch.setenv(forkserver.ENV, "1")
+    assert forkserver.wanted()
+    monkeypatch.delenv(forkserver.ENV)
+    monkeypatch.setattr(forkserver, "started_as_command", lambda: False)
+    assert not forkserver.wanted()  # a library import keeps loky's own start
+    monkeypatch.setattr(forkserver, "started_as_command", lambda: True)
+    assert forkserver.wanted()
+
+
+def test_a_server_that_never_says_ready_is_used_after_the_limit(monkeypatch, tmp_path):
+    monkeypatch.setitem(forkserver._state, "ready", str(tmp_path / "never"))
+    monkeypatch.setitem(forkserver._state, "started", time.monotonic())
+    assert not forkserver.ready()
+    monkeypatch.setitem(forkserver._state, "started", time.monotonic() - forkserver.BOOT_LIMIT)
+    assert forkserver.ready()
+    assert forkserver._state["ready"] is None
