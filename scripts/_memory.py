@@ -3,10 +3,14 @@
 Glossary
 --------
 role
-    ``parent`` (the command itself), ``worker`` (a loky or Dask worker process)
-    or ``helper`` (resource trackers and other small processes).
+    ``parent`` (the command itself), ``worker`` (a loky or Dask worker process,
+    also one forked by the fork server), ``server`` (the fork server loky's
+    workers are forked from) or ``helper`` (resource trackers and the like).
 peak RSS
     The largest resident set size seen over the samples, in MB (10^6 bytes).
+peak USS
+    The same for the unique set size: memory no other process shares, what one
+    more worker costs.  Forked workers share their parent's loaded pages.
 
 Example: ``measure_memory(["-m", "parallel_backtrack.nqueens", "--n", "18",
 "--timeout", "60"], 0.5, 180)`` returns one row per process (and the output).
@@ -34,6 +38,8 @@ def _role(process: psutil.Process, parent: int) -> str:
         line = " ".join(process.cmdline())
     except psutil.Error:
         return "helper"
+    if "forkserver" in line:
+        return "server" if process.ppid() == parent else "worker"
     return "worker" if ("popen_loky" in line or "distributed" in line
                         and "tracker" not in line) else "helper"
 
@@ -41,13 +47,15 @@ def _role(process: psutil.Process, parent: int) -> str:
 def _sample(root: psutil.Process, peaks: dict[int, dict[str, Any]]) -> None:
     for process in [root, *root.children(recursive=True)]:
         try:
-            rss = process.memory_info().rss
+            memory = process.memory_full_info()
         except psutil.Error:
             continue
         row = peaks.setdefault(process.pid, {"pid": process.pid,
                                              "role": _role(process, root.pid),
-                                             "peak_rss_mb": 0.0, "samples": 0})
-        row["peak_rss_mb"] = max(row["peak_rss_mb"], rss / 1e6)
+                                             "peak_rss_mb": 0.0, "peak_uss_mb": 0.0,
+                                             "samples": 0})
+        row["peak_rss_mb"] = max(row["peak_rss_mb"], memory.rss / 1e6)
+        row["peak_uss_mb"] = max(row["peak_uss_mb"], memory.uss / 1e6)
         row["samples"] += 1
 
 

@@ -269,9 +269,10 @@ def memory(args: argparse.Namespace) -> int:
         print(f"count {payload.get('count'):,} (complete: {payload.get('complete')}), "
               f"{payload.get('nodes', 0):,} nodes, {payload.get('tasks')} tasks, peak pending "
               f"{payload.get('peak_pending')} subtree roots, {payload.get('seconds', 0):.1f} s")
-    print("| process | peak RSS (MB) | samples |\n|---|---:|---:|")
+    print("| process | peak RSS (MB) | peak USS (MB) | samples |\n|---|---:|---:|---:|")
     for row in rows:
-        print(f"| {row['role']} pid {row['pid']} | {row['peak_rss_mb']:.1f} | {row['samples']} |")
+        print(f"| {row['role']} pid {row['pid']} | {row['peak_rss_mb']:.1f} | "
+              f"{row['peak_uss_mb']:.1f} | {row['samples']} |")
     return 0
 
 

@@ -20,6 +20,7 @@ def test_nqueens_18_for_twenty_seconds_stays_under_300_mb():
         ["-m", "parallel_backtrack.nqueens", "--n", "18", "--workers", "2", "--timeout", "20",
          "--json", "--no-progress"], interval=0.5, timeout=200)
     assert {"parent", "worker"} <= {row["role"] for row in rows}, rows
+    assert sum(row["role"] == "worker" for row in rows) == 2, rows
     assert all(row["peak_rss_mb"] < 300 for row in rows), rows
     payload = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
     assert payload["peak_pending"] < 1000
