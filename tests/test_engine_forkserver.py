@@ -108,3 +108,37 @@ def test_a_server_that_never_says_ready_is_used_after_the_limit(monkeypatch, tmp
     monkeypatch.setitem(forkserver._state, "started", time.monotonic() - forkserver.BOOT_LIMIT)
     assert forkserver.ready()
     assert forkserver._state["ready"] is None
+
+
+def test_the_parent_searches_until_the_workers_can_start_without_waiting():
+    from parallel_backtrack.engine import count
+    from parallel_backtrack.engine.executors import ThreadExecutor
+    from parallel_backtrack.engine.split import warm_task
+    from parallel_backtrack.nqueens.board import ImmutableQueenLocations
+    from parallel_backtrack.nqueens.space import QueensSpace
+
+    events = []
+
+    class SlowBoot(ThreadExecutor):
+        slow_start = True
+
+        def boot(self, handle):
+            events.append(("boot", handle))
+
+        def booted(self):
+            events.append(("asked",))
+            return sum(e == ("asked",) for e in events) > 3
+
+        def submit(self, fn, *args):
+            events.append(("submit", fn))
+            return super().submit(fn, *args)
+
+    space = QueensSpace(ImmutableQueenLocations(9), kernel="reference")
+    report = count(space, executor=SlowBoot(2), budget=20)
+    assert report.count == 352  # A000170(9)
+    assert events[0][0] == "boot" and events[0][1] is not None
+    first_submit = next(i for i, e in enumerate(events) if e[0] == "submit")
+    assert events[first_submit] == ("submit", warm_task)
+    assert sum(e == ("asked",) for e in events[:first_submit]) == 4  # three "not yet"
+    parent = next(w for w in report.worker_stats() if w.worker == "parent")
+    assert parent.tasks >= 4  # a first round, then one per "not yet"
