@@ -5,7 +5,8 @@ Glossary
 backend
     ``serial`` (in this process, no pool), ``threads`` (a thread pool, for
     debugging), ``loky`` (loky's reusable process pool, the default for more
-    than one worker), ``fork`` (processes forked from this one, Linux: no
+    than one worker; the command lines fork its workers from a warm server,
+    see ``forkserver.py``), ``fork`` (processes forked from this one, Linux: no
     start-up cost) or ``dask`` (a Dask ``distributed`` cluster).
 workers
     joblib's ``n_jobs`` convention: a positive count, or -1 for every core
