@@ -14,11 +14,21 @@ def data_file(name: str) -> Path:
     return shared if shared.is_file() else FIXTURES / name
 
 
-def gecode_25x25() -> list[tuple[str, str]]:
-    """Gecode's 25x25 instances as ``(gecode index, puzzle line)``, in file order."""
+def _indexed_lines(path: Path) -> list[tuple[str, str]]:
+    """``(text after the tab, line before it)`` for each line that is no comment."""
     found = []
-    for line in data_file("gecode_25x25.txt").read_text().splitlines():
+    for line in path.read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             puzzle, _, note = line.partition("\t")
             found.append((note.strip(), puzzle.strip()))
     return found
+
+
+def gecode_25x25() -> list[tuple[str, str]]:
+    """Gecode's 25x25 instances as ``(gecode index, puzzle line)``, in file order."""
+    return _indexed_lines(data_file("gecode_25x25.txt"))
+
+
+def gecode_25x25_solutions() -> dict[str, str]:
+    """The unique solution of each Gecode 25x25 instance (found by a SAT solver), by index."""
+    return dict(_indexed_lines(FIXTURES / "gecode_25x25_solutions.txt"))

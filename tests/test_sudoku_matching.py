@@ -8,7 +8,7 @@ import random
 import time
 
 import pytest
-from sudoku_data import DATA, FIXTURES, gecode_25x25
+from sudoku_data import DATA, FIXTURES, gecode_25x25, gecode_25x25_solutions
 
 from parallel_backtrack.engine import sequential_count
 from parallel_backtrack.sudoku.formats import parse_one, read_puzzles
@@ -125,9 +125,12 @@ def test_kernel_counts_and_nodes_equal_the_reference(order: str, propagation: st
                        propagation)[0] == 847
 
 
+GECODE_25 = [f"gecode {i}" for i in [*range(18, 34), 89, 90]]
+
+
 def test_the_gecode_25x25_fixture_is_read_and_consistent() -> None:
     found = gecode_25x25()
-    assert [index for index, _ in found] == [f"gecode {i}" for i in [*range(18, 34), 89, 90]]
+    assert [index for index, _ in found] == GECODE_25
     fixture = read_puzzles(FIXTURES / "gecode_25x25.txt")
     assert len(fixture) == len(found) == 18
     for (_, line), entry in zip(found, fixture, strict=True):
@@ -137,6 +140,22 @@ def test_the_gecode_25x25_fixture_is_read_and_consistent() -> None:
         assert 265 <= sum(1 for v in entry.cells if v) <= 285
 
 
+def test_every_gecode_25x25_instance_has_its_known_solution() -> None:
+    solutions = gecode_25x25_solutions()
+    assert list(solutions) == GECODE_25
+    for index, line in gecode_25x25():
+        assert is_valid_solution(line, solutions[index]), index  # keeps every given, too
+
+
+@pytest.mark.parametrize("propagation", STRONG)
+def test_no_solution_value_is_removed_on_gecode_25x25(propagation: str) -> None:
+    solutions = gecode_25x25_solutions()
+    for index, line in gecode_25x25():
+        masks = ImmutableSudokuPuzzle(line, propagation).masks
+        values = parse_one(solutions[index])
+        assert all(mask >> (v - 1) & 1 for mask, v in zip(masks, values, strict=True)), index
+
+
 def solve_gecode(index: str) -> tuple[float, int]:
     line = dict(gecode_25x25())[index]
     puzzle = ImmutableSudokuPuzzle(line, "matching")
@@ -144,6 +163,7 @@ def solve_gecode(index: str) -> tuple[float, int]:
     values, nodes = solve_masks(5, puzzle.masks, "fewest", "matching")
     seconds = time.perf_counter() - started
     assert values is not None and is_valid_solution(line, values)
+    assert tuple(map(int, values)) == parse_one(gecode_25x25_solutions()[index])  # unique
     return seconds, nodes
 
 
@@ -156,7 +176,7 @@ def test_gecode_25x25_with_extra_givens_solve_with_matching(index: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("index", ["gecode 20", "gecode 28"])
+@pytest.mark.parametrize("index", ["gecode 19", "gecode 20", "gecode 24", "gecode 28"])
 def test_gecode_minimal_25x25_solve_with_matching(index: str) -> None:
     _, nodes = solve_gecode(index)
     assert nodes < 1_000_000
