@@ -11,7 +11,7 @@ cache loading included).  Then it makes near-minimal 25x25 puzzles from solved
 grids and times them, and tries Gecode's 25x25 instances (``gecode_25x25.txt``
 from the shared data, else the copy in ``tests/data``) with each propagator of
 ``--gecode-propagations`` (fewest first, one worker, ``--gecode-budget`` nodes
-at most per instance).
+at most per instance; ``--gecode-instances`` picks some by Gecode index).
 
 Writes ``results/bench_sudoku.csv`` and ``.json``; prints a markdown table.
 
@@ -302,13 +302,23 @@ def gecode_25_path() -> Path | None:
     return None
 
 
-def bench_gecode_25(propagations: list[str], budget: int) -> list[dict[str, object]]:
-    """Seconds and nodes per Gecode 25x25 instance, each solved or stopped at ``budget``."""
+def bench_gecode_25(propagations: list[str], budget: int,
+                    instances: set[str] | None = None) -> list[dict[str, object]]:
+    """Seconds and nodes per Gecode 25x25 instance, each solved or stopped at ``budget``.
+
+    ``instances``: Gecode indices ("18", "89") to run; None runs them all.
+    """
     path = gecode_25_path()
     if path is None:
         print(f"skipping Gecode 25x25: {GECODE_25} not found", file=sys.stderr)
         return []
     lines = [line for line in path.read_text().splitlines() if line and not line.startswith("#")]
+    if instances is not None:
+        known = {line.rpartition(" ")[2] for line in lines}
+        if instances - known:
+            raise SystemExit(f"unknown Gecode instance(s) {sorted(instances - known)};"
+                             f" expected some of {sorted(known, key=int)}")
+        lines = [line for line in lines if line.rpartition(" ")[2] in instances]
     found = []
     for propagation in propagations:
         for line in lines:
@@ -381,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="nodes per Gecode 25x25 instance (0: skip them)")
     parser.add_argument("--gecode-propagations", default="units,matching",
                         help="comma-separated propagators to try on the Gecode 25x25 set")
+    parser.add_argument("--gecode-instances", default="",
+                        help="comma-separated Gecode indices to run (default: all 18)")
     parser.add_argument("--out", type=Path, default=ROOT / "results")
     args = parser.parse_args(argv)
     labels = QUICK if args.quick else tuple(s for s in args.sets.split(",") if s)
@@ -393,8 +405,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row for label in labels
             for row in bench_set(label, repeats, args.seconds, not (args.quick or args.no_cold))]
     found = bench_generated(5, args.generated, args.check_budget) if args.generated else []
+    instances = {i.strip() for i in args.gecode_instances.split(",") if i.strip()} or None
     gecode = (bench_gecode_25([p for p in args.gecode_propagations.split(",") if p],
-                              args.gecode_budget) if args.gecode_budget else [])
+                              args.gecode_budget, instances) if args.gecode_budget else [])
     print(markdown(rows))
     if found:
         print()
