@@ -324,8 +324,12 @@ class LokyExecutor(_LocalPool):
 
     @property
     def start_cost(self) -> float:  # type: ignore[override]
-        """A pool kept from an earlier run is already up: nothing to save by waiting."""
-        return WARM_START_COST if self.pids() else Executor.start_cost
+        """A pool kept from an earlier run is already up: nothing to save by waiting.
+        Nor with a fork server: the parent searches until it is ready (``booted``),
+        and a tree that ends first never starts the pool."""
+        if self.pids() or self.start_method == "forkserver":
+            return WARM_START_COST
+        return Executor.start_cost
 
     def close(self, kill: bool = False) -> None:
         if kill:
