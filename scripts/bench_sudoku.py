@@ -18,6 +18,8 @@ Writes ``results/bench_sudoku.csv`` and ``.json``; prints a markdown table.
     python scripts/bench_sudoku.py                  # everything (a few minutes)
     python scripts/bench_sudoku.py --quick          # small sets, 1 repeat
     python scripts/bench_sudoku.py --sets 17-clue --repeats 9
+    python scripts/bench_sudoku.py --sets '' --generated 0 --gecode-budget 1000000 \
+        --gecode-propagations matching --gecode-instances 20,89,90   # Gecode 25x25 only
 
 Glossary: *rate* puzzles per second; *nodes* states visited, the root included
 (equal for the kernel and the reference path by design); *sample* every k-th
@@ -401,20 +403,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown data set(s) {unknown}; expected some of {list(SETS)}")
     repeats = 1 if args.quick else args.repeats
     warm_up((3, 4, 5))
-    solve_batch(np.zeros((4, 81), np.uint8), workers=2, backend="loky")  # start the loky pool
+    if labels:  # only the data sets use the 2-worker pool
+        solve_batch(np.zeros((4, 81), np.uint8), workers=2, backend="loky")  # start it
     rows = [row for label in labels
             for row in bench_set(label, repeats, args.seconds, not (args.quick or args.no_cold))]
     found = bench_generated(5, args.generated, args.check_budget) if args.generated else []
     instances = {i.strip() for i in args.gecode_instances.split(",") if i.strip()} or None
     gecode = (bench_gecode_25([p for p in args.gecode_propagations.split(",") if p],
                               args.gecode_budget, instances) if args.gecode_budget else [])
-    print(markdown(rows))
-    if found:
-        print()
-        print(generated_markdown(found))
-    if gecode:
-        print()
-        print(gecode_markdown(gecode, args.gecode_budget))
+    tables = [markdown(rows) if rows else "", generated_markdown(found) if found else "",
+              gecode_markdown(gecode, args.gecode_budget) if gecode else ""]
+    print("\n\n".join(table for table in tables if table))
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "bench_sudoku.csv", "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(asdict(rows[0])) if rows else ["none"])
