@@ -41,9 +41,11 @@ from .symmetry_kernel import count_canonical
 
 KERNELS = ("fast", "reference")
 SYMMETRIES = ("d4", "mirror", "none")
-# About 20-60 ms of kernel time: long enough to hide dispatch (and to let one parent
-# feed 64 workers), short enough to stop promptly; the tail runs a quarter of it.
-FAST_BUDGET = 4_000_000
+# About 40-120 ms of kernel time: long enough to hide dispatch (one parent spends
+# 0.1-0.15 ms per task, so 64 workers need tasks of 10 ms and more on average, and
+# packing and the tail make many shorter than a budget), short enough to stop
+# promptly; the tail runs a quarter of it.
+FAST_BUDGET = 8_000_000
 REFERENCE_BUDGET = 20_000
 
 QueensState = ImmutableQueenLocations | CanonicalBoard
