@@ -26,6 +26,11 @@ workers
     joblib's ``n_jobs``: -1 for every core; 0 and below -1 are refused.  One
     puzzle is split into subtrees across workers; a file of many puzzles is
     split across puzzles.
+solver
+    ``backtrack`` (the default: the kernels above, any option), ``cdcl``
+    (clause learning, ``cdcl``: solve only, one core, one puzzle at a time;
+    ``nodes`` are its decisions) or ``auto`` (``cdcl`` for 25x25 and 36x36
+    puzzles when solving, ``backtrack`` otherwise).
 """
 
 from __future__ import annotations
@@ -70,6 +75,8 @@ from .propagate import PROPAGATORS
 from .space import KERNELS
 
 PROG = "python -m parallel_backtrack.sudoku"
+SOLVERS = ("backtrack", "cdcl", "auto")
+CDCL_SMALLEST_BOX = 5  # --solver auto: below this, backtracking is quick on any puzzle
 
 
 class UsageError(Exception):
@@ -101,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=_cli.positive_float, default=None, metavar="SECONDS",
                         help="stop searching after SECONDS, print what was found (marked "
                         "partial) and exit 3")
+    parser.add_argument("--solver", type=choice_type("solver", SOLVERS), default="backtrack",
+                        metavar="|".join(SOLVERS),
+                        help="backtrack (default) | cdcl: clause learning, solve only, for "
+                        "hard big puzzles | auto: cdcl for box 5 and up when solving")
     _cli.add_verify_option(parser)
     return parser
 
@@ -133,7 +144,8 @@ def _read(raw: bytes, path: str) -> list[PuzzleEntry]:
 def _bulk(raw: bytes, args: argparse.Namespace) -> Batch | None:
     """The file as one array for the kernel, when it holds several puzzles and nothing
     needs a per-puzzle deadline; None for the per-puzzle path."""
-    if args.kernel != "fast" or args.timeout is not None or b"\0" in raw:
+    if (args.kernel != "fast" or args.timeout is not None or b"\0" in raw
+            or args.solver != "backtrack"):
         return None
     try:
         raw.decode("utf-8")
@@ -177,6 +189,11 @@ def _text_grid(result: PuzzleResult, args: argparse.Namespace) -> str:
 def _check(args: argparse.Namespace) -> None:
     if args.limit is not None and not args.count:
         raise UsageError("--limit needs --count")
+    if args.solver == "cdcl" and args.count:
+        raise UsageError("--solver cdcl only solves; it cannot --count "
+                         "(use --solver backtrack to count)")
+    if args.solver == "cdcl" and args.workers != 1:
+        raise UsageError(f"--solver cdcl runs on one core; got --workers {args.workers}")
     problem = _cli.too_many_workers(args.workers)
     if problem:
         raise UsageError(problem)
@@ -189,8 +206,32 @@ def _job(args: argparse.Namespace) -> Job:
                args.kernel)
 
 
+def _uses_cdcl(entry: PuzzleEntry, args: argparse.Namespace) -> bool:
+    if args.solver == "auto":
+        return not args.count and (entry.box or 0) >= CDCL_SMALLEST_BOX
+    return args.solver == "cdcl"
+
+
+def _cdcl_results(entries: list[PuzzleEntry], job: Job,
+                  args: argparse.Namespace) -> Iterator[PuzzleResult]:
+    """One result per entry, each by clause learning or (``auto``) by backtracking,
+    up to the first ``stopped`` one."""
+    from .cdcl import solve_entry_cdcl
+
+    for index, entry in enumerate(entries):
+        if _uses_cdcl(entry, args):
+            result = solve_entry_cdcl(index, entry, deadline=job.deadline, verify=job.verify)
+        else:
+            result = solve_entry(index, entry, job, workers=args.workers)
+        yield result
+        if result.stop_reason is not None:
+            return
+
+
 def _results(entries: list[PuzzleEntry], job: Job,
              args: argparse.Namespace) -> Iterator[PuzzleResult]:
+    if args.solver != "backtrack":
+        return _cdcl_results(entries, job, args)
     if len(entries) == 1:
         return iter([solve_entry(0, entries[0], job, workers=args.workers)])
     progress = sys.stderr.isatty() if args.progress is None else args.progress
