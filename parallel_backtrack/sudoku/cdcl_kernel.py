@@ -59,6 +59,7 @@ import numpy as np
 from numba import njit
 
 UNSATISFIABLE, SATISFIED, LIMIT = 0, 1, 2
+POOL_FULL = -2
 CONFLICTS, DECISIONS, PROPAGATIONS, RESTARTS, CLEANUPS, NEXT_CLEANUP = range(6)
 RESTART_UNIT, VAR_DECAY, FIRST_CLEANUP, CLEANUP_STEP, FAST, SLOW = range(6)
 CLAUSE_DECAY = 0.999
@@ -158,20 +159,29 @@ def _heap_pop(heap, hpos, act, hsize):
 
 
 @njit(cache=True)
-def _watch(wcl, wbl, wstart, wlen, wcap, wtop, lit, c, blocker):
-    """Add (clause, blocker) to lit's watch list; returns the (maybe new) pool arrays."""
+def _grow_pool(wcl, wbl, top, cap):
+    """A pool twice the size needed, the first ``top`` entries kept (rarely called)."""
+    size = 2 * (top + cap)
+    bigger_c = np.empty(size, np.int32)
+    bigger_b = np.empty(size, np.int32)
+    bigger_c[:top] = wcl[:top]
+    bigger_b[:top] = wbl[:top]
+    return bigger_c, bigger_b
+
+
+@njit(cache=True, inline="always")
+def _room(wcl, wlen, wcap, wtop, lit):
+    """Does lit's watch list take one more entry without a bigger pool?"""
+    return wlen[lit] < wcap[lit] or wtop[0] + max(4, 2 * wlen[lit]) <= wcl.shape[0]
+
+
+@njit(cache=True, inline="always")
+def _push(wcl, wbl, wstart, wlen, wcap, wtop, lit, c, blocker):
+    """Add (clause, blocker) to lit's watch list; ``_room`` must hold."""
     n = wlen[lit]
-    if n == wcap[lit]:
+    if n == wcap[lit]:  # move the list to the end of the pool with twice the room
         cap = max(4, 2 * n)
-        top = wtop[0]
-        if top + cap > wcl.shape[0]:
-            size = 2 * (top + cap)
-            bigger_c = np.empty(size, np.int32)
-            bigger_b = np.empty(size, np.int32)
-            bigger_c[:top] = wcl[:top]
-            bigger_b[:top] = wbl[:top]
-            wcl, wbl = bigger_c, bigger_b
-        s = wstart[lit]
+        top, s = wtop[0], wstart[lit]
         for k in range(n):
             wcl[top + k] = wcl[s + k]
             wbl[top + k] = wbl[s + k]
@@ -182,6 +192,14 @@ def _watch(wcl, wbl, wstart, wlen, wcap, wtop, lit, c, blocker):
     wcl[k] = c
     wbl[k] = blocker
     wlen[lit] = n + 1
+
+
+@njit(cache=True)
+def _watch(wcl, wbl, wstart, wlen, wcap, wtop, lit, c, blocker):
+    """``_push``, growing the pool first if need be; returns the pool arrays."""
+    if not _room(wcl, wlen, wcap, wtop, lit):
+        wcl, wbl = _grow_pool(wcl, wbl, wtop[0], max(4, 2 * wlen[lit]))
+    _push(wcl, wbl, wstart, wlen, wcap, wtop, lit, c, blocker)
     return wcl, wbl
 
 
@@ -225,9 +243,14 @@ def _assign(lit, c, lval, level, reason, trail, ntr, dl):
 @njit(cache=True)
 def _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
                wcl, wbl, wstart, wlen, wcap, wtop, stats):
-    """Unit propagation from the queue; returns (conflict clause or -1, wcl, wbl)."""
+    """Unit propagation from the queue; returns the conflict clause, -1 for none, or
+    POOL_FULL when the watch pool needs to grow first (then call again).
+
+    The helpers (``_assign``, ``_push``) are written out here, and the pool is
+    never reassigned: numba counts references to the arrays at every inlined
+    call or rebinding, which cost more than the propagation itself."""
     confl = -1
-    while qh[0] < ntr[0] and confl < 0:
+    while qh[0] < ntr[0] and confl == -1:
         false_lit = trail[qh[0]] ^ 1
         qh[0] += 1
         stats[PROPAGATIONS] += 1
@@ -244,8 +267,11 @@ def _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
             if clen[c] == 2:  # the blocker is the other literal
                 wcl[ws + j], wbl[ws + j] = c, b
                 j += 1
-                if lval[b] == 0:
-                    _assign(b, c, lval, level, reason, trail, ntr, dl)
+                if lval[b] == 0:  # _assign, written out (see the docstring)
+                    lval[b], lval[b ^ 1] = 1, -1
+                    level[b >> 1], reason[b >> 1] = dl, c
+                    trail[ntr[0]] = b
+                    ntr[0] += 1
                     continue
                 confl = c
                 break
@@ -256,14 +282,31 @@ def _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
                 wcl[ws + j], wbl[ws + j] = c, first
                 j += 1
                 continue
-            moved = False
+            moved = full = False
             for k in range(s + 2, s + clen[c]):
                 if lval[cl[k]] != -1:
                     other = cl[k]
+                    m = wlen[other]
+                    if m == wcap[other]:  # _push, written out: move the list first
+                        if wtop[0] + max(4, 2 * m) > len(wcl):
+                            full = True
+                            break
+                        top, old = wtop[0], wstart[other]
+                        for x in range(m):
+                            wcl[top + x] = wcl[old + x]
+                            wbl[top + x] = wbl[old + x]
+                        wstart[other], wcap[other] = top, max(4, 2 * m)
+                        wtop[0] = top + max(4, 2 * m)
                     cl[s + 1], cl[k] = other, false_lit
-                    wcl, wbl = _watch(wcl, wbl, wstart, wlen, wcap, wtop, other, c, first)
+                    wcl[wstart[other] + m], wbl[wstart[other] + m] = c, first
+                    wlen[other] = m + 1
                     moved = True
                     break
+            if full:  # keep this watch, visit false_lit again after the pool grows
+                i -= 1
+                qh[0] -= 1
+                confl = POOL_FULL
+                break
             if moved:
                 continue
             wcl[ws + j], wbl[ws + j] = c, first
@@ -271,7 +314,10 @@ def _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
             if lval[first] == -1:
                 confl = c
                 break
-            _assign(first, c, lval, level, reason, trail, ntr, dl)
+            lval[first], lval[first ^ 1] = 1, -1
+            level[first >> 1], reason[first >> 1] = dl, c
+            trail[ntr[0]] = first
+            ntr[0] += 1
         while i < n:
             wcl[ws + j], wbl[ws + j] = wcl[ws + i], wbl[ws + i]
             i += 1
@@ -279,7 +325,7 @@ def _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
         wlen[false_lit] = j
     if confl >= 0:
         qh[0] = ntr[0]
-    return confl, wcl, wbl
+    return confl
 
 
 @njit(cache=True, inline="always")
@@ -402,7 +448,15 @@ def _backtrack(to, dl, trail_lim, lval, reason, trail, ntr, qh, phase, heap, hpo
         lval[lit] = 0
         lval[lit ^ 1] = 0
         reason[v] = -1
-        _heap_insert(heap, hpos, act, hsize, v)
+        if hpos[v] < 0:  # _heap_insert, written out (see _propagate)
+            i = hsize[0]
+            hsize[0] += 1
+            while i > 0 and act[heap[(i - 1) >> 1]] < act[v]:
+                heap[i] = heap[(i - 1) >> 1]
+                hpos[heap[i]] = i
+                i = (i - 1) >> 1
+            heap[i] = v
+            hpos[v] = i
     ntr[0] = qh[0] = trail_lim[to]
 
 
@@ -519,8 +573,12 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
     restart_limit = luby(stats[RESTARTS]) * unit
     var_decay = tuning[VAR_DECAY]
     while status < 0:
-        confl, wcl, wbl = _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
-                                     wcl, wbl, wstart, wlen, wcap, wtop, stats)
+        confl = _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
+                           wcl, wbl, wstart, wlen, wcap, wtop, stats)
+        while confl == POOL_FULL:
+            wcl, wbl = _grow_pool(wcl, wbl, wtop[0], wtop[0] + nlits)
+            confl = _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
+                               wcl, wbl, wstart, wlen, wcap, wtop, stats)
         if confl >= 0:
             stats[CONFLICTS] += 1
             here += 1
