@@ -12,6 +12,9 @@ grids and times them, and tries Gecode's 25x25 instances (``gecode_25x25.txt``
 from the shared data, else the copy in ``tests/data``) with each propagator of
 ``--gecode-propagations`` (fewest first, one worker, ``--gecode-budget`` nodes
 at most per instance; ``--gecode-instances`` picks some by Gecode index).
+``--gecode-solvers backtrack,cdcl`` adds the clause-learning solver (``sudoku/cdcl.py``:
+whole solve on one core, CNF build included, at most ``--gecode-seconds`` each);
+``--cdcl-rates`` also times it on the data sets (a sample, like the slow solvers).
 
 Writes ``results/bench_sudoku.csv`` and ``.json``; prints a markdown table.
 
@@ -20,6 +23,7 @@ Writes ``results/bench_sudoku.csv`` and ``.json``; prints a markdown table.
     python scripts/bench_sudoku.py --sets 17-clue --repeats 9
     python scripts/bench_sudoku.py --sets '' --generated 0 --gecode-budget 1000000 \
         --gecode-propagations matching --gecode-instances 20,89,90   # Gecode 25x25 only
+    python scripts/bench_sudoku.py --sets '' --generated 0 --gecode-solvers cdcl  # all 18, CDCL
 
 Glossary: *rate* puzzles per second; *nodes* states visited, the root included
 (equal for the kernel and the reference path by design); *sample* every k-th
@@ -45,6 +49,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from parallel_backtrack.sudoku.cdcl import solve_cdcl  # noqa: E402
+from parallel_backtrack.sudoku.cdcl import warm_up as warm_up_cdcl  # noqa: E402
 from parallel_backtrack.sudoku.kernel import (  # noqa: E402
     count_masks,
     explore_masks,
@@ -146,6 +152,7 @@ class Row:
     nodes_per_puzzle: float
     reference_rate: float | None = None
     norvig_rate: float | None = None
+    cdcl_rate: float | None = None
     speedup_vs_1_worker: float | None = None
     cold_seconds: float | None = None
     checked: str = ""
@@ -214,7 +221,8 @@ def cold_process_seconds(path: Path, mode: str, workers: int, backend: str) -> f
     return time.perf_counter() - started
 
 
-def bench_set(label: str, repeats: int, seconds: float, cold: bool) -> list[Row]:
+def bench_set(label: str, repeats: int, seconds: float, cold: bool,
+              cdcl: bool = False) -> list[Row]:
     name, mode = SETS[label]
     path = DATA / name
     if not path.is_file():
@@ -226,6 +234,8 @@ def bench_set(label: str, repeats: int, seconds: float, cold: bool) -> list[Row]
     norvig = NorvigSolver(box)
     norvig_rate = None if mode == "count" else time_slow_solver(norvig.solve, batch.givens,
                                                                 seconds)[0]
+    cdcl_rate = None if mode == "count" or not cdcl else time_slow_solver(
+        solve_cdcl, batch.givens, seconds)[0]
     rows = []
     for workers, backend in ((1, "threads"), (2, "threads"), (2, "loky")):
         times, result = time_kernel(path, mode, workers, backend, repeats)
@@ -237,7 +247,7 @@ def bench_set(label: str, repeats: int, seconds: float, cold: bool) -> list[Row]
         median = statistics.median(times)
         rows.append(Row(
             label, mode, len(batch.givens), workers, backend, len(batch.givens) / median,
-            float(result.nodes.mean()), ref_rate, norvig_rate,
+            float(result.nodes.mean()), ref_rate, norvig_rate, cdcl_rate,
             cold_seconds=cold_process_seconds(path, mode, workers, backend) if cold else None,
             checked=checked, seconds=[round(t, 4) for t in times],
         ))
@@ -304,12 +314,8 @@ def gecode_25_path() -> Path | None:
     return None
 
 
-def bench_gecode_25(propagations: list[str], budget: int,
-                    instances: set[str] | None = None) -> list[dict[str, object]]:
-    """Seconds and nodes per Gecode 25x25 instance, each solved or stopped at ``budget``.
-
-    ``instances``: Gecode indices ("18", "89") to run; None runs them all.
-    """
+def gecode_25_lines(instances: set[str] | None = None) -> list[str]:
+    """The Gecode 25x25 lines; ``instances``: Gecode indices ("18", "89"), None for all."""
     path = gecode_25_path()
     if path is None:
         print(f"skipping Gecode 25x25: {GECODE_25} not found", file=sys.stderr)
@@ -321,6 +327,13 @@ def bench_gecode_25(propagations: list[str], budget: int,
             raise SystemExit(f"unknown Gecode instance(s) {sorted(instances - known)};"
                              f" expected some of {sorted(known, key=int)}")
         lines = [line for line in lines if line.rpartition(" ")[2] in instances]
+    return lines
+
+
+def bench_gecode_25(propagations: list[str], budget: int,
+                    instances: set[str] | None = None) -> list[dict[str, object]]:
+    """Seconds and nodes per Gecode 25x25 instance, each solved or stopped at ``budget``."""
+    lines = gecode_25_lines(instances)
     found = []
     for propagation in propagations:
         for line in lines:
@@ -340,6 +353,36 @@ def bench_gecode_25(propagations: list[str], budget: int,
     return found
 
 
+def bench_gecode_25_cdcl(seconds: float,
+                         instances: set[str] | None = None) -> list[dict[str, object]]:
+    """Whole-solve seconds (CNF build included), conflicts and decisions per Gecode 25x25
+    instance with the clause-learning solver, each stopped after ``seconds``."""
+    found = []
+    for line in gecode_25_lines(instances):
+        puzzle, _, note = line.partition("\t")
+        cells = [0 if ch == "." else NorvigSolver.SYMBOLS.index(ch) + 1 for ch in puzzle]
+        result = solve_cdcl(cells, deadline=time.time() + seconds)
+        found.append({
+            "instance": note.strip() or puzzle[:10], "givens": sum(1 for v in cells if v),
+            "solved": result.cells is not None and is_valid_solution(cells, result.cells),
+            "status": result.status, "seconds": round(result.seconds, 3),
+            "conflicts": result.conflicts, "decisions": result.decisions,
+            "propagations": result.propagations,
+        })
+        print(f"  {found[-1]}", file=sys.stderr)
+    return found
+
+
+def cdcl_markdown(found: list[dict[str, object]], seconds: float) -> str:
+    lines = ["| instance | givens | solver | solved | seconds | conflicts | decisions |",
+             "|---|---:|---|---|---:|---:|---:|"]
+    for g in found:
+        solved = "yes" if g["solved"] else f"no ({g['status']}, {seconds:g} s limit)"
+        lines.append(f"| {g['instance']} | {g['givens']} | cdcl | {solved} | {g['seconds']} |"
+                     f" {g['conflicts']:,} | {g['decisions']:,} |")
+    return "\n".join(lines)
+
+
 def gecode_markdown(found: list[dict[str, object]], budget: int) -> str:
     lines = ["| instance | givens | order / propagation | solved | nodes | seconds |",
              "|---|---:|---|---|---:|---:|"]
@@ -353,8 +396,8 @@ def gecode_markdown(found: list[dict[str, object]], budget: int) -> str:
 def markdown(rows: list[Row]) -> str:
     lines = [
         "| data set | puzzles | workers | puzzles/s | nodes/puzzle | x 1 worker | reference/s"
-        " | x reference | Norvig/s | x Norvig | cold s | check |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        " | x reference | Norvig/s | x Norvig | cdcl/s | x cdcl | cold s | check |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         lines.append(
@@ -364,6 +407,7 @@ def markdown(rows: list[Row]) -> str:
             f" {f'{r.speedup_vs_1_worker:.2f}x' if r.speedup_vs_1_worker else ''} |"
             f" {r.reference_rate:,.1f} | {r.ratio(r.reference_rate)} |"
             f" {f'{r.norvig_rate:,.1f}' if r.norvig_rate else 'n/a'} | {r.ratio(r.norvig_rate)} |"
+            f" {f'{r.cdcl_rate:,.1f}' if r.cdcl_rate else 'n/a'} | {r.ratio(r.cdcl_rate)} |"
             f" {f'{r.cold_seconds:.2f}' if r.cold_seconds else ''} | {r.checked} |"
         )
     return "\n".join(lines)
@@ -395,24 +439,40 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated propagators to try on the Gecode 25x25 set")
     parser.add_argument("--gecode-instances", default="",
                         help="comma-separated Gecode indices to run (default: all 18)")
+    parser.add_argument("--gecode-solvers", default="backtrack",
+                        help="comma-separated: backtrack (the kernel with each of"
+                        " --gecode-propagations) and/or cdcl (clause learning)")
+    parser.add_argument("--gecode-seconds", type=float, default=60.0,
+                        help="time limit per Gecode 25x25 instance for cdcl")
+    parser.add_argument("--cdcl-rates", action="store_true",
+                        help="also time the cdcl solver on a sample of each data set")
     parser.add_argument("--out", type=Path, default=ROOT / "results")
     args = parser.parse_args(argv)
     labels = QUICK if args.quick else tuple(s for s in args.sets.split(",") if s)
     unknown = [s for s in labels if s not in SETS]
     if unknown:
         parser.error(f"unknown data set(s) {unknown}; expected some of {list(SETS)}")
+    solvers = [s for s in args.gecode_solvers.split(",") if s]
+    if set(solvers) - {"backtrack", "cdcl"}:
+        parser.error(f"unknown solver(s) {sorted(set(solvers) - {'backtrack', 'cdcl'})};"
+                     " expected some of ['backtrack', 'cdcl']")
     repeats = 1 if args.quick else args.repeats
     warm_up((3, 4, 5))
+    warm_up_cdcl()
     if labels:  # only the data sets use the 2-worker pool
         solve_batch(np.zeros((4, 81), np.uint8), workers=2, backend="loky")  # start it
     rows = [row for label in labels
-            for row in bench_set(label, repeats, args.seconds, not (args.quick or args.no_cold))]
+            for row in bench_set(label, repeats, args.seconds, not (args.quick or args.no_cold),
+                                 args.cdcl_rates)]
     found = bench_generated(5, args.generated, args.check_budget) if args.generated else []
     instances = {i.strip() for i in args.gecode_instances.split(",") if i.strip()} or None
     gecode = (bench_gecode_25([p for p in args.gecode_propagations.split(",") if p],
-                              args.gecode_budget, instances) if args.gecode_budget else [])
+                              args.gecode_budget, instances)
+              if args.gecode_budget and "backtrack" in solvers else [])
+    cdcl = bench_gecode_25_cdcl(args.gecode_seconds, instances) if "cdcl" in solvers else []
     tables = [markdown(rows) if rows else "", generated_markdown(found) if found else "",
-              gecode_markdown(gecode, args.gecode_budget) if gecode else ""]
+              gecode_markdown(gecode, args.gecode_budget) if gecode else "",
+              cdcl_markdown(cdcl, args.gecode_seconds) if cdcl else ""]
     print("\n\n".join(table for table in tables if table))
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "bench_sudoku.csv", "w", newline="") as handle:
@@ -423,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
                "processor": platform.processor(), "cpus": __import__("os").cpu_count()}
     (args.out / "bench_sudoku.json").write_text(json.dumps(
         {"machine": machine, "rows": [asdict(r) for r in rows], "generated_25x25": found,
-         "gecode_25x25": gecode},
+         "gecode_25x25": gecode, "gecode_25x25_cdcl": cdcl},
         indent=2))
     return 0
 
