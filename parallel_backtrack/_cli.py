@@ -297,6 +297,9 @@ def run_process(main: Callable[[], int]) -> NoReturn:
     """``sys.exit(main())`` for ``python -m``: even a Ctrl-C or a closed pipe that lands
     outside ``main``'s own handlers ends with an exit status, never a traceback, and no
     worker process outlives the run."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # imports done (see _lean)
     try:
         code = main()
         sys.stdout.flush()

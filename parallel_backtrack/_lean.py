@@ -24,6 +24,7 @@ kept out
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 ENV = "PARALLEL_BACKTRACK_LEAN"
@@ -41,11 +42,20 @@ def started_as_command(argv: list[str] | None = None) -> bool:
 
 
 def apply() -> bool:
-    """Keep scipy and cffi out of this process if it is one of ours; True if so."""
+    """Keep scipy and cffi out of this process if it is one of ours; True if so.  A
+    command line also ends quietly (status 130) on a Ctrl-C while it is still
+    importing, before its own handler (``_cli.run_process``) is in place."""
     setting = os.environ.get(ENV)
-    if setting == "0" or (setting != "1" and not started_as_command()):
+    command = started_as_command()
+    if command:
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+    if setting == "0" or (setting != "1" and not command):
         return False
     os.environ[ENV] = "1"  # the worker processes we start inherit it
     for name in KEPT_OUT:
         sys.modules.setdefault(name, None)  # type: ignore[arg-type]
     return True
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    os._exit(130)  # nothing has started yet: no pool, no output to flush

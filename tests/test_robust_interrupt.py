@@ -129,6 +129,47 @@ def test_ctrl_c_from_a_terminal_stops_a_batch_of_puzzles(tmp_path: Path) -> None
     assert_all_gone(seen)
 
 
+# Ctrl-C 50 ms into a count whose parent is still in its probe (nothing queued yet).
+EARLY = """
+import os, signal, threading
+from parallel_backtrack.engine import SearchInterrupted, count
+from parallel_backtrack.nqueens.board import ImmutableQueenLocations
+from parallel_backtrack.nqueens.space import QueensSpace
+
+if __name__ == "__main__":
+    space = QueensSpace(ImmutableQueenLocations(18))
+    threading.Timer(0.05, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        report = count(space, workers=2, backend="threads")
+        print("returned", report.complete)
+    except SearchInterrupted as stop:
+        print("interrupted", stop.report.complete, stop.report.stop_reason)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_in_the_parents_probe_is_never_a_complete_answer(tmp_path: Path) -> None:
+    script = write(tmp_path, EARLY, "early.py")
+    done = subprocess.run([sys.executable, script], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=100)
+    assert done.stdout.split() == ["interrupted", "False", "interrupted"], done
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc")
+@pytest.mark.timeout(60)
+def test_ctrl_c_while_a_command_is_still_importing_exits_quietly() -> None:
+    child = subprocess.Popen([sys.executable, "-m", "parallel_backtrack.nqueens", "--n", "18"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    maps = Path(f"/proc/{child.pid}/maps")
+    deadline = time.monotonic() + 30
+    while "numpy" not in maps.read_text() and time.monotonic() < deadline:
+        time.sleep(0.002)  # numpy loads after the package's own start-up code ran
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130 and "Traceback" not in err, err
+
+
 def test_nqueens_timeout_reports_a_partial_count(capsys: pytest.CaptureFixture[str]) -> None:
     started = time.monotonic()
     code = nqueens_cli.main(["--n", "18", "--workers", "1", "--timeout", "0.5"])

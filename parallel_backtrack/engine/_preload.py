@@ -11,8 +11,10 @@ import signal
 
 def _load() -> None:
     # A Ctrl-C while the server boots must not print a traceback from it; the
-    # server ignores SIGINT itself once it is up, and its workers get it back.
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # server ignores SIGINT itself once it is up, and its workers get the default
+    # handler back.
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # drops one that came already
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent
     ready = None
     try:
         from .executors import Shipped, unship, warm

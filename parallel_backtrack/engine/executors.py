@@ -32,14 +32,17 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures as cf
+import contextlib
 import difflib
 import hashlib
 import multiprocessing
 import os
+import signal
 import tempfile
+import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,6 +143,24 @@ def unship(handle: Any) -> Any:
     return found
 
 
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Hold a Ctrl-C until the block ends.  Loading a compiled kernel runs Python
+    callbacks from LLVM through ctypes, which prints and drops any exception raised
+    in them: a KeyboardInterrupt landing there would be lost and the run go on."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and previous is not signal.SIG_IGN:
+            os.kill(os.getpid(), signal.SIGINT)  # now, to the handler that was there
+
+
 @dataclass(frozen=True, slots=True)
 class StopFlag:
     """Raised when a file appears at ``path``; ``path`` None never raises."""
@@ -155,13 +176,14 @@ def warm(space: Any) -> Any:
     this process sees ``space``, so compiled kernels load before any task is timed."""
     if _WARMED.get(id(space)) is space:
         return space
-    for hook in ("count_below", "first_below"):
-        fast = getattr(space, hook, None)
-        if fast is not None:
-            try:
-                fast(space.root(), 1)
-            except Exception:  # noqa: BLE001 - only a warm-up: the real task reports errors
-                pass
+    with interrupts_held():
+        for hook in ("count_below", "first_below"):
+            fast = getattr(space, hook, None)
+            if fast is not None:
+                try:
+                    fast(space.root(), 1)
+                except Exception:  # noqa: BLE001 - only a warm-up: the task reports errors
+                    pass
     if len(_WARMED) >= _SHIPPED_MAX:
         _WARMED.pop(next(iter(_WARMED)))
     _WARMED[id(space)] = space

@@ -81,10 +81,15 @@ def start(handle: Any) -> None:
     ready = os.path.join(tempfile.gettempdir(), f"pb-forkserver-{uuid.uuid4().hex}")
     key, path = getattr(handle, "key", None), getattr(handle, "path", None)
     os.environ[SPACE_ENV] = json.dumps([key, path, ready])
+    # The server starts with SIGINT blocked (the mask survives exec), so a Ctrl-C to
+    # the whole process group while it is still importing cannot print a traceback
+    # from it; ``_preload`` ignores it, then unblocks.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         context().set_forkserver_preload([PRELOAD])
         server.ensure_running()
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         del os.environ[SPACE_ENV]  # only the server needs it
     _state.update(ready=ready, pid=server._forkserver_pid, started=time.monotonic())
 

@@ -485,7 +485,9 @@ class Run:
         self._finish(started, kill=False, reason=self.report.stop_reason)
 
     def _finish(self, started: float, kill: bool, reason: str | None) -> None:
-        if (self.pending or self.inflight) and not self._done():
+        # Work left, or stopped by Ctrl-C or an error (perhaps before the cut, in the
+        # parent's probe, with nothing queued yet): the answer is partial.
+        if (self.pending or self.inflight or kill) and not self._done():
             self.report.complete = False
             self.report.stop_reason = self.report.stop_reason or reason
         if self.inflight:
