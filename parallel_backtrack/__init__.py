@@ -1,7 +1,9 @@
 """parallel_backtrack: exact backtracking search on all your cores, and on a cluster."""
 
 from ._lean import apply as _apply_lean
+from ._lean import quiet_start as _quiet_start
 
+_quiet_start()  # a command line's Ctrl-C while importing: exit 130, no traceback
 _apply_lean()  # before numba loads: only in our command lines and their workers
 
 from .engine import (  # noqa: E402

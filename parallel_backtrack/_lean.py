@@ -42,18 +42,23 @@ def started_as_command(argv: list[str] | None = None) -> bool:
 
 
 def apply() -> bool:
-    """Keep scipy and cffi out of this process if it is one of ours; True if so.  A
-    command line also ends quietly (status 130) on a Ctrl-C while it is still
-    importing, before its own handler (``_cli.run_process``) is in place."""
+    """Keep scipy and cffi out of this process if it is one of ours; True if so."""
     setting = os.environ.get(ENV)
-    command = started_as_command()
-    if command:
-        signal.signal(signal.SIGINT, _interrupted_while_starting)
-    if setting == "0" or (setting != "1" and not command):
+    if setting == "0" or (setting != "1" and not started_as_command()):
         return False
     os.environ[ENV] = "1"  # the worker processes we start inherit it
     for name in KEPT_OUT:
         sys.modules.setdefault(name, None)  # type: ignore[arg-type]
+    return True
+
+
+def quiet_start() -> bool:
+    """In a command line: a Ctrl-C while it is still importing ends it quietly with
+    status 130, not with a traceback, until ``_cli.run_process`` puts Python's own
+    handler back.  True if this is a command line."""
+    if not started_as_command():
+        return False
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
     return True
 
 

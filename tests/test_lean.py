@@ -64,3 +64,19 @@ def test_the_command_line_runs_its_kernels_without_them() -> None:
     first, json_line = done.stdout.splitlines()[0], done.stdout.splitlines()[-1]
     assert first == "None 1"
     assert '"count": 352' in json_line
+
+
+def test_quiet_start_only_in_a_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "pytest"])
+        assert _lean.quiet_start() is False
+        assert signal.getsignal(signal.SIGINT) is before
+        monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "parallel_backtrack.sudoku"])
+        assert _lean.quiet_start() is True
+        assert signal.getsignal(signal.SIGINT) is _lean._interrupted_while_starting
+    finally:
+        signal.signal(signal.SIGINT, before)
+
