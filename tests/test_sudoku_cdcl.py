@@ -220,6 +220,17 @@ def test_cli_auto_uses_backtracking_below_25x25(capsys: pytest.CaptureFixture[st
     assert code == 0 and "count=" in out
 
 
+def test_cli_auto_uses_cdcl_for_25x25(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "two.txt"  # one size per file
+    puzzles = dict(gecode_25x25())
+    path.write_text(f"{puzzles['gecode 89']}\n{puzzles['gecode 90']}\n")
+    code, out, _ = _run(capsys, str(path), "--solver", "auto", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [row["status"] for row in rows] == ["solved", "solved"]
+    solutions = gecode_25x25_solutions()
+    assert [row["solution"] for row in rows] == [solutions["gecode 89"], solutions["gecode 90"]]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--count"], "--solver cdcl only solves; it cannot --count"),
     (["--workers", "2"], "--solver cdcl runs on one core; got --workers 2"),
