@@ -302,11 +302,12 @@ class LokyExecutor(_LocalPool):
 
     name = "loky"
     slow_start = True
+    start_method = "loky"
 
     def __init__(self, workers: int) -> None:
         super().__init__(workers)
-        # Our command lines fork loky's workers from a warm server (forkserver.py).
-        self.start_method = "forkserver" if forkserver.wanted() else "loky"
+        if self.start_method == "loky" and forkserver.wanted():
+            self.start_method = "forkserver"  # our command lines: see forkserver.py
         self._pool = self._reusable()
 
     def _reusable(self) -> Any:
@@ -367,10 +368,6 @@ class ForkExecutor(LokyExecutor):
 
     name = "fork"
     start_method = "fork"
-
-    def __init__(self, workers: int) -> None:
-        Executor.__init__(self, workers)
-        self._pool = self._reusable()
 
     def _reusable(self) -> Any:
         pool = _FORK_POOLS.get(self.workers)
