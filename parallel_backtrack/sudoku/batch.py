@@ -219,6 +219,19 @@ def _take(tally: _Tally, report: engine.SearchReport) -> None:
         tally.count = max(1, report.count)
 
 
+def invalid(index: int, line: int, error: object) -> PuzzleResult:
+    """The result for an entry that is no puzzle (unreadable or contradictory givens)."""
+    return PuzzleResult(index, line, INVALID, error=f"line {line}: {error}")
+
+
+def wrong_solution(index: int, line: int, count: int | None, nodes: int,
+                   seconds: float) -> PuzzleResult:
+    """``--verify`` rejected what a solver found: an error, never printed as solved."""
+    return PuzzleResult(index, line, FAILED, None, count, nodes, seconds,
+                        error=f"line {line}: internal error: the solution found is wrong "
+                        "(is_valid_solution disagrees); not printed as solved")
+
+
 def _outcome(index: int, entry: PuzzleEntry, job: Job, tally: _Tally,
              seconds: float) -> PuzzleResult:
     solution = None if tally.first is None else tally.first.line()
@@ -227,9 +240,7 @@ def _outcome(index: int, entry: PuzzleEntry, job: Job, tally: _Tally,
         count = min(count, job.limit)
     if (tally.first is not None and job.verify
             and not is_valid_solution(entry.cells or (), tally.first.cells)):
-        return PuzzleResult(index, entry.line, FAILED, None, count, tally.nodes, seconds,
-                            error=f"line {entry.line}: internal error: the solution found "
-                            "is wrong (is_valid_solution disagrees); not printed as solved")
+        return wrong_solution(index, entry.line, count, tally.nodes, seconds)
     if tally.stop is not None:
         status = STOPPED
     else:
@@ -244,11 +255,11 @@ def solve_entry(
     """Search one entry; unreadable or contradictory givens give an ``invalid`` result,
     a deadline or a Ctrl-C a ``stopped`` one (with what was found so far)."""
     if entry.cells is None:
-        return PuzzleResult(index, entry.line, INVALID, error=f"line {entry.line}: {entry.error}")
+        return invalid(index, entry.line, entry.error)
     try:
         puzzle = ImmutableSudokuPuzzle(entry.cells, job.propagation)
     except InvalidPuzzleError as error:
-        return PuzzleResult(index, entry.line, INVALID, error=f"line {entry.line}: {error}")
+        return invalid(index, entry.line, error)
     started, tally = time.perf_counter(), _Tally()
     space = space_for(puzzle, job.order, job.kernel)
     try:
@@ -338,7 +349,7 @@ def kernel_results(batch: Any, job: Job, *, workers: int = 1,
     lines: list[str] = []
     for index, line in enumerate(sorted([*rows, *errors])):
         if line in errors:
-            yield PuzzleResult(index, line, INVALID, error=f"line {line}: {errors[line]}")
+            yield invalid(index, line, errors[line])
             continue
         row = rows[line]
         if row >= done:
@@ -360,9 +371,7 @@ def kernel_results(batch: Any, job: Job, *, workers: int = 1,
             continue
         tally = count if job.count else None
         if count and job.verify and not is_valid_solution(batch.givens[row].tolist(), lines[at]):
-            yield PuzzleResult(index, line, FAILED, None, tally, int(found.nodes[at]), seconds,
-                               error=f"line {line}: internal error: the solution found "
-                               "is wrong (is_valid_solution disagrees); not printed as solved")
+            yield wrong_solution(index, line, tally, int(found.nodes[at]), seconds)
             continue
         yield PuzzleResult(index, line, SOLVED if count else UNSOLVABLE,
                            lines[at] if count else None, tally, int(found.nodes[at]), seconds)

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .batch import FAILED, INVALID, STOPPED, UNSOLVABLE, PuzzleResult
+from .batch import STOPPED, UNSOLVABLE, PuzzleResult, invalid, wrong_solution
 from .cdcl_kernel import (
     CONFLICTS,
     DECISIONS,
@@ -221,11 +221,11 @@ def solve_entry_cdcl(index: int, entry: PuzzleEntry, *, deadline: float | None =
     this process; ``nodes`` are decisions.  Repeated givens are ``invalid`` here, as
     with the other solvers; a deadline or Ctrl-C gives a ``stopped`` result."""
     if entry.cells is None:
-        return PuzzleResult(index, entry.line, INVALID, error=f"line {entry.line}: {entry.error}")
+        return invalid(index, entry.line, entry.error)
     try:
         check_givens(entry.cells)
     except InvalidPuzzleError as error:
-        return PuzzleResult(index, entry.line, INVALID, error=f"line {entry.line}: {error}")
+        return invalid(index, entry.line, error)
     started = time.perf_counter()
     try:
         found = solve_cdcl(entry.cells, deadline=deadline)
@@ -236,9 +236,6 @@ def solve_entry_cdcl(index: int, entry: PuzzleEntry, *, deadline: float | None =
         return PuzzleResult(index, entry.line, STOPPED, nodes=found.decisions,
                             seconds=found.seconds, stop_reason="timeout")
     if found.cells is not None and verify and not is_valid_solution(entry.cells, found.cells):
-        return PuzzleResult(index, entry.line, FAILED, nodes=found.decisions,
-                            seconds=found.seconds,
-                            error=f"line {entry.line}: internal error: the solution found "
-                            "is wrong (is_valid_solution disagrees); not printed as solved")
+        return wrong_solution(index, entry.line, None, found.decisions, found.seconds)
     return PuzzleResult(index, entry.line, SOLVED if found.cells else UNSOLVABLE, found.line(),
                         None, found.decisions, found.seconds)
