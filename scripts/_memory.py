@@ -31,17 +31,22 @@ import psutil
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _role(process: psutil.Process, parent: int) -> str:
-    if process.pid == parent:
+def _role(process: psutil.Process, root: psutil.Process) -> str:
+    """parent, server (the fork server: started fresh, or forked from the parent, so
+    its command line is the parent's), worker (loky's, Dask's, or one the server
+    forked: a grandchild) or helper (resource trackers)."""
+    if process.pid == root.pid:
         return "parent"
     try:
-        line = " ".join(process.cmdline())
+        line, own = " ".join(process.cmdline()), " ".join(root.cmdline())
+        child = process.ppid() == root.pid
     except psutil.Error:
         return "helper"
-    if "forkserver" in line:
-        return "server" if process.ppid() == parent else "worker"
-    return "worker" if ("popen_loky" in line or "distributed" in line
-                        and "tracker" not in line) else "helper"
+    if "popen_loky" in line or "distributed" in line and "tracker" not in line:
+        return "worker"
+    if child and ("forkserver" in line or line == own):
+        return "server"
+    return "helper" if child else "worker"
 
 
 def _sample(root: psutil.Process, peaks: dict[int, dict[str, Any]]) -> None:
@@ -51,7 +56,7 @@ def _sample(root: psutil.Process, peaks: dict[int, dict[str, Any]]) -> None:
         except psutil.Error:
             continue
         row = peaks.setdefault(process.pid, {"pid": process.pid,
-                                             "role": _role(process, root.pid),
+                                             "role": _role(process, root),
                                              "peak_rss_mb": 0.0, "peak_uss_mb": 0.0,
                                              "samples": 0})
         row["peak_rss_mb"] = max(row["peak_rss_mb"], memory.rss / 1e6)

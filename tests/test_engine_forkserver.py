@@ -34,31 +34,44 @@ def preloaded(key):
     return key in executors._SHIPPED, os.getpid()
 
 
+def cmdline(pid):
+    with open(f"/proc/{pid}/cmdline", "rb") as stream:
+        return stream.read()
+
+
 if __name__ == "__main__":
+    print("said once")  # a pipe: still in the buffer when the server is forked
+    if os.environ.get("THREAD") == "1":  # a second thread: forking here is unsafe
+        import threading
+        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
     space = QueensSpace(ImmutableQueenLocations(11))
     executor = make_executor(2)
     handle = executor.ship(space)
     executor.boot(handle)
+    server = forkserver._state["pid"]
+    forked = server is not None and cmdline(server) == cmdline(os.getpid())
     deadline = time.monotonic() + 60
     while not executor.booted() and time.monotonic() < deadline:
         time.sleep(0.01)
     there, pid = executor.submit(preloaded, handle.key).result()  # before any task
     setup = [executor.submit(warm_task, handle).result() for _ in range(2)]
     report = count(space, executor=executor)
-    print(json.dumps({"method": executor.start_method, "server": forkserver._state["pid"],
+    print(json.dumps({"method": executor.start_method, "server": server, "forked": forked,
                       "there": there, "worker": pid, "setup": setup,
                       "count": report.count, "backend": report.backend}))
 """
 
 
-def run_program(tmp_path: Path, setting: str) -> dict:
+def run_program(tmp_path: Path, setting: str, thread: bool = False) -> dict:
     script = tmp_path / "program.py"
     script.write_text(PROGRAM)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), forkserver.ENV: setting}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), forkserver.ENV: setting,
+           "THREAD": "1" if thread else "0", "PYTHONUNBUFFERED": ""}  # buffered stdout
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           env=env, timeout=180)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
+    assert done.stdout.count("said once") == 1  # no copy flushed it again
     return json.loads(done.stdout.splitlines()[-1])
 
 
@@ -70,9 +83,12 @@ def alive(pid: int) -> bool:
     return True
 
 
-def test_workers_start_with_the_space_loaded_and_count_exactly(tmp_path):
-    seen = run_program(tmp_path, "1")
+@pytest.mark.parametrize("thread", [False, True], ids=["forked", "fresh"])
+def test_workers_start_with_the_space_loaded_and_count_exactly(tmp_path, thread):
+    seen = run_program(tmp_path, "1", thread)
     assert seen["method"] == "forkserver" and seen["backend"] == "loky"
+    # One thread: the server is a copy of this process; two: a fresh interpreter.
+    assert seen["forked"] is not thread
     assert seen["there"], "the worker had to load the space itself"
     assert max(seen["setup"]) < 0.05  # no kernel to load: a dictionary look-up
     assert seen["count"] == 2680  # A000170(11)

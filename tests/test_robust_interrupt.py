@@ -38,14 +38,13 @@ def write(tmp_path: Path, text: str, name: str = "puzzles.txt") -> str:
 
 def busy_workers(process: psutil.Process, seen: set[int], cpu: float) -> bool:
     """Have two pool workers each used ``cpu`` seconds?  Records every descendant.  A
-    worker runs loky's entry point, or was forked by the fork server (whose own CPU
-    time, loading the kernels, does not count)."""
+    worker runs loky's entry point, or was forked by the fork server (a grandchild;
+    the server's own CPU time, loading the kernels, does not count)."""
     busy = 0
     for child in process.children(recursive=True):
         seen.add(child.pid)
         try:
-            worker = ("loky" in " ".join(child.cmdline())
-                      or "forkserver" in " ".join(child.parent().cmdline()))
+            worker = "loky" in " ".join(child.cmdline()) or child.ppid() != process.pid
             if worker and sum(child.cpu_times()[:2]) >= cpu:
                 busy += 1
         except psutil.Error:

@@ -137,10 +137,14 @@ def unship(handle: Any) -> Any:
     if found is None:
         with open(handle.path, "rb") as stream:
             found = cloudpickle.load(stream)
-        if len(_SHIPPED) >= _SHIPPED_MAX:
-            _SHIPPED.pop(next(iter(_SHIPPED)))
-        _SHIPPED[handle.key] = found
+        _keep_shipped(handle.key, found)
     return found
+
+
+def _keep_shipped(key: str, obj: Any) -> None:
+    if len(_SHIPPED) >= _SHIPPED_MAX:
+        _SHIPPED.pop(next(iter(_SHIPPED)))
+    _SHIPPED[key] = obj
 
 
 @contextlib.contextmanager
@@ -239,6 +243,7 @@ class Executor:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
         self._files.append(path)
+        _keep_shipped(key, obj)  # a process forked from this one has it already
         return Shipped(key, path)
 
     def cancel(self, futures: Iterable[Any]) -> None:

@@ -3,10 +3,15 @@
 loky's own start method gives each worker a fresh interpreter, which then imports
 numpy, numba and the package and loads the compiled kernels: 0.5-0.7 s of CPU
 per worker, paid while the parent wants those cores for the search.  With the
-``forkserver`` start method one server process does that once, early (it boots
-while the parent loads its own kernels and searches), and every worker is then
-forked from it in milliseconds, warm.  The server is single-threaded, so forking
-it is safe where forking the parent (loky's and tqdm's threads) is not.
+``forkserver`` start method one server process holds all that, and every worker
+is forked from it in milliseconds, warm.
+
+The server itself is forked from this process once its kernels are loaded, when
+this process has a single Python thread: it is then a copy that has everything
+already, ready in milliseconds, and single-threaded, so forking it again is safe
+(forking a parent that runs loky's or tqdm's threads is not).  Otherwise the
+stdlib starts it as a fresh interpreter, which imports and loads everything
+itself (some 0.7 s) while the parent goes on searching.
 
 The catch: like ``spawn``, a forked-from-server worker imports the main module
 again, so a script without the ``if __name__ == "__main__":`` guard would start
@@ -19,6 +24,9 @@ Glossary
 server
     The one fork server of this process (``multiprocessing.forkserver``): it
     lives until this process ends (at exit it is stopped at once).
+forked server
+    A server that is a fork of this process (``_fork_server``): the stdlib's
+    own server loop, run in the copy instead of in a fresh interpreter.
 preload
     What the server imports before it forks anything: ``_preload``, which loads
     the shipped space named in ``SPACE_ENV`` and warms its kernels, then leaves
@@ -28,19 +36,26 @@ ready file
     worker would block the parent, so the parent goes on searching.
 
 Example: ``start(handle)`` in the parent, then ``context()`` as loky's context;
-``ready()`` turns true some 0.3-0.5 s later.
+``ready()`` turns true milliseconds later (a forked server) or some 0.7 s later
+(a fresh one).
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import gc
 import json
 import multiprocessing
 import os
 import signal
+import sys
 import tempfile
+import threading
 import time
 import uuid
+import warnings
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .._lean import started_as_command
@@ -87,11 +102,70 @@ def start(handle: Any) -> None:
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         context().set_forkserver_preload([PRELOAD])
-        server.ensure_running()
+        with _forking_here():
+            server.ensure_running()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         del os.environ[SPACE_ENV]  # only the server needs it
     _state.update(ready=ready, pid=server._forkserver_pid, started=time.monotonic())
+
+
+def forks_here() -> bool:
+    """Would the server be forked from this process (one Python thread, and fork)?"""
+    return threading.active_count() == 1 and hasattr(os, "fork")
+
+
+@contextlib.contextmanager
+def _forking_here() -> Iterator[None]:
+    """While the stdlib starts its server: fork it from this process instead of
+    running a fresh interpreter, when that is safe (``forks_here``)."""
+    from multiprocessing import util
+
+    if not forks_here():
+        yield
+        return
+    spawn = util.spawnv_passfds
+    util.spawnv_passfds = lambda path, args, fds: _fork_server(spawn, path, args, fds)
+    try:
+        yield
+    finally:
+        util.spawnv_passfds = spawn
+
+
+def _fork_server(spawn: Callable[..., int], path: str, args: list[str],
+                 passfds: list[int]) -> int:
+    """``util.spawnv_passfds`` for the server: fork, and in the copy run the command
+    the stdlib would give ``python -c`` (its server loop), with only the file
+    descriptors a fresh interpreter would get.  Returns the server's pid."""
+    if len(args) < 2 or args[-2] != "-c":  # not the stdlib's usual command: spawn it
+        return spawn(path, args, passfds)
+    for stream in (sys.stdout, sys.stderr):  # or the copies would write it again
+        with contextlib.suppress(Exception):
+            stream.flush()
+    with warnings.catch_warnings():  # 3.12+ warns about native (BLAS) threads
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid:
+        return pid
+    code = 1
+    try:
+        gc.freeze()  # objects of this process that hold closed descriptors stay put
+        _close_all_but({0, 1, 2, *passfds})
+        exec(args[-1], {"__name__": "__pb_forkserver__"})  # noqa: S102 - the stdlib's command
+        code = 0
+    except SystemExit as stop:  # the server loop ends so when its clients are gone
+        code = stop.code if isinstance(stop.code, int) else 0
+    finally:
+        os._exit(code)  # never this process's atexit handlers or buffers
+    return pid  # not reached
+
+
+def _close_all_but(keep: set[int]) -> None:
+    low = 0
+    for fd in sorted(keep) + [os.sysconf("SC_OPEN_MAX")]:
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
 
 
 def ready() -> bool:

@@ -26,11 +26,16 @@ MININTERVAL = 0.5
 class ProgressBar:
     """Shows done and pending tasks, nodes, solutions, nodes/s and elapsed time."""
 
-    def __init__(self, bar: Any) -> None:
-        self._bar = bar
+    def __init__(self) -> None:
+        self._bar: Any = None
         self._started = time.perf_counter()
 
     def update(self, done: int, pending: int, nodes: int, solutions: int) -> None:
+        if self._bar is None:  # tqdm starts a thread: only now, after any fork server
+            from tqdm import tqdm
+
+            self._bar = tqdm(desc="search", unit="task", file=sys.stderr,
+                             mininterval=MININTERVAL, leave=False, total=0)
         self._bar.total = done + pending
         self._bar.update(done - self._bar.n)
         elapsed = max(time.perf_counter() - self._started, 1e-9)
@@ -39,16 +44,12 @@ class ProgressBar:
                               **{"nodes/s": f"{nodes / elapsed:.3g}"}, refresh=False)
 
     def close(self) -> None:
-        self._bar.close()
+        if self._bar is not None:
+            self._bar.close()
 
 
 def progress_bar(progress: bool | None) -> ProgressBar | None:
     """A bar when asked, or (None) when stderr is a terminal; else no bar."""
     if progress is None:
         progress = sys.stderr.isatty()
-    if not progress:
-        return None
-    from tqdm import tqdm
-
-    return ProgressBar(tqdm(desc="search", unit="task", file=sys.stderr,
-                            mininterval=MININTERVAL, leave=False, total=0))
+    return ProgressBar() if progress else None
