@@ -5,6 +5,7 @@ answer."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ import pytest
 from sudoku_data import HARDEST
 
 from parallel_backtrack import _cli
+from parallel_backtrack.engine import executors, forkserver
 from parallel_backtrack.nqueens import __main__ as nqueens_cli
 from parallel_backtrack.sudoku import __main__ as sudoku_cli
 from parallel_backtrack.sudoku import batch
@@ -52,19 +54,27 @@ def busy_workers(process: psutil.Process, seen: set[int], cpu: float) -> bool:
     return busy >= 2
 
 
-def interrupt(argv: list[str], group: bool = False) -> tuple[int, str, float, set[int]]:
-    """Start a CLI, wait until its pool is busy, send SIGINT (to the process, or to its
-    whole process group as a terminal's Ctrl-C does); returns the exit status, stdout,
-    the seconds from SIGINT to exit, and every process it had started."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def start_busy(argv: list[str], group: bool = False,
+               **env: str) -> tuple[subprocess.Popen, set[int]]:
+    """Start a CLI and wait until its pool is busy; returns it and every process it
+    had started by then."""
     child = subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env,
+                             stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT), **env},
                              start_new_session=group)
     process, seen = psutil.Process(child.pid), set()
     deadline = time.monotonic() + 90
     while not busy_workers(process, seen, cpu=1.0):
         assert child.poll() is None and time.monotonic() < deadline, "the pool never got busy"
         time.sleep(0.1)
+    return child, seen
+
+
+def interrupt(argv: list[str], group: bool = False) -> tuple[int, str, float, set[int]]:
+    """Start a CLI, wait until its pool is busy, send SIGINT (to the process, or to its
+    whole process group as a terminal's Ctrl-C does); returns the exit status, stdout,
+    the seconds from SIGINT to exit, and every process it had started."""
+    child, seen = start_busy(argv, group)
     sent = time.monotonic()
     if group:
         os.killpg(child.pid, signal.SIGINT)
@@ -76,8 +86,8 @@ def interrupt(argv: list[str], group: bool = False) -> tuple[int, str, float, se
     return child.returncode, out, stopped, seen
 
 
-def assert_all_gone(pids: set[int]) -> None:
-    deadline = time.monotonic() + 5
+def assert_all_gone(pids: set[int], within: float = 5.0) -> None:
+    deadline = time.monotonic() + within
     alive = pids
     while alive and time.monotonic() < deadline:
         alive = {pid for pid in alive if psutil.pid_exists(pid)
@@ -95,6 +105,25 @@ def test_ctrl_c_stops_an_nqueens_count_with_its_partial_result() -> None:
     report = json.loads(out)
     assert report["complete"] is False and report["stop_reason"] == "interrupted"
     assert 0 < report["count"] < 666_090_624 and report["nodes"] > 0
+    assert len(seen) >= 2
+    assert_all_gone(seen)
+
+
+@pytest.mark.timeout(150)
+@pytest.mark.parametrize("server", ["1", "0"], ids=["fork-server", "loky-start"])
+def test_a_command_killed_outright_leaves_no_workers_behind(server: str) -> None:
+    # SIGKILL (or the kernel's out-of-memory killer): no chance to stop the pool, so
+    # the workers notice themselves that the process they work for is gone.
+    child, seen = start_busy(["parallel_backtrack.nqueens", "--n", "18", "--workers", "2",
+                              "--no-progress"], **{forkserver.ENV: server})
+    child.kill()
+    try:  # its pipes stay open (and it a zombie) until every worker is gone
+        child.communicate(timeout=executors.WATCH_SECONDS + 10)
+    except subprocess.TimeoutExpired:
+        for pid in seen:
+            with contextlib.suppress(psutil.Error):
+                psutil.Process(pid).kill()
+        pytest.fail("the workers outlived the killed command")
     assert len(seen) >= 2
     assert_all_gone(seen)
 
