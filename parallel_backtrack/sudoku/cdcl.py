@@ -50,6 +50,8 @@ from .batch import STOPPED, UNSOLVABLE, PuzzleResult, invalid, wrong_solution
 from .cdcl_kernel import (
     CONFLICTS,
     DECISIONS,
+    FIRST_CLEANUP,
+    FIRST_SWITCH,
     LIMIT,
     PROPAGATIONS,
     SATISFIED,
@@ -66,7 +68,7 @@ from .space import is_valid_solution
 
 SOLVED, UNSATISFIABLE, STOPPED_AT_LIMIT = "solved", "unsatisfiable", "limit"
 SLICE_CONFLICTS = 5_000
-INITIAL_PHASE = 0  # guess "the square does not hold the value" first
+INITIAL_PHASE = 1  # guess "the square holds the value" first
 TUNING: dict[str, float] = {}  # new_tuning's defaults
 
 
@@ -189,15 +191,17 @@ def solve_cdcl(givens: str | Sequence[int | None], *, max_conflicts: int | None 
     cnf = sudoku_cnf(givens)
     activity = np.zeros(cnf.nvars)
     phase = np.full(cnf.nvars, INITIAL_PHASE, np.int8)
+    target = phase.copy()
     tuning = new_tuning(**TUNING)
-    stats, learnts = new_stats(int(tuning[2])), empty_learnts()
+    stats = new_stats(int(tuning[FIRST_CLEANUP]), int(tuning[FIRST_SWITCH]))
+    learnts = empty_learnts()
     while True:
         budget = SLICE_CONFLICTS
         if max_conflicts is not None:
             budget = min(budget, max_conflicts - int(stats[CONFLICTS]))
         status, values, *learnts = call_kernel(
-            cdcl_search, cnf.nvars, cnf.lits, cnf.starts, *learnts, activity, phase, budget,
-            stats, tuning)
+            cdcl_search, cnf.nvars, cnf.lits, cnf.starts, *learnts, activity, phase, target,
+            budget, stats, tuning)
         if status != LIMIT:
             break
         if max_conflicts is not None and stats[CONFLICTS] >= max_conflicts:

@@ -2,9 +2,13 @@
 
 One numba function, ``cdcl_search``, decides a CNF formula: two watched
 literals with blockers, first-UIP learning with recursive clause minimization,
-VSIDS variable activity in a binary heap, phase saving, glucose-style restarts
-(Luby optional), and at restarts a level-0 clean-up that drops satisfied
-clauses and the worse half of the learnt clauses with LBD above 2.  It stops
+VSIDS variable activity in a binary heap (the reasons' variables bumped too),
+phase saving, failed-literal probing at level 0 before the first search, and
+two alternating modes as in CaDiCaL and Kissat: *focused* (glucose-style
+restarts, saved phases) and *stable* (reluctant-doubling restarts, Luby x
+1024 conflicts, and target phases: the longest conflict-free assignment since
+the mode began).  At restarts a level-0 clean-up drops satisfied clauses and
+the worse half of the learnt clauses with LBD above 2.  It stops
 after ``max_conflicts`` at a restart and hands back its learnt clauses, so a
 caller can resume it (with what it learnt) or give up: that is how ``cdcl``
 keeps deadlines and Ctrl-C.
@@ -36,20 +40,26 @@ LBD
     Literal block distance: the number of decision levels among a learnt
     clause's literals; low LBD clauses ("glue") are kept for good.
 stats
-    int64 counters, cumulative over calls: conflicts, decisions,
-    propagations, restarts (the Luby index), clean-ups, conflicts at the next
-    clean-up.
+    int64 counters and search state, cumulative over calls: conflicts,
+    decisions, propagations, restarts (the Luby index), clean-ups, conflicts at
+    the next clean-up, the mode (1 stable), mode switches, conflicts at the next
+    switch, stable restarts (their Luby index), conflicts since the last
+    restart, the target assignment's size, and whether probing was done.
 tuning
-    float64 settings (conflicts per Luby unit or 0 for glucose-style
-    restarts, VSIDS decay, clean-up schedule) and the LBD averages that
-    glucose-style restarts follow; see ``new_tuning``.
+    float64 settings (restarts, VSIDS decay, clean-up and mode schedules,
+    reason bumping, probing) and the LBD averages that glucose-style restarts
+    follow; see ``new_tuning``.
+target
+    int8 per variable: the value it had in the longest conflict-free trail of
+    this stable mode; stable mode decides with it, focused mode with ``phase``.
 
 Example::
 
     >>> lits = np.array([0, 2, 1, 3, 1, 2], np.int32)   # (a|b) (~a|~b) (~a|b)
     >>> starts = np.array([0, 2, 4, 6], np.int64)
+    >>> phase, target = np.zeros(2, np.int8), np.zeros(2, np.int8)
     >>> status, values, *_ = cdcl_search(2, lits, starts, *empty_learnts(), np.zeros(2),
-    ...                                  np.zeros(2, np.int8), 1000, new_stats(), new_tuning())
+    ...                                  phase, target, 1000, new_stats(), new_tuning())
     >>> status, values.tolist()   # SATISFIED; a false, b true
     (1, [0, 1])
 """
@@ -61,28 +71,37 @@ from numba import njit
 
 UNSATISFIABLE, SATISFIED, LIMIT = 0, 1, 2
 POOL_FULL = -2
-CONFLICTS, DECISIONS, PROPAGATIONS, RESTARTS, CLEANUPS, NEXT_CLEANUP = range(6)
-RESTART_UNIT, VAR_DECAY, FIRST_CLEANUP, CLEANUP_STEP, FAST, SLOW = range(6)
+(CONFLICTS, DECISIONS, PROPAGATIONS, RESTARTS, CLEANUPS, NEXT_CLEANUP, STABLE, SWITCHES,
+ NEXT_SWITCH, STABLE_RESTARTS, SINCE_RESTART, TARGET_SIZE, PROBED) = range(13)
+(RESTART_UNIT, VAR_DECAY, FIRST_CLEANUP, CLEANUP_STEP, FAST, SLOW, STABLE_UNIT, FIRST_SWITCH,
+ BUMP_REASON, PROBE) = range(10)
 CLAUSE_DECAY = 0.999
 
 
-def new_stats(first_cleanup: int = 2000) -> np.ndarray:
+def new_stats(first_cleanup: int = 2000, first_switch: int = 1000) -> np.ndarray:
     """Fresh counters for ``cdcl_search``."""
-    stats = np.zeros(6, np.int64)
+    stats = np.zeros(13, np.int64)
     stats[NEXT_CLEANUP] = first_cleanup
+    stats[NEXT_SWITCH] = first_switch
     return stats
 
 
 def new_tuning(restart_unit: float = 0, var_decay: float = 0.95,
-               first_cleanup: float = 2000, cleanup_step: float = 300) -> np.ndarray:
+               first_cleanup: float = 2000, cleanup_step: float = 300,
+               stable_unit: float = 1024, first_switch: float = 1000,
+               bump_reason: float = 1, probe: float = 1) -> np.ndarray:
     """The search's settings (read) and its running LBD averages (updated).
 
     ``restart_unit``: 0 (the default) restarts glucose-style, when the recent LBD
     average (``FAST``) rises well above the long one (``SLOW``); above 0 it is the
     conflicts per Luby unit (on Gecode's 25x25 instances Luby 100 needed 5x more
-    conflicts on #22, more than 4x on #26).
+    conflicts on #22, more than 4x on #26).  ``stable_unit``: conflicts per Luby unit
+    in stable mode.  ``first_switch``: conflicts before the first mode switch (focused
+    first); the modes then alternate, each pair of modes twice as long as the last;
+    0 stays focused, below 0 stays stable.  ``bump_reason`` and ``probe``: 1 on, 0 off.
     """
-    return np.array([restart_unit, var_decay, first_cleanup, cleanup_step, 0.0, 0.0])
+    return np.array([restart_unit, var_decay, first_cleanup, cleanup_step, 0.0, 0.0,
+                     stable_unit, first_switch, bump_reason, probe])
 
 
 def empty_learnts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -224,10 +243,11 @@ def _rebuild_watches(cl, cstart, clen, nclauses, nlits):
     wlen[:] = 0
     for c in range(nclauses):
         a, b = cl[cstart[c]], cl[cstart[c] + 1]
-        wcl[wstart[a] + wlen[a]] = c
+        tag = ~c if clen[c] == 2 else c  # binary clauses are tagged ~c
+        wcl[wstart[a] + wlen[a]] = tag
         wbl[wstart[a] + wlen[a]] = b
         wlen[a] += 1
-        wcl[wstart[b] + wlen[b]] = c
+        wcl[wstart[b] + wlen[b]] = tag
         wbl[wstart[b] + wlen[b]] = a
         wlen[b] += 1
     return wcl, wbl, wstart, wlen, wcap, np.array([top], np.int64)
@@ -266,18 +286,18 @@ def _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
                 wcl[ws + j], wbl[ws + j] = c, b
                 j += 1
                 continue
-            s = cstart[c]
-            if clen[c] == 2:  # the blocker is the other literal
+            if c < 0:  # a binary clause, ~c; the blocker is the other literal
                 wcl[ws + j], wbl[ws + j] = c, b
                 j += 1
                 if lval[b] == 0:  # _assign, written out (see the docstring)
                     lval[b], lval[b ^ 1] = 1, -1
-                    level[b >> 1], reason[b >> 1] = dl, c
+                    level[b >> 1], reason[b >> 1] = dl, ~c
                     trail[ntr[0]] = b
                     ntr[0] += 1
                     continue
-                confl = c
+                confl = ~c
                 break
+            s = cstart[c]
             if cl[s] == false_lit:
                 cl[s], cl[s + 1] = cl[s + 1], false_lit
             first = cl[s]
@@ -441,6 +461,63 @@ def _analyze(confl, cl, cstart, clen, clearnt, cact, nclauses, level, reason, tr
 
 
 @njit(cache=True)
+def _probe(nvars, cl, cstart, clen, lval, level, reason, trail, trail_lim, ntr, qh,
+           wcl, wbl, wstart, wlen, wcap, wtop, stats, phase, heap, hpos, act, hsize):
+    """Failed literals at level 0: each open x(square, value) is tried true; when that
+    propagates to a conflict, x is false for good.  Repeated until nothing fails; returns
+    UNSATISFIABLE, -1, or POOL_FULL (grow the pool and call again)."""
+    saved = phase.copy()
+    status, changed = -1, True
+    while changed and status < 0:
+        changed = False
+        for v in range(nvars):
+            confl = _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, 0,
+                               wcl, wbl, wstart, wlen, wcap, wtop, stats)
+            if confl != -1:
+                status = UNSATISFIABLE if confl >= 0 else POOL_FULL
+                break
+            if lval[2 * v] != 0:
+                continue
+            trail_lim[0] = ntr[0]
+            _assign(2 * v, -1, lval, level, reason, trail, ntr, 1)
+            confl = _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, 1,
+                               wcl, wbl, wstart, wlen, wcap, wtop, stats)
+            _backtrack(0, 1, trail_lim, lval, reason, trail, ntr, qh, phase, heap, hpos, act,
+                       hsize)
+            if confl == POOL_FULL:
+                status = POOL_FULL
+                break
+            if confl >= 0:
+                _assign(2 * v + 1, -1, lval, level, reason, trail, ntr, 0)
+                changed = True
+    phase[:] = saved
+    return status
+
+
+@njit(cache=True)
+def _bump_reasons(out, size, cl, cstart, clen, level, reason, seen, act, var_inc, heap, hpos):
+    """Bump the variables in the reasons of a learnt clause's literals (each once)."""
+    for i in range(1, size):
+        seen[out[i] >> 1] = 1
+    for i in range(1, size):
+        r = reason[out[i] >> 1]
+        if r < 0:
+            continue
+        for k in range(cstart[r], cstart[r] + clen[r]):
+            u = cl[k] >> 1
+            if not seen[u] and level[u] > 0:
+                seen[u] = 1
+                _bump_var(u, act, var_inc, heap, hpos)
+    for i in range(1, size):
+        seen[out[i] >> 1] = 0
+    for i in range(1, size):
+        r = reason[out[i] >> 1]
+        if r >= 0:
+            for k in range(cstart[r], cstart[r] + clen[r]):
+                seen[cl[k] >> 1] = 0
+
+
+@njit(cache=True)
 def _backtrack(to, dl, trail_lim, lval, reason, trail, ntr, qh, phase, heap, hpos, act, hsize):
     if dl <= to:
         return
@@ -506,10 +583,10 @@ def _grow(array, size):
 
 @njit(cache=True)
 def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act, phase,
-                max_conflicts, stats, tuning):
+                target, max_conflicts, stats, tuning):
     """Decide the CNF (``lits``/``starts``) plus earlier learnt clauses.
 
-    ``act`` (float64) and ``phase`` (int8, 1 = true) per variable are read and
+    ``act`` (float64), ``phase`` and ``target`` (int8, 1 = true) per variable are read and
     updated in place; ``stats`` (see ``new_stats``) accumulates; ``tuning`` (see
     ``new_tuning``) holds the settings and the LBD averages.  Returns
     (status, values: int8 per variable when SATISFIED, learnt lits, starts, lbd).
@@ -571,10 +648,23 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
             status = UNSATISFIABLE
         elif lval[units[i]] == 0:
             _assign(units[i], -1, lval, level, reason, trail, ntr, 0)
-    dl, here, since_restart = 0, 0, 0
+    if status < 0 and tuning[PROBE] > 0 and not stats[PROBED]:
+        stats[PROBED] = 1
+        status = POOL_FULL
+        while status == POOL_FULL:
+            status = _probe(nvars, cl, cstart, clen, lval, level, reason, trail, trail_lim, ntr,
+                            qh, wcl, wbl, wstart, wlen, wcap, wtop, stats, phase, heap, hpos,
+                            act, hsize)
+            if status == POOL_FULL:
+                wcl, wbl = _grow_pool(wcl, wbl, wtop[0], wtop[0] + nlits)
+    dl, here = 0, 0
     unit = tuning[RESTART_UNIT]
-    restart_limit = luby(stats[RESTARTS]) * unit
+    stable_unit = tuning[STABLE_UNIT]
+    switching = tuning[FIRST_SWITCH] > 0
+    if tuning[FIRST_SWITCH] < 0:  # stable mode only
+        stats[STABLE] = 1
     var_decay = tuning[VAR_DECAY]
+    bump_reason = tuning[BUMP_REASON] > 0
     while status < 0:
         confl = _propagate(cl, cstart, clen, lval, level, reason, trail, ntr, qh, dl,
                            wcl, wbl, wstart, wlen, wcap, wtop, stats)
@@ -585,13 +675,21 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
         if confl >= 0:
             stats[CONFLICTS] += 1
             here += 1
-            since_restart += 1
+            stats[SINCE_RESTART] += 1
             if dl == 0:
                 status = UNSATISFIABLE
                 break
+            consistent = trail_lim[dl - 1]  # the trail before the last decision
+            if stats[STABLE] and consistent > stats[TARGET_SIZE]:
+                stats[TARGET_SIZE] = consistent
+                for i in range(consistent):
+                    target[trail[i] >> 1] = 1 - (trail[i] & 1)
             size, back, lbd = _analyze(confl, cl, cstart, clen, clearnt, cact, nclauses, level,
                                        reason, trail, ntr, dl, seen, out, act, var_inc,
                                        cla_inc, heap, hpos, stamp, stack, cleared)
+            if bump_reason:
+                _bump_reasons(out, size, cl, cstart, clen, level, reason, seen, act, var_inc,
+                              heap, hpos)
             _backtrack(back, dl, trail_lim, lval, reason, trail, ntr, qh, phase, heap, hpos,
                        act, hsize)
             dl = back
@@ -610,8 +708,9 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
                 _bump_clause(c, cact, cla_inc, nclauses + 1)
                 nclauses += 1
                 top += size
-                wcl, wbl = _watch(wcl, wbl, wstart, wlen, wcap, wtop, out[0], c, out[1])
-                wcl, wbl = _watch(wcl, wbl, wstart, wlen, wcap, wtop, out[1], c, out[0])
+                tag = ~c if size == 2 else c
+                wcl, wbl = _watch(wcl, wbl, wstart, wlen, wcap, wtop, out[0], tag, out[1])
+                wcl, wbl = _watch(wcl, wbl, wstart, wlen, wcap, wtop, out[1], tag, out[0])
                 _assign(out[0], c, lval, level, reason, trail, ntr, dl)
             var_inc[0] /= var_decay
             cla_inc[0] /= CLAUSE_DECAY
@@ -620,16 +719,29 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
             tuning[FAST] += (lbd - tuning[FAST]) / 32.0
             tuning[SLOW] += (lbd - tuning[SLOW]) / 4096.0
             continue
-        if unit > 0:
-            restart = since_restart >= restart_limit
+        since = stats[SINCE_RESTART]
+        if stats[STABLE]:
+            restart = since >= luby(stats[STABLE_RESTARTS]) * stable_unit
+        elif unit > 0:
+            restart = since >= luby(stats[RESTARTS]) * unit
         else:
-            restart = since_restart >= 50 and 0.8 * tuning[FAST] > tuning[SLOW]
+            restart = since >= 50 and 0.8 * tuning[FAST] > tuning[SLOW]
+        if switching and stats[CONFLICTS] >= stats[NEXT_SWITCH]:
+            restart = True
+            stats[SWITCHES] += 1
+            stats[STABLE] = 1 - stats[STABLE]
+            stats[NEXT_SWITCH] = stats[CONFLICTS] + int(tuning[FIRST_SWITCH]) * (
+                1 << min(40, stats[SWITCHES] // 2))
+            stats[TARGET_SIZE] = 0
         if restart or here >= max_conflicts:
             _backtrack(0, dl, trail_lim, lval, reason, trail, ntr, qh, phase, heap, hpos, act,
                        hsize)
-            dl, since_restart = 0, 0
-            stats[RESTARTS] += 1
-            restart_limit = luby(stats[RESTARTS]) * unit
+            dl = 0
+            if restart:
+                stats[SINCE_RESTART] = 0
+                stats[RESTARTS] += 1
+                if stats[STABLE]:
+                    stats[STABLE_RESTARTS] += 1
             drop_half = stats[CONFLICTS] >= stats[NEXT_CLEANUP]
             if drop_half:
                 stats[CLEANUPS] += 1
@@ -657,7 +769,8 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
         stats[DECISIONS] += 1
         trail_lim[dl] = ntr[0]
         dl += 1
-        _assign(2 * v + 1 - phase[v], -1, lval, level, reason, trail, ntr, dl)
+        sign = target[v] if stats[STABLE] else phase[v]
+        _assign(2 * v + 1 - sign, -1, lval, level, reason, trail, ntr, dl)
     values = np.zeros(nvars, np.int8)
     for v in range(nvars):
         values[v] = lval[2 * v] == 1
