@@ -48,6 +48,34 @@ def test_branch_gives_one_child_per_candidate_in_ascending_order() -> None:
     assert [child.value("A3") for child in children] == [1, 3, 6, 9]
 
 
+@pytest.mark.parametrize("propagation", ["none", "peers", "units", "twins", "locked",
+                                         "matching"])
+@pytest.mark.parametrize("order", [RowMajor(), FewestOptionsFirst()])
+def test_the_kernel_branches_into_the_same_children_as_the_reference(
+        propagation: str, order: object) -> None:
+    # The fast space branches in the kernel (the parent's cut and splits); its
+    # children must be the reference's, state for state, three levels down.
+    compared = 0
+    for givens in (HARDEST, THIRTEEN, "." * 81):
+        puzzle = ImmutableSudokuPuzzle(givens, propagation)
+        fast = SudokuSpace(puzzle, order)  # type: ignore[arg-type]
+        reference = SudokuSpace(puzzle, order, "reference")  # type: ignore[arg-type]
+        assert fast.fast and not reference.fast
+        level = [puzzle]
+        for _ in range(3):
+            below = []
+            for state in level[:20]:
+                mine, theirs = fast.branch(state), reference.branch(state)
+                assert [c.is_dead() for c in mine] == [c.is_dead() for c in theirs]
+                for child, expected in zip(mine, theirs):
+                    if not expected.is_dead():
+                        assert child.masks == expected.masks
+                        compared += 1
+                below.extend(theirs)
+            level = below
+    assert compared > 50
+
+
 def test_dead_and_solved_states_have_no_children() -> None:
     space = SudokuSpace(ImmutableSudokuPuzzle(HARDEST, "peers"), RowMajor())
     dead = space.root().create_next("A3", 2)

@@ -178,6 +178,22 @@ class ImmutableSudokuPuzzle:
         made._set(box, masks, check_propagation(propagation), 0 in masks if dead is None else dead)
         return made
 
+    @classmethod
+    def from_kernel_rows(cls, box: int, rows: Any, propagation: str) -> tuple[
+            ImmutableSudokuPuzzle, ...]:
+        """Puzzles holding the rows of a kernel's mask array (solutions, leftovers, or
+        children), as ``from_masks`` would make them, without its checks: the kernel
+        only writes masks of this size.  ``tolist`` turns a whole array into Python
+        ints at once; per mask that cost as much as a kernel node."""
+        check_box(box)
+        check_propagation(propagation)
+        made = []
+        for masks in rows.tolist():
+            puzzle = object.__new__(cls)
+            puzzle._set(box, tuple(masks), propagation, 0 in masks)
+            made.append(puzzle)
+        return tuple(made)
+
     def _child(self, masks: list[int], square: int) -> ImmutableSudokuPuzzle:
         made = object.__new__(ImmutableSudokuPuzzle)
         alive = masks[square] != 0 and PROPAGATORS[self._propagation](

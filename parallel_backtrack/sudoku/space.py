@@ -13,7 +13,9 @@ node
 branch(state)
     The order picks an open square; each of its candidates, smallest first,
     gives one child.  A dead puzzle, or one whose chosen square has no
-    candidates, has no children.
+    candidates, has no children.  With the fast kernel the children come from
+    it (one node of its search, whose stack holds them): the same children, a
+    dead one as a puzzle of empty squares.
 solution
     A puzzle with every square filled and no contradiction.
 
@@ -35,7 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from parallel_backtrack.engine import Explored, check_name
 
@@ -83,6 +85,8 @@ class SudokuSpace:
     def branch(self, state: ImmutableSudokuPuzzle) -> list[ImmutableSudokuPuzzle]:
         if state.is_dead():
             return []
+        if self.fast:  # one kernel node: the stack it leaves is the children, in order
+            return list(self.explore_fast([state], budget=1).leftover)
         square = self.order.select_next_unfilled_square(state)
         if square is None:
             return []
@@ -125,8 +129,8 @@ class SudokuSpace:
             keep=stop_after if keep and stop_after else 0,
         )
 
-        def puzzles(found: Sequence[Sequence[int]]) -> tuple[ImmutableSudokuPuzzle, ...]:
-            return tuple(ImmutableSudokuPuzzle.from_masks(box, row, propagation) for row in found)
+        def puzzles(rows: Any) -> tuple[ImmutableSudokuPuzzle, ...]:
+            return ImmutableSudokuPuzzle.from_kernel_rows(box, rows, propagation)
 
         return Explored(run.count, run.nodes, puzzles(run.solutions), puzzles(run.leftover))
 
