@@ -7,7 +7,7 @@ per worker, paid while the parent wants those cores for the search.  With the
 is forked from it in milliseconds, warm.
 
 The server itself is forked from this process once its kernels are loaded, when
-this process has a single Python thread: it is then a copy that has everything
+this process runs on Linux with a single Python thread: it is then a copy that has everything
 already, ready in milliseconds, and single-threaded, so forking it again is safe
 (forking a parent that runs loky's or tqdm's threads is not).  Otherwise the
 stdlib starts it as a fresh interpreter, which imports and loads everything
@@ -111,8 +111,9 @@ def start(handle: Any) -> None:
 
 
 def forks_here() -> bool:
-    """Would the server be forked from this process (one Python thread, and fork)?"""
-    return threading.active_count() == 1 and hasattr(os, "fork")
+    """Would the server be forked from this process?  On Linux, with one Python
+    thread (macOS's system libraries are not safe to use in a forked copy)."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
 @contextlib.contextmanager
