@@ -3,11 +3,12 @@
 One numba function, ``cdcl_search``, decides a CNF formula: two watched
 literals with blockers, first-UIP learning with recursive clause minimization,
 VSIDS variable activity in a binary heap (the reasons' variables bumped too),
-phase saving, failed-literal probing at level 0 before the first search, and
-two alternating modes as in CaDiCaL and Kissat: *focused* (glucose-style
-restarts, saved phases) and *stable* (reluctant-doubling restarts, Luby x
-1024 conflicts, and target phases: the longest conflict-free assignment since
-the mode began).  At restarts a level-0 clean-up drops satisfied clauses and
+phase saving, failed-literal probing at level 0 (before the search and then
+every 5,000 conflicts), and the two modes of CaDiCaL and Kissat: *stable*
+(the default: reluctant-doubling restarts, Luby x 1024 conflicts, and target
+phases, the longest conflict-free assignment since the mode began) and
+*focused* (glucose-style restarts, saved phases), which can also alternate
+(see ``new_tuning``).  At restarts a level-0 clean-up drops satisfied clauses and
 the worse half of the learnt clauses with LBD above 2.  It stops
 after ``max_conflicts`` at a restart and hands back its learnt clauses, so a
 caller can resume it (with what it learnt) or give up: that is how ``cdcl``
@@ -72,13 +73,13 @@ from numba import njit
 UNSATISFIABLE, SATISFIED, LIMIT = 0, 1, 2
 POOL_FULL = -2
 (CONFLICTS, DECISIONS, PROPAGATIONS, RESTARTS, CLEANUPS, NEXT_CLEANUP, STABLE, SWITCHES,
- NEXT_SWITCH, STABLE_RESTARTS, SINCE_RESTART, TARGET_SIZE, PROBED) = range(13)
+ NEXT_SWITCH, STABLE_RESTARTS, SINCE_RESTART, TARGET_SIZE, NEXT_PROBE) = range(13)
 (RESTART_UNIT, VAR_DECAY, FIRST_CLEANUP, CLEANUP_STEP, FAST, SLOW, STABLE_UNIT, FIRST_SWITCH,
  BUMP_REASON, PROBE) = range(10)
 CLAUSE_DECAY = 0.999
 
 
-def new_stats(first_cleanup: int = 2000, first_switch: int = 1000) -> np.ndarray:
+def new_stats(first_cleanup: int = 2000, first_switch: int = -1) -> np.ndarray:
     """Fresh counters for ``cdcl_search``."""
     stats = np.zeros(13, np.int64)
     stats[NEXT_CLEANUP] = first_cleanup
@@ -88,8 +89,8 @@ def new_stats(first_cleanup: int = 2000, first_switch: int = 1000) -> np.ndarray
 
 def new_tuning(restart_unit: float = 0, var_decay: float = 0.95,
                first_cleanup: float = 2000, cleanup_step: float = 300,
-               stable_unit: float = 1024, first_switch: float = 1000,
-               bump_reason: float = 1, probe: float = 1) -> np.ndarray:
+               stable_unit: float = 1024, first_switch: float = -1,
+               bump_reason: float = 1, probe: float = 5000) -> np.ndarray:
     """The search's settings (read) and its running LBD averages (updated).
 
     ``restart_unit``: 0 (the default) restarts glucose-style, when the recent LBD
@@ -98,7 +99,9 @@ def new_tuning(restart_unit: float = 0, var_decay: float = 0.95,
     conflicts on #22, more than 4x on #26).  ``stable_unit``: conflicts per Luby unit
     in stable mode.  ``first_switch``: conflicts before the first mode switch (focused
     first); the modes then alternate, each pair of modes twice as long as the last;
-    0 stays focused, below 0 stays stable.  ``bump_reason`` and ``probe``: 1 on, 0 off.
+    0 stays focused, below 0 (the default) stays stable.  ``bump_reason``: 1 on, 0 off.
+    ``probe``: failed literals are probed before the search and then at the first
+    restart after every ``probe`` conflicts; 0 never.
     """
     return np.array([restart_unit, var_decay, first_cleanup, cleanup_step, 0.0, 0.0,
                      stable_unit, first_switch, bump_reason, probe])
@@ -648,8 +651,9 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
             status = UNSATISFIABLE
         elif lval[units[i]] == 0:
             _assign(units[i], -1, lval, level, reason, trail, ntr, 0)
-    if status < 0 and tuning[PROBE] > 0 and not stats[PROBED]:
-        stats[PROBED] = 1
+    probing = tuning[PROBE] > 0
+    if status < 0 and probing and stats[CONFLICTS] == 0 and stats[NEXT_PROBE] == 0:
+        stats[NEXT_PROBE] = int(tuning[PROBE])
         status = POOL_FULL
         while status == POOL_FULL:
             status = _probe(nvars, cl, cstart, clen, lval, level, reason, trail, trail_lim, ntr,
@@ -754,6 +758,17 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
                     reason[trail[i] >> 1] = -1
                 wcl, wbl, wstart, wlen, wcap, wtop = _rebuild_watches(cl, cstart, clen,
                                                                       nclauses, nlits)
+            if probing and stats[CONFLICTS] >= stats[NEXT_PROBE]:
+                stats[NEXT_PROBE] = stats[CONFLICTS] + int(tuning[PROBE])
+                status = POOL_FULL
+                while status == POOL_FULL:
+                    status = _probe(nvars, cl, cstart, clen, lval, level, reason, trail,
+                                    trail_lim, ntr, qh, wcl, wbl, wstart, wlen, wcap, wtop,
+                                    stats, phase, heap, hpos, act, hsize)
+                    if status == POOL_FULL:
+                        wcl, wbl = _grow_pool(wcl, wbl, wtop[0], wtop[0] + nlits)
+                if status >= 0:
+                    break
             if here >= max_conflicts:
                 status = LIMIT
             continue
