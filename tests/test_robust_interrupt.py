@@ -18,7 +18,7 @@ import pytest
 from sudoku_data import HARDEST
 
 from parallel_backtrack import _cli
-from parallel_backtrack.engine import executors, forkserver
+from parallel_backtrack.engine import forkserver, watchdog
 from parallel_backtrack.nqueens import __main__ as nqueens_cli
 from parallel_backtrack.sudoku import __main__ as sudoku_cli
 from parallel_backtrack.sudoku import batch
@@ -118,7 +118,7 @@ def test_a_command_killed_outright_leaves_no_workers_behind(server: str) -> None
                               "--no-progress"], **{forkserver.ENV: server})
     child.kill()
     try:  # its pipes stay open (and it a zombie) until every worker is gone
-        child.communicate(timeout=executors.WATCH_SECONDS + 10)
+        child.communicate(timeout=watchdog.WATCH_SECONDS + 10)
     except subprocess.TimeoutExpired:
         for pid in seen:
             with contextlib.suppress(psutil.Error):

@@ -48,15 +48,12 @@ from typing import Any
 
 import cloudpickle
 
-from . import forkserver
+from . import forkserver, watchdog
 
 BACKENDS = ("dask", "fork", "loky", "serial", "threads")
 _SHIPPED: dict[str, Any] = {}
 _WARMED: dict[int, Any] = {}  # id -> the space itself, so an id is never reused while kept
 _SHIPPED_MAX = 8
-_WATCHED: set[int] = set()
-# How often a worker checks that the process it works for is still there.
-WATCH_SECONDS = 1.0
 _FORK_POOLS: dict[int, cf.ProcessPoolExecutor] = {}
 
 
@@ -138,48 +135,13 @@ def unship(handle: Any) -> Any:
     if not isinstance(handle, Shipped):
         return handle
     if handle.owner and handle.owner != os.getpid():
-        _watch(handle.owner)
+        watchdog.end_with(handle.owner)
     found = _SHIPPED.get(handle.key)
     if found is None:
         with open(handle.path, "rb") as stream:
             found = cloudpickle.load(stream)
         _keep_shipped(handle.key, found)
     return found
-
-
-def _watch(owner: int) -> None:
-    """In a worker: end this process within ``WATCH_SECONDS`` of ``owner`` (the
-    process that shipped the space) being gone without stopping its pool (killed
-    by SIGKILL or for memory).  Else the workers would run their queued tasks and
-    then wait minutes for work that never comes, holding their memory."""
-    if owner in _WATCHED:
-        return
-    _WATCHED.add(owner)
-    threading.Thread(target=_end_with, args=(owner,), name="pb-owner", daemon=True).start()
-
-
-def _end_with(owner: int) -> None:
-    while _alive(owner):
-        time.sleep(WATCH_SECONDS)
-    os._exit(1)
-
-
-def _alive(pid: int) -> bool:
-    """Is ``pid`` running?  A zombie is not (its parent may reap it only once our
-    pipes to it close, and we hold them)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # there, and not ours to signal
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stream:
-            return stream.read().rpartition(b")")[2].split()[0] != b"Z"
-    except FileNotFoundError:
-        return False
-    except (OSError, IndexError):  # no /proc here: the signal test is all there is
-        return True
 
 
 def _keep_shipped(key: str, obj: Any) -> None:
