@@ -498,26 +498,21 @@ def _probe(nvars, cl, cstart, clen, lval, level, reason, trail, trail_lim, ntr, 
 
 
 @njit(cache=True)
-def _bump_reasons(out, size, cl, cstart, clen, level, reason, seen, act, var_inc, heap, hpos):
-    """Bump the variables in the reasons of a learnt clause's literals (each once)."""
+def _bump_reasons(out, size, cl, cstart, clen, level, reason, marks, mark, act, var_inc,
+                  heap, hpos):
+    """Bump the variables in the reasons of a learnt clause's literals (each once);
+    ``marks[v] == mark`` says v is in the clause or bumped already."""
     for i in range(1, size):
-        seen[out[i] >> 1] = 1
+        marks[out[i] >> 1] = mark
     for i in range(1, size):
         r = reason[out[i] >> 1]
         if r < 0:
             continue
         for k in range(cstart[r], cstart[r] + clen[r]):
             u = cl[k] >> 1
-            if not seen[u] and level[u] > 0:
-                seen[u] = 1
+            if marks[u] != mark and level[u] > 0:
+                marks[u] = mark
                 _bump_var(u, act, var_inc, heap, hpos)
-    for i in range(1, size):
-        seen[out[i] >> 1] = 0
-    for i in range(1, size):
-        r = reason[out[i] >> 1]
-        if r >= 0:
-            for k in range(cstart[r], cstart[r] + clen[r]):
-                seen[cl[k] >> 1] = 0
 
 
 @njit(cache=True)
@@ -613,6 +608,7 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
     ntr = np.zeros(1, np.int64)
     qh = np.zeros(1, np.int64)
     seen = np.zeros(nvars, np.bool_)
+    marks = np.full(nvars, -1, np.int64)
     out = np.zeros(nvars + 1, np.int32)
     stamp = np.zeros(nvars + 2, np.int64)
     stack = np.zeros(nvars + 1, np.int32)
@@ -692,8 +688,8 @@ def cdcl_search(nvars, lits, starts, learnt_lits, learnt_starts, learnt_lbd, act
                                        reason, trail, ntr, dl, seen, out, act, var_inc,
                                        cla_inc, heap, hpos, stamp, stack, cleared)
             if bump_reason:
-                _bump_reasons(out, size, cl, cstart, clen, level, reason, seen, act, var_inc,
-                              heap, hpos)
+                _bump_reasons(out, size, cl, cstart, clen, level, reason, marks,
+                              stats[CONFLICTS], act, var_inc, heap, hpos)
             _backtrack(back, dl, trail_lim, lval, reason, trail, ntr, qh, phase, heap, hpos,
                        act, hsize)
             dl = back
