@@ -54,3 +54,45 @@ def test_threads_are_not_crashes():
     executor = make_executor(2, "threads")
     assert not executor.is_crash(RuntimeError("boom"))
     executor.close()
+
+
+def test_warm_also_loads_the_kernels_of_a_count_s_symmetric_roots():
+    calls = []
+
+    class Symmetric:
+        def root(self):
+            return "root"
+
+        def count_roots(self):
+            return [("canonical", 1), ("other", 1)]
+
+        def count_below(self, state, budget):
+            calls.append(state)
+
+    ex.warm(Symmetric())
+    assert calls == ["root", "canonical"]  # every kernel loaded while Ctrl-C is held
+
+
+def test_a_ctrl_c_held_while_kernels_load_is_raised_where_the_block_ends():
+    import signal
+
+    reached = []
+    with pytest.raises(KeyboardInterrupt):
+        with ex.interrupts_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            reached.append("held")
+        reached.append("after")  # never: it is raised here, not at some later moment
+    assert reached == ["held"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_ctrl_c_held_under_an_ignoring_handler_stays_ignored():
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with ex.interrupts_held():
+            os.kill(os.getpid(), signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)

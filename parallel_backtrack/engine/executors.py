@@ -164,8 +164,12 @@ def interrupts_held() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-        if caught and previous is not signal.SIG_IGN:
-            os.kill(os.getpid(), signal.SIGINT)  # now, to the handler that was there
+        if caught and callable(previous):
+            # Called here, in this thread: a signal sent again could reach the Python
+            # handler only later, inside the next kernel load, and be lost there.
+            previous(signal.SIGINT, None)
+        elif caught and previous == signal.SIG_DFL:
+            os.kill(os.getpid(), signal.SIGINT)  # the default action: end the process
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,17 +188,31 @@ def warm(space: Any) -> Any:
     if _WARMED.get(id(space)) is space:
         return space
     with interrupts_held():
-        for hook in ("count_below", "first_below"):
-            fast = getattr(space, hook, None)
-            if fast is not None:
-                try:
-                    fast(space.root(), 1)
-                except Exception:  # noqa: BLE001 - only a warm-up: the task reports errors
-                    pass
+        for state in _warm_states(space):
+            for hook in ("count_below", "first_below"):
+                fast = getattr(space, hook, None)
+                if fast is not None:
+                    try:
+                        fast(state, 1)
+                    except Exception:  # noqa: BLE001 - only a warm-up: tasks report errors
+                        pass
     if len(_WARMED) >= _SHIPPED_MAX:
         _WARMED.pop(next(iter(_WARMED)))
     _WARMED[id(space)] = space
     return space
+
+
+def _warm_states(space: Any) -> list[Any]:
+    """The root, and the first of a count's symmetric roots, whose states may need
+    other kernels (N-Queens: the canonical tree's)."""
+    states = [space.root()]
+    symmetric = getattr(space, "count_roots", None)
+    if symmetric is not None:
+        try:
+            states.extend(state for state, _ in list(symmetric())[:1])
+        except Exception:  # noqa: BLE001, S110 - only a warm-up
+            pass
+    return states
 
 
 class Executor:
