@@ -289,8 +289,8 @@ def test_ctrl_c_inside_a_compiled_kernel_still_carries_the_partial_report() -> N
 
     space = QueensSpace(ImmutableQueenLocations(18))
     count(QueensSpace(ImmutableQueenLocations(8)))  # the kernel compiled or loaded
-    # Python's own handler, as in the command lines (a first CI run once saw the Ctrl-C
-    # ignored here and in EARLY's process: the signal's state is this test's premise).
+    # Python's own handler, as in the command lines: a test run started in the background
+    # by a non-interactive shell inherits SIGINT ignored, and Python keeps it so.
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
