@@ -140,14 +140,15 @@ def unship(handle: Any) -> Any:
     if found is None:
         with open(handle.path, "rb") as stream:
             found = cloudpickle.load(stream)
-        _keep_shipped(handle.key, found)
+        _keep(_SHIPPED, handle.key, found)
     return found
 
 
-def _keep_shipped(key: str, obj: Any) -> None:
-    if len(_SHIPPED) >= _SHIPPED_MAX:
-        _SHIPPED.pop(next(iter(_SHIPPED)))
-    _SHIPPED[key] = obj
+def _keep(cache: dict[Any, Any], key: Any, obj: Any) -> None:
+    """Store in a per-process cache of at most ``_SHIPPED_MAX`` entries (oldest out)."""
+    if len(cache) >= _SHIPPED_MAX:
+        cache.pop(next(iter(cache)))
+    cache[key] = obj
 
 
 @contextlib.contextmanager
@@ -196,9 +197,7 @@ def warm(space: Any) -> Any:
                         fast(state, 1)
                     except Exception:  # noqa: BLE001 - only a warm-up: tasks report errors
                         pass
-    if len(_WARMED) >= _SHIPPED_MAX:
-        _WARMED.pop(next(iter(_WARMED)))
-    _WARMED[id(space)] = space
+    _keep(_WARMED, id(space), space)
     return space
 
 
@@ -264,7 +263,7 @@ class Executor:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
         self._files.append(path)
-        _keep_shipped(key, obj)  # a process forked from this one has it already
+        _keep(_SHIPPED, key, obj)  # a process forked from this one has it already
         return Shipped(key, path, os.getpid())
 
     def cancel(self, futures: Iterable[Any]) -> None:

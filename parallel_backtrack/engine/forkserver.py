@@ -110,7 +110,7 @@ def start(handle: Any) -> None:
     _state.update(ready=ready, pid=server._forkserver_pid, started=time.monotonic())
 
 
-def forks_here() -> bool:
+def _forks_here() -> bool:
     """Would the server be forked from this process?  On Linux, with one Python
     thread (macOS's system libraries are not safe to use in a forked copy)."""
     return sys.platform.startswith("linux") and threading.active_count() == 1
@@ -119,10 +119,10 @@ def forks_here() -> bool:
 @contextlib.contextmanager
 def _forking_here() -> Iterator[None]:
     """While the stdlib starts its server: fork it from this process instead of
-    running a fresh interpreter, when that is safe (``forks_here``)."""
+    running a fresh interpreter, when that is safe (``_forks_here``)."""
     from multiprocessing import util
 
-    if not forks_here():
+    if not _forks_here():
         yield
         return
     spawn = util.spawnv_passfds

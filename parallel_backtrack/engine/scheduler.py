@@ -190,10 +190,9 @@ class Run:
             return roots
         started = time.perf_counter()
         start_cost = getattr(self.executor, "start_cost", PROBE_SECONDS)
-        if self.executor.slow_start:  # ship the space now: a fork server boots with it
-            self.handle = self.executor.ship(self.space)
         warm(self.space)  # load the kernels first: that is not search time
-        if self.executor.slow_start:  # a server forked from here has them too
+        if self.executor.slow_start:  # a fork server forked from here has space and kernels
+            self.handle = self.executor.ship(self.space)
             self.executor.boot(self.handle)
         self.report.setup_seconds += time.perf_counter() - started
         rest = self._probe_round(roots, PROBE_BUDGETS, start_cost, 0)
