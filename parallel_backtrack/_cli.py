@@ -299,9 +299,12 @@ def run_process(main: Callable[[], int]) -> NoReturn:
     worker process outlives the run."""
     import signal
 
+    from .engine.quickload import quick_loads
+
     signal.signal(signal.SIGINT, signal.default_int_handler)  # imports done (see _lean)
     try:
-        code = main()
+        with quick_loads():  # every kernel this command loads: see quickload.py
+            code = main()
         sys.stdout.flush()
     except BrokenPipeError:
         code = quiet_stdout()

@@ -49,6 +49,7 @@ from typing import Any
 import cloudpickle
 
 from . import forkserver, watchdog
+from .quickload import quick_loads
 
 BACKENDS = ("dask", "fork", "loky", "serial", "threads")
 _SHIPPED: dict[str, Any] = {}
@@ -188,7 +189,7 @@ def warm(space: Any) -> Any:
     this process sees ``space``, so compiled kernels load before any task is timed."""
     if _WARMED.get(id(space)) is space:
         return space
-    with interrupts_held():
+    with interrupts_held(), quick_loads():
         for state in _warm_states(space):
             for hook in ("count_below", "first_below"):
                 fast = getattr(space, hook, None)
