@@ -13,7 +13,10 @@ work
 budget
     What one task may spend before it hands back its rest: ``budget`` nodes
     and/or ``budget_seconds`` of time.  It bounds every task, so the tail stays
-    balanced and a stop is prompt.
+    balanced and a stop is prompt.  Tasks get the whole node budget only while
+    plenty is pending (``FULL_QUEUE`` roots per worker), half of it below that,
+    and a ``TAIL_SHRINK``-th in the tail: long tasks while the queue is long
+    cost the parent fewer dispatches, short ones at the end keep workers even.
 pending / in flight
     Work waiting in the parent / submitted and not yet collected (at most
     ``2 * workers``).  Above ``MAX_PENDING`` waiting roots nothing is split,
@@ -93,8 +96,11 @@ MAX_PENDING = 20_000
 # In the tail a subtree of the cut is split when subtrees average this share of a
 # budget (1 / SPLIT_SHARE) or more.
 SPLIT_SHARE = 2
-# In the tail (fewer items pending than workers) tasks get this fraction of a budget.
-TAIL_SHRINK = 4
+# Tasks get the whole budget while at least this many roots per worker are pending,
+# half of it below that, and in the tail (fewer items pending than workers) a
+# TAIL_SHRINK-th of it.
+FULL_QUEUE = 4
+TAIL_SHRINK = 8
 # Packing takes 1 / (GUIDED * workers) of the pending roots.
 GUIDED = 2
 # The weight of the latest task in the moving average of nodes per cut subtree.
@@ -440,10 +446,15 @@ class Run:
             self.inflight[future] = work
 
     def _budget_now(self) -> int | None:
-        """The node budget of the next task: a ``TAIL_SHRINK``-th of it once fewer
-        items than workers are pending, so the last tasks end close together."""
-        if self.budget is None or len(self.pending) >= self.executor.workers:
+        """The node budget of the next task: all of it while at least ``FULL_QUEUE``
+        roots per worker are pending (fewer, longer tasks: fewer dispatches), half
+        below that, and a ``TAIL_SHRINK``-th once fewer items than workers are
+        pending, so the last tasks end close together."""
+        workers = self.executor.workers
+        if self.budget is None or self.pending_roots >= FULL_QUEUE * workers:
             return self.budget
+        if len(self.pending) >= workers:
+            return max(1, self.budget // 2)
         return max(1, self.budget // TAIL_SHRINK)
 
     def _tick(self) -> None:

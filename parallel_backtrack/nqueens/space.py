@@ -41,11 +41,12 @@ from .symmetry_kernel import count_canonical
 
 KERNELS = ("fast", "reference")
 SYMMETRIES = ("d4", "mirror", "none")
-# About 40-120 ms of kernel time: long enough to hide dispatch (one parent spends
+# At most about 150 ms of kernel time: long enough to hide dispatch (one parent spends
 # 0.1-0.15 ms per task, so 64 workers need tasks of 10 ms and more on average, and
 # packing and the tail make many shorter than a budget), short enough to stop
-# promptly; the tail runs a quarter of it.
-FAST_BUDGET = 8_000_000
+# promptly.  Tasks get all of it only while the queue is long, half otherwise, an
+# eighth in the tail (see the scheduler's glossary).
+FAST_BUDGET = 16_000_000
 REFERENCE_BUDGET = 20_000
 
 QueensState = ImmutableQueenLocations | CanonicalBoard

@@ -58,7 +58,7 @@ class SudokuSpace:
     # kernel node about 0.2 us on 9x9 when counting, and its cost grows with the
     # cells, so the kernel's budget is FAST_BUDGET for 81 cells, scaled down.
     REFERENCE_BUDGET: ClassVar[int] = 1_000
-    FAST_BUDGET: ClassVar[int] = 100_000
+    FAST_BUDGET: ClassVar[int] = 200_000
 
     def __post_init__(self) -> None:
         check_name("kernel", self.kernel, KERNELS)
