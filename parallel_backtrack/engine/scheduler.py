@@ -14,9 +14,10 @@ budget
     What one task may spend before it hands back its rest: ``budget`` nodes
     and/or ``budget_seconds`` of time.  It bounds every task, so the tail stays
     balanced and a stop is prompt.  Tasks get the whole node budget only while
-    plenty is pending (``FULL_QUEUE`` roots per worker), half of it below that,
-    and a ``TAIL_SHRINK``-th in the tail: long tasks while the queue is long
-    cost the parent fewer dispatches, short ones at the end keep workers even.
+    the work pending is plenty (``FULL_AHEAD`` budgets per worker, by the measured
+    nodes per subtree), half of it otherwise, and a ``TAIL_SHRINK``-th in the
+    tail: long tasks while much is left cost the parent fewer dispatches, short
+    ones at the end keep workers even.
 pending / in flight
     Work waiting in the parent / submitted and not yet collected (at most
     ``2 * workers``).  Above ``MAX_PENDING`` waiting roots nothing is split,
@@ -96,10 +97,10 @@ MAX_PENDING = 20_000
 # In the tail a subtree of the cut is split when subtrees average this share of a
 # budget (1 / SPLIT_SHARE) or more.
 SPLIT_SHARE = 2
-# Tasks get the whole budget while at least this many roots per worker are pending,
-# half of it below that, and in the tail (fewer items pending than workers) a
-# TAIL_SHRINK-th of it.
-FULL_QUEUE = 4
+# Tasks get the whole budget while the subtrees pending hold about this many budgets
+# per worker (by the measured nodes per subtree), half of it otherwise, and in the
+# tail (fewer items pending than workers) a TAIL_SHRINK-th of it.
+FULL_AHEAD = 4
 TAIL_SHRINK = 8
 # Packing takes 1 / (GUIDED * workers) of the pending roots.
 GUIDED = 2
@@ -446,16 +447,20 @@ class Run:
             self.inflight[future] = work
 
     def _budget_now(self) -> int | None:
-        """The node budget of the next task: all of it while at least ``FULL_QUEUE``
-        roots per worker are pending (fewer, longer tasks: fewer dispatches), half
-        below that, and a ``TAIL_SHRINK``-th once fewer items than workers are
-        pending, so the last tasks end close together."""
+        """The node budget of the next task: a ``TAIL_SHRINK``-th of it once fewer
+        items than workers are pending, so the last tasks end close together; all of
+        it while the subtrees pending hold some ``FULL_AHEAD`` budgets per worker (by
+        the measured nodes per subtree: fewer, longer tasks, fewer dispatches); half
+        of it otherwise."""
         workers = self.executor.workers
-        if self.budget is None or self.pending_roots >= FULL_QUEUE * workers:
+        if self.budget is None:
+            return None
+        if len(self.pending) < workers:
+            return max(1, self.budget // TAIL_SHRINK)
+        if (self.per_root is not None
+                and self.pending_roots * self.per_root >= FULL_AHEAD * workers * self.budget):
             return self.budget
-        if len(self.pending) >= workers:
-            return max(1, self.budget // 2)
-        return max(1, self.budget // TAIL_SHRINK)
+        return max(1, self.budget // 2)
 
     def _tick(self) -> None:
         if self.bar is not None:
