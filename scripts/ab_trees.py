@@ -1,0 +1,101 @@
+"""A/B of whole-process runs between source trees: which commit scales better?
+
+On a shared, noisy machine two commits can only be compared in one go: every repeat
+runs each tree on 1 and on 2 workers, back to back, so a slow spell hits all alike.
+Each tree is a checkout of this repository (``git worktree add ../before <commit>``);
+its runs import the package from that tree (``PYTHONPATH``), so its first run also
+compiles that tree's kernels into numba's cache: warm each tree once before timing.
+
+Example::
+
+    python scripts/ab_trees.py q17 --repeats 8 ../before .
+
+prints a table and writes ``results/ab_<problem>.csv`` and ``.json``.  Problems: ``q17``
+(N-Queens n = 17), ``s9`` (the 9x9 count: 17-clue #2 minus 3 givens) and ``s16`` (the
+16x16 count: Gecode #0 minus 6 givens).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "sudoku"
+SUDOKU = {"s9": ("tdoku_puzzles2_17_clue.txt", 2, 3), "s16": ("gecode_16x16.txt", 0, 6)}
+
+
+def command(problem: str, tree: Path, workers: int) -> list[str]:
+    if problem == "q17":
+        return [sys.executable, "-m", "parallel_backtrack.nqueens", "--n", "17", "--workers",
+                str(workers), "--no-progress", "--json"]
+    name, index, remove = SUDOKU[problem]
+    return [sys.executable, str(tree / "scripts" / "_sudoku_run.py"), str(DATA / name),
+            "--index", str(index), "--remove", str(remove), "--workers", str(workers)]
+
+
+def run(problem: str, tree: Path, workers: int) -> tuple[float, int, int]:
+    """Wall seconds, tasks and count of one whole-process run."""
+    started = time.perf_counter()
+    done = subprocess.run(command(problem, tree, workers), capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(tree)), cwd=tree, check=False)
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
+    report = json.loads(done.stdout[done.stdout.index("{"):])
+    return wall, report["tasks"], report["count"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("problem", choices=("q17", *SUDOKU))
+    parser.add_argument("trees", nargs="+", type=Path, help="checkouts to compare")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    if args.problem in SUDOKU and not DATA.is_dir():
+        parser.error(f"the puzzle data is not at {DATA}")
+    for tree in args.trees:
+        if not (tree / "parallel_backtrack").is_dir():
+            parser.error(f"{tree} is not a checkout of this repository")
+    rows = []
+    for repeat in range(args.repeats):
+        for tree in args.trees:
+            for workers in (1, 2):
+                wall, tasks, count = run(args.problem, tree.resolve(), workers)
+                rows.append({"repeat": repeat, "tree": str(tree), "workers": workers,
+                             "wall_s": round(wall, 4), "tasks": tasks, "count": count})
+                print(f"  {tree} workers={workers} repeat={repeat}: {wall:.2f} s, {tasks} tasks",
+                      file=sys.stderr)
+    print("| tree | 1 worker s | 2 workers s | ratio of medians | median of per-repeat ratios |")
+    print("|---|---:|---:|---:|---:|")
+    summary = []
+    for tree in args.trees:
+        one = [r["wall_s"] for r in rows if r["tree"] == str(tree) and r["workers"] == 1]
+        two = [r["wall_s"] for r in rows if r["tree"] == str(tree) and r["workers"] == 2]
+        paired = statistics.median(a / b for a, b in zip(one, two))
+        line = {"tree": str(tree), "one_s": statistics.median(one),
+                "two_s": statistics.median(two),
+                "ratio": statistics.median(one) / statistics.median(two), "paired": paired}
+        summary.append(line)
+        print(f"| {tree} | {line['one_s']:.2f} | {line['two_s']:.2f} | {line['ratio']:.3f} | "
+              f"{paired:.3f} |")
+    out = ROOT / "results"
+    out.mkdir(exist_ok=True)
+    with open(out / f"ab_{args.problem}.csv", "w", newline="", encoding="utf-8") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    (out / f"ab_{args.problem}.json").write_text(json.dumps(
+        {"rows": rows, "summary": summary}, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
