@@ -30,7 +30,7 @@ print(fast, reference, {SKIPPED!r} in sys.modules)
 """
 
 
-def _run(code: str) -> str:
+def _run(code: str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=300, check=True)
     return done.stdout.split()

@@ -44,8 +44,8 @@ SYMMETRIES = ("d4", "mirror", "none")
 # At most about 150 ms of kernel time: long enough to hide dispatch (one parent spends
 # 0.1-0.15 ms per task, so 64 workers need tasks of 10 ms and more on average, and
 # packing and the tail make many shorter than a budget), short enough to stop
-# promptly.  Tasks get all of it only while the queue is long, half otherwise, an
-# eighth in the tail (see the scheduler's glossary).
+# promptly.  Tasks get all of it only while much work is pending, half otherwise,
+# an eighth in the tail (see the scheduler's glossary).
 FAST_BUDGET = 16_000_000
 REFERENCE_BUDGET = 20_000
 

@@ -54,9 +54,10 @@ class SudokuSpace:
     puzzle: ImmutableSudokuPuzzle
     order: SquareOrder
     kernel: str = "fast"
-    # Nodes per engine task, some 20-50 ms: a Python-path node costs 30-100 us; a
-    # kernel node about 0.2 us on 9x9 when counting, and its cost grows with the
-    # cells, so the kernel's budget is FAST_BUDGET for 81 cells, scaled down.
+    # Nodes per engine task, at most some 40-100 ms (the scheduler often gives half):
+    # a Python-path node costs 30-100 us; a kernel node about 0.2 us on 9x9 when
+    # counting, and its cost grows with the cells, so the kernel's budget is
+    # FAST_BUDGET for 81 cells, scaled down.
     REFERENCE_BUDGET: ClassVar[int] = 1_000
     FAST_BUDGET: ClassVar[int] = 200_000
 
