@@ -46,12 +46,14 @@ def load_average() -> str:
     return f"{one:.2f} {five:.2f} {fifteen:.2f}"
 
 
-def run_json(argv: Sequence[str], timeout: float = 3600) -> tuple[float, dict[str, Any]]:
-    """Run ``python argv...`` as a subprocess; (wall seconds, its last JSON line)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+def run_json(argv: Sequence[str], timeout: float = 3600,
+             root: Path = ROOT) -> tuple[float, dict[str, Any]]:
+    """Run ``python argv...`` as a subprocess, importing the package from ``root`` (a
+    checkout: this one by default); (wall seconds, its last JSON line)."""
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     started = time.perf_counter()
     done = subprocess.run([sys.executable, *argv], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=ROOT)
+                          timeout=timeout, env=env, cwd=root)
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}: {done.stderr.strip()}")

@@ -18,39 +18,25 @@ prints a table and writes ``results/ab_<problem>.csv`` and ``.json``.  Problems:
 from __future__ import annotations
 
 import argparse
-import csv
-import json
-import os
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _scaling import RESULTS, ROOT, run_json, write_csv, write_json  # noqa: E402
+
 DATA = ROOT.parent / "shared" / "data" / "sudoku"
 SUDOKU = {"s9": ("tdoku_puzzles2_17_clue.txt", 2, 3), "s16": ("gecode_16x16.txt", 0, 6)}
 
 
 def command(problem: str, tree: Path, workers: int) -> list[str]:
+    """The arguments to ``python`` for one whole-process run of ``tree``'s code."""
     if problem == "q17":
-        return [sys.executable, "-m", "parallel_backtrack.nqueens", "--n", "17", "--workers",
-                str(workers), "--no-progress", "--json"]
+        return ["-m", "parallel_backtrack.nqueens", "--n", "17", "--workers", str(workers),
+                "--no-progress", "--json"]
     name, index, remove = SUDOKU[problem]
-    return [sys.executable, str(tree / "scripts" / "_sudoku_run.py"), str(DATA / name),
-            "--index", str(index), "--remove", str(remove), "--workers", str(workers)]
-
-
-def run(problem: str, tree: Path, workers: int) -> tuple[float, int, int]:
-    """Wall seconds, tasks and count of one whole-process run."""
-    started = time.perf_counter()
-    done = subprocess.run(command(problem, tree, workers), capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=str(tree)), cwd=tree, check=False)
-    wall = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"{tree}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
-    report = json.loads(done.stdout[done.stdout.index("{"):])
-    return wall, report["tasks"], report["count"]
+    return [str(tree / "scripts" / "_sudoku_run.py"), str(DATA / name), "--index", str(index),
+            "--remove", str(remove), "--workers", str(workers)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,11 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     for repeat in range(args.repeats):
         for tree in args.trees:
             for workers in (1, 2):
-                wall, tasks, count = run(args.problem, tree.resolve(), workers)
+                wall, report = run_json(command(args.problem, tree.resolve(), workers),
+                                        root=tree.resolve())
                 rows.append({"repeat": repeat, "tree": str(tree), "workers": workers,
-                             "wall_s": round(wall, 4), "tasks": tasks, "count": count})
-                print(f"  {tree} workers={workers} repeat={repeat}: {wall:.2f} s, {tasks} tasks",
-                      file=sys.stderr)
+                             "wall_s": round(wall, 4), "tasks": report["tasks"],
+                             "count": report["count"]})
+                print(f"  {tree} workers={workers} repeat={repeat}: {wall:.2f} s, "
+                      f"{report['tasks']} tasks", file=sys.stderr)
     print("| tree | 1 worker s | 2 workers s | ratio of medians | median of per-repeat ratios |")
     print("|---|---:|---:|---:|---:|")
     summary = []
@@ -86,14 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         summary.append(line)
         print(f"| {tree} | {line['one_s']:.2f} | {line['two_s']:.2f} | {line['ratio']:.3f} | "
               f"{paired:.3f} |")
-    out = ROOT / "results"
-    out.mkdir(exist_ok=True)
-    with open(out / f"ab_{args.problem}.csv", "w", newline="", encoding="utf-8") as stream:
-        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    (out / f"ab_{args.problem}.json").write_text(json.dumps(
-        {"rows": rows, "summary": summary}, indent=1), encoding="utf-8")
+    write_csv(RESULTS / f"ab_{args.problem}.csv", rows)
+    write_json(RESULTS / f"ab_{args.problem}.json", {"rows": rows, "summary": summary})
     return 0
 
 
