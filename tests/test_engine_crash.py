@@ -99,6 +99,34 @@ def test_a_worker_killed_mid_count_changes_nothing():
 
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("backend", ["loky", "fork"])
+def test_a_task_sent_to_a_pool_a_worker_died_in_comes_back_as_a_crash(backend):
+    # The race the scheduler can lose: a worker dies, and the next task is submitted
+    # before the crash of the one in flight has been collected.
+    from parallel_backtrack.engine import make_executor
+
+    executor = make_executor(2, backend)
+    executor.restart()  # a pool of its own, not one an earlier test left
+    executor.submit(abs, -1).result()
+    os.kill(executor.pids()[0], signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while True:  # until the pool has noticed the death
+        assert time.monotonic() < deadline, "the pool never noticed its dead worker"
+        future = executor.submit(abs, -1)  # must not raise
+        error = future.exception(timeout=60)
+        if error is not None:
+            break
+        time.sleep(0.05)
+    assert executor.is_crash(error)
+    # The pool is broken now; another task sent to it must not raise in the sender.
+    late = executor.submit(abs, -1)
+    assert executor.is_crash(late.exception(timeout=60))
+    executor.restart()
+    assert executor.submit(abs, -2).result(timeout=60) == 2
+    executor.close()
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("backend", ["loky", "fork"])
 def test_only_the_subtrees_in_flight_run_again(tmp_path, backend):
     space = DiesOnce(18, victim=(0, 1, 0, 1, 0, 1, 0, 1), marker=str(tmp_path / "died"),
                      parent=os.getpid())

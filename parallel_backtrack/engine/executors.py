@@ -350,7 +350,16 @@ class LokyExecutor(_LocalPool):
         return self.start_method != "forkserver" or forkserver.ready()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
-        return self._pool.submit(fn, *args)
+        """A pool a worker just died in refuses new tasks; that comes back as a future
+        holding the crash, where the scheduler looks for crashes (and recovers)."""
+        try:
+            return self._pool.submit(fn, *args)
+        except Exception as error:
+            if not self.is_crash(error):
+                raise
+            future: cf.Future = cf.Future()
+            future.set_exception(error)
+            return future
 
     def ship(self, obj: Any) -> Any:
         return self.ship_to_file(obj)
