@@ -76,4 +76,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from parallel_backtrack._cli import run_process
+
+    run_process(main)  # and end as the command lines do (pools killed, a quick exit)

@@ -239,3 +239,40 @@ def test_report_has_the_worker_table_and_costs():
     table = report.task_table()
     assert len(table["task_seconds"]) == len(table["task_parents"]) == report.tasks
     assert all(-1 <= p < i for i, p in enumerate(table["task_parents"]))
+
+
+@pytest.mark.timeout(60)
+def test_once_the_pool_starts_the_parent_probes_in_short_rounds(monkeypatch):
+    """Warm workers wait for the parent's round to end before they get work: rounds
+    begin at WARMING_ROUND_SECONDS once the pool starts and double up to
+    PROBE_ROUND_SECONDS, so a pool that is warm in 30 ms is fed some 10 ms later,
+    not after a whole 50 ms round."""
+    from parallel_backtrack.engine import scheduler
+    from parallel_backtrack.engine.executors import ThreadExecutor
+    from parallel_backtrack.engine.split import warm_task
+
+    limits = []
+    probe_round = scheduler.Run._probe_round
+
+    def recorded(self, roots, budgets, limit, round_):
+        limits.append(limit)
+        return probe_round(self, roots, budgets, limit, round_)
+
+    monkeypatch.setattr(scheduler.Run, "_probe_round", recorded)
+
+    class WarmIn30ms(ThreadExecutor):
+        slow_start = True
+        start_cost = 0.02
+
+        def submit(self, fn, *args):
+            if fn is warm_task:
+                return super().submit(lambda handle: time.sleep(0.03) or 0.0, *args)
+            return super().submit(fn, *args)
+
+    space = NoAdjacentOnes(27)  # some 0.7 s: far more than the probe can finish
+    report = count(space, executor=WarmIn30ms(2), budget=20_000)
+    assert report.count == 514_229  # Fibonacci(29): 27 bits, no two 1s adjacent
+    assert limits[0] == 0.02  # the first round: the executor's start cost
+    doubling = [scheduler.WARMING_ROUND_SECONDS * 2**k for k in range(4)] + [0.05] * 50
+    assert len(limits) >= 2 and limits[1:] == doubling[:len(limits) - 1]
+    assert max(limits[1:]) <= scheduler.PROBE_ROUND_SECONDS

@@ -37,3 +37,12 @@ def test_leftover_boards_are_legal_and_in_search_order():
 def test_kernel_refuses_boards_beyond_its_masks():
     with pytest.raises(ValueError, match="up to 32"):
         count_subtree(ImmutableQueenLocations(33), 10)
+
+
+def test_the_kernel_lets_other_threads_run():
+    """A parent's loky threads keep working while it counts (see gil_probe)."""
+    from gil_probe import other_thread_share
+
+    board = ImmutableQueenLocations(16)
+    count_subtree(board, budget=1)  # loaded: only the search is timed below
+    assert other_thread_share(lambda: count_subtree(board, budget=40_000_000)) > 0.3

@@ -181,6 +181,18 @@ def test_a_ctrl_c_inside_the_kernel_comes_out_as_itself() -> None:
     assert call_kernel(max, 2, 3) == 3
 
 
+def test_the_engine_s_kernel_lets_other_threads_run() -> None:
+    """A parent's loky threads keep working while it probes or splits (see gil_probe).
+    The check can fail: a C loop that holds the GIL (the kernel did, until session 6)
+    lets the other thread run for about 5% of its time."""
+    from gil_probe import other_thread_share
+
+    empty = masks_from_cells(3, [0] * 81)
+    explore_masks(3, empty, budget=1)  # loaded: only the search is timed below
+    assert other_thread_share(lambda: explore_masks(3, empty, budget=600_000)) > 0.3
+    assert other_thread_share(lambda: sum(range(10**7))) < 0.2
+
+
 def test_mask_helpers() -> None:
     row = masks_from_cells(2, [1, 0, 0, 4] + [0] * 12)
     assert list(row[:4]) == [1, 15, 15, 8]

@@ -84,11 +84,14 @@ DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
 # The parent tries this many budgets itself (for at most the executor's
 # ``start_cost``, PROBE_SECONDS if it has none, its kernels loaded first) before
-# it starts a pool: a tree that small is not worth one.  While the pool starts it
-# goes on in rounds of PROBE_ROUND_SECONDS, so it notices the warm workers promptly.
+# it starts a pool: a tree that small is not worth one.  While the workers boot it
+# goes on in rounds of PROBE_ROUND_SECONDS; once the pool is started the rounds
+# begin at WARMING_ROUND_SECONDS and double, so warm workers (a fork server's are up
+# some 15 ms after the pool starts) wait at most about that long for their work.
 PROBE_BUDGETS = 8
 PROBE_SECONDS = 0.3
 PROBE_ROUND_SECONDS = 0.05
+WARMING_ROUND_SECONDS = 0.005
 # The first cut makes at most this many subtrees: with many workers the parent's
 # dispatching is the limit, and budgets, packing and leftovers keep them balanced.
 MAX_CUT = 1024
@@ -206,13 +209,15 @@ class Run:
         if not rest or self._done() or self._out_of_time() or not self.executor.slow_start:
             return rest
         warming: list[Any] = []
-        round_ = 1
+        round_, seconds = 1, PROBE_ROUND_SECONDS
         while rest and not self._done() and not self._out_of_time():
             if not warming and self.executor.booted():
-                warming = self._start_pool()
+                warming, seconds = self._start_pool(), WARMING_ROUND_SECONDS / 2
             elif warming and all(future.done() for future in warming):
                 break
-            rest = self._probe_round(rest, 1, PROBE_ROUND_SECONDS, round_)
+            if warming:
+                seconds = min(2 * seconds, PROBE_ROUND_SECONDS)
+            rest = self._probe_round(rest, 1, seconds, round_)
             round_ += 1
         self._check_warm(warming)
         return rest

@@ -242,7 +242,7 @@ def _workspace(levels, squares, units):  # type: ignore[no-untyped-def]
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def explore_roots(roots, propagation, order, tables, limit, budget, keep):  # type: ignore[no-untyped-def]
     """Search below each root in turn, as the engine's ``explore`` does.
 
