@@ -125,3 +125,26 @@ def test_first_mode_records_when_the_solution_was_found():
     before = time.time()
     result = run_subtrees(NoAdjacentOnes(8), [((), 1)], "first", budget=10**6)
     assert before <= result.found_at <= time.time()
+
+
+class _Batched(SubsetSum):
+    """SubsetSum with the ``branch_all`` hook, counting the calls it gets."""
+
+    calls: list
+
+    def branch_all(self, states):
+        self.calls.append(len(states))
+        return [list(self.branch(state)) for state in states]
+
+
+@pytest.mark.parametrize("target", [1, 2, 10, 100, 10_000])
+def test_expand_through_branch_all_gives_the_same_frontier_in_fewer_calls(target):
+    plain = SubsetSum(tuple(range(1, 13)), 20)
+    batched = _Batched(tuple(range(1, 13)), 20)
+    object.__setattr__(batched, "calls", [])
+    roots = [(plain.root(), 1)]
+    expected, got = expand(plain, roots, target), expand(batched, roots, target)
+    assert got == expected  # items, nodes (states branched and used) and depth
+    if expected.nodes > 8:
+        assert 0 < len(batched.calls) < expected.nodes
+    assert sum(batched.calls) >= expected.nodes  # a batch may branch ahead of the pass

@@ -11,6 +11,7 @@ from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack.engine import explore, sequential_count
 from parallel_backtrack.sudoku.kernel import (
+    branch_masks,
     call_kernel,
     check_box,
     count_masks,
@@ -28,7 +29,7 @@ from parallel_backtrack.sudoku.kernel_batch import (
     solve_batch,
 )
 from parallel_backtrack.sudoku.kernel_bits import low_bit, low_bit_index, popcount
-from parallel_backtrack.sudoku.kernel_search import search_many
+from parallel_backtrack.sudoku.kernel_search import explore_roots, search_many
 from parallel_backtrack.sudoku.kernel_tables import kernel_tables
 from parallel_backtrack.sudoku.orders import order_named
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
@@ -191,6 +192,20 @@ def test_the_engine_s_kernel_lets_other_threads_run() -> None:
     explore_masks(3, empty, budget=1)  # loaded: only the search is timed below
     assert other_thread_share(lambda: explore_masks(3, empty, budget=600_000)) > 0.3
     assert other_thread_share(lambda: sum(range(10**7))) < 0.2
+
+
+def test_branch_masks_is_each_root_s_one_node_frontier_from_the_same_entry() -> None:
+    roots = [masks_from_cells(3, cells_of(line)) for line in (THIRTEEN, EASY, "." * 81)]
+    start = explore_masks(3, roots[2], budget=40)  # deeper states, and a dead row or two
+    rows = np.vstack([np.vstack(roots), start.leftover])
+    children, firsts = branch_masks(3, rows)
+    assert firsts[0] == 0 and len(firsts) == len(rows) + 1
+    for i, row in enumerate(rows):
+        alone = explore_masks(3, row, budget=1)
+        assert np.array_equal(children[firsts[i]:firsts[i + 1]], alone.leftover)
+    assert firsts[-1] > len(rows)
+    # The cut's batches run the search's own compiled entry: no second one to load.
+    assert len(explore_roots.signatures) == 1
 
 
 def test_mask_helpers() -> None:

@@ -76,6 +76,27 @@ def test_the_kernel_branches_into_the_same_children_as_the_reference(
     assert compared > 50
 
 
+@pytest.mark.parametrize("propagation", ["peers", "units", "matching"])
+def test_branch_all_gives_every_state_s_children_in_one_kernel_call(propagation: str) -> None:
+    space = SudokuSpace(ImmutableSudokuPuzzle("." * 81, propagation), FewestOptionsFirst())
+    states = [space.root()]
+    for _ in range(3):
+        states = [child for state in states[:30] for child in space.branch(state)]
+    assert len(states) > 10
+    hardest = ImmutableSudokuPuzzle(HARDEST, propagation)
+    dead = hardest.create_next("A3", 2) if propagation == "peers" else None
+    states = states[:60] + [ImmutableSudokuPuzzle(SOLVED)] + ([dead] if dead else [])
+    assert dead is None or dead.is_dead()
+    branched = space.branch_all(states)
+    assert len(branched) == len(states)
+    for state, children in zip(states, branched):
+        assert [c.masks for c in children] == [c.masks for c in space.branch(state)]
+    assert sum(map(len, branched)) > len(states)
+    assert branched[-1] == [] and branched[-1 - (dead is not None)] == []  # dead, solved
+    reference = SudokuSpace(space.root(), FewestOptionsFirst(), "reference")
+    assert reference.branch_all(states) is None  # the engine branches one at a time
+
+
 def test_dead_and_solved_states_have_no_children() -> None:
     space = SudokuSpace(ImmutableSudokuPuzzle(HARDEST, "peers"), RowMajor())
     dead = space.root().create_next("A3", 2)

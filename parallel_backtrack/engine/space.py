@@ -31,6 +31,9 @@ Fast hooks (optional, used when present)
     ``None`` means "not for this state": the generic search takes over.
 ``first_below(state, budget) -> Explored | None``
     The same, stopping at the first solution (in ``solutions``).
+``branch_all(states) -> list[list[State]] | None``
+    ``list(branch(state))`` for every state, in one call (a compiled kernel): the
+    parent cuts a tree a level at a time with it.  ``None``: branch one by one.
 """
 
 from __future__ import annotations

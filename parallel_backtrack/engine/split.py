@@ -84,9 +84,11 @@ def expand(space: Space[Any], roots: Sequence[Subtree], target: int) -> Frontier
     Each pass works from the right, where the roots handed back by a bounded
     run are the shallowest (the biggest); the order of the items never changes.
     A solution met on the way becomes a solution item (and is still branched,
-    in case the space lets solutions have children).
+    in case the space lets solutions have children).  A space with a
+    ``branch_all`` hook branches the states a pass is about to reach in batches.
     """
     items: list[tuple[bool, Any, int]] = [(False, s, w) for s, w in roots]
+    branches = _Branches(space)
     nodes = depth = 0
     while 0 < _open(items) < target:
         before = _open(items)  # open items still left of (and at) the index
@@ -102,7 +104,8 @@ def expand(space: Space[Any], roots: Sequence[Subtree], target: int) -> Frontier
                 continue
             before -= 1
             nodes += 1
-            children = [(False, child, weight) for child in space.branch(state)]
+            wanted = target - before - after  # about how many more this pass branches
+            children = [(False, child, weight) for child in branches.of(items, index, wanted)]
             if space.is_solution(state):
                 children.insert(0, (True, state, weight))
             grown.extend(reversed(children))
@@ -113,6 +116,39 @@ def expand(space: Space[Any], roots: Sequence[Subtree], target: int) -> Frontier
         items = grown
         depth += 1
     return Frontier(tuple(items), nodes, depth)
+
+
+class _Branches:
+    """The children of the states ``expand`` reaches, right to left.  Without a
+    ``branch_all`` hook each state is branched when reached; with one, the open
+    states up to ``wanted`` to its left go in the same call, and those a pass does
+    not reach wait for the next (the same state objects stay in the items)."""
+
+    SMALLEST_BATCH = 8
+
+    def __init__(self, space: Space[Any]) -> None:
+        self.space = space
+        self.batch = getattr(space, "branch_all", None)
+        self.known: dict[int, tuple[Any, list[Any]]] = {}
+
+    def of(self, items: Sequence[tuple[bool, Any, int]], index: int, wanted: int) -> list[Any]:
+        state = items[index][1]
+        found = self.known.pop(id(state), None)
+        if found is not None and found[0] is state:
+            return found[1]
+        if self.batch is not None:
+            states = []
+            for leaf, other, _ in reversed(items[: index + 1]):
+                if not leaf and id(other) not in self.known:
+                    states.append(other)
+                    if len(states) >= max(self.SMALLEST_BATCH, wanted):
+                        break
+            children = self.batch(states)
+            if children is not None:
+                for other, below in zip(states[1:], children[1:]):
+                    self.known[id(other)] = (other, below)
+                return children[0]
+        return list(self.space.branch(state))
 
 
 def _open(items: Sequence[tuple[bool, Any, int]]) -> int:

@@ -198,7 +198,7 @@ def explore_masks(
         limit_code, keep = 1, max(keep, 1)
     if limit_code:
         keep = min(keep, limit_code)  # never more rows than solutions wanted
-    count, nodes, solutions, leftover = call_kernel(
+    count, nodes, solutions, leftover, _ = call_kernel(
         explore_roots,
         rows,
         propagation_code(propagation),
@@ -207,8 +207,22 @@ def explore_masks(
         limit_code,
         budget_code,
         keep,
+        False,
     )
     return KernelRun(int(count), int(nodes), solutions, leftover)
+
+
+def branch_masks(
+    box: int, roots: MaskRows, order: str = "fewest", propagation: str = "units"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every root's children in one call: ``(rows, firsts)``, root ``i``'s children
+    (the states ``explore_masks(box, root, budget=1)`` leaves) being
+    ``rows[firsts[i]:firsts[i + 1]]``."""
+    rows = mask_rows(box, roots)
+    _, _, _, children, firsts = call_kernel(
+        explore_roots, rows, propagation_code(propagation), order_code(order),
+        kernel_tables(box).as_tuple(), 0, 1, 0, True)
+    return children, firsts
 
 
 def solve_masks(

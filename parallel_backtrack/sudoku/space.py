@@ -93,6 +93,26 @@ class SudokuSpace:
             return []
         return state.next_puzzles(square)
 
+    def branch_all(self, states: Sequence[ImmutableSudokuPuzzle]) -> list[
+            list[ImmutableSudokuPuzzle]] | None:
+        """``branch`` of every state, in one kernel call: how the engine cuts a tree
+        (None on the reference path, which branches one state at a time)."""
+        if not self.fast:
+            return None
+        from .kernel import branch_masks
+
+        box, propagation = self.puzzle.box, self.puzzle.propagation
+        live = [index for index, state in enumerate(states) if not state.is_dead()]
+        branched: list[list[ImmutableSudokuPuzzle]] = [[] for _ in states]
+        if live:
+            rows, firsts = branch_masks(box, [states[i].masks for i in live],
+                                        self.order.name, propagation)  # type: ignore[attr-defined]
+            children = ImmutableSudokuPuzzle.from_kernel_rows(box, rows, propagation)
+            bounds = firsts.tolist()
+            for k, index in enumerate(live):
+                branched[index] = list(children[bounds[k]:bounds[k + 1]])
+        return branched
+
     def is_solution(self, state: ImmutableSudokuPuzzle) -> bool:
         return state.is_solved()
 
