@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent)]
 
-from _scaling import RESULTS, ROOT, load_average, write_csv  # noqa: E402
+from _scaling import RESULTS, ROOT, byte_compiled, load_average, write_csv  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "sudoku"
 
@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("name", choices=sorted(COMMANDS), help="which one-worker run")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved rounds")
     args = parser.parse_args(argv)
+    byte_compiled(ROOT)  # as an installed package has it: see _scaling
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
     arguments = COMMANDS[args.name]
