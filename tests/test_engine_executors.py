@@ -101,3 +101,33 @@ def test_a_ctrl_c_held_under_an_ignoring_handler_stays_ignored():
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.timeout(60)
+def test_wait_any_reports_each_finished_future_once_from_the_queue():
+    import threading
+    import time
+
+    executor = ex.ThreadExecutor(2)
+    try:
+        release = threading.Event()
+        quick = executor.submit(lambda: 1)
+        slow = executor.submit(lambda: release.wait(30) and 2)
+        aside = executor.submit(lambda: 3)  # finished, but not asked about yet
+        asked = {quick: 0, slow: 1}
+        assert executor.wait_any(asked, timeout=5) == {quick}
+        del asked[quick]
+        started = time.perf_counter()
+        assert executor.wait_any(asked, timeout=0.05) == set()  # only the slow one left
+        assert time.perf_counter() - started >= 0.04
+        threading.Timer(0.05, release.set).start()
+        assert executor.wait_any(asked, timeout=5) == {slow} and slow.result() == 2
+        assert executor.wait_any([aside], timeout=0) == {aside}  # kept until asked
+        leftover = executor.submit(lambda: 4)
+        leftover.result(timeout=5)
+        executor.wait_any([slow], timeout=0.01)  # takes `leftover` off the queue, unasked
+        executor.release()  # the end of a run forgets what nobody asked about
+        assert executor.wait_any([leftover], timeout=0.01) == set()
+    finally:
+        release.set()
+        executor.close()

@@ -37,6 +37,7 @@ import difflib
 import hashlib
 import multiprocessing
 import os
+import queue
 import signal
 import tempfile
 import threading
@@ -302,7 +303,40 @@ class Executor:
 
 
 class _LocalPool(Executor):
-    """Pools on this machine: the stop flag is a file the workers can see."""
+    """Pools on this machine: the stop flag is a file the workers can see, and every
+    future reports to one queue as it finishes (``wait_any``)."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self._finished: queue.SimpleQueue[cf.Future] = queue.SimpleQueue()
+        self._unclaimed: set[cf.Future] = set()  # finished, not yet asked about
+
+    def _tracked(self, future: cf.Future) -> cf.Future:
+        future.add_done_callback(self._finished.put)
+        return future
+
+    def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
+        """The finished ones among ``futures`` (waiting up to ``timeout`` for one),
+        taken from the queue the futures report to: each result costs the same however
+        many are in flight.  ``cf.wait`` hangs a waiter on every future and takes it
+        off again, each call: some 0.1-0.25 ms a result with 128 in flight (64
+        workers), about the time one parent has per task."""
+        wanted = futures if isinstance(futures, (set, dict)) else set(futures)
+        done = {future for future in self._unclaimed if future in wanted}
+        self._unclaimed -= done
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                future = self._finished.get_nowait() if done else self._finished.get(
+                    True, left)
+            except queue.Empty:
+                return done
+            (done if future in wanted else self._unclaimed).add(future)
+
+    def release(self) -> None:
+        self._unclaimed.clear()  # a run's leftovers (warm-ups, cancelled tasks)
+        super().release()
 
     def stop_flag(self) -> StopFlag:
         return StopFlag(os.path.join(tempfile.gettempdir(), f"pb-stop-{uuid.uuid4().hex}"))
@@ -316,7 +350,7 @@ class ThreadExecutor(_LocalPool):
         self._pool = cf.ThreadPoolExecutor(workers, thread_name_prefix="pb")
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
-        return self._pool.submit(fn, *args)
+        return self._tracked(self._pool.submit(fn, *args))
 
     def close(self, kill: bool = False) -> None:
         self._pool.shutdown(wait=not kill, cancel_futures=True)
@@ -353,13 +387,13 @@ class LokyExecutor(_LocalPool):
         """A pool a worker just died in refuses new tasks; that comes back as a future
         holding the crash, where the scheduler looks for crashes (and recovers)."""
         try:
-            return self._pool.submit(fn, *args)
+            return self._tracked(self._pool.submit(fn, *args))
         except Exception as error:
             if not self.is_crash(error):
                 raise
             future: cf.Future = cf.Future()
             future.set_exception(error)
-            return future
+            return self._tracked(future)
 
     def ship(self, obj: Any) -> Any:
         return self.ship_to_file(obj)

@@ -490,7 +490,7 @@ class Run:
                 if self._out_of_time():
                     break
                 self._fill()
-                for future in self.executor.wait_any(list(self.inflight), timeout=0.25):
+                for future in self.executor.wait_any(self.inflight, timeout=0.25):
                     self._collect(future)
                 self._tick()
                 yield from self._releasable()
