@@ -39,7 +39,8 @@ def speedup_plot(measured: Sequence[dict[str, Any]], predicted: Sequence[dict[st
                  virtual: Sequence[dict[str, Any]] | None = None) -> Path:
     """Speedup and efficiency against workers: measured points, the simulated
     scheduling dashed, the simulated whole process dotted and the real scheduler on
-    virtual workers dash-dotted."""
+    virtual workers dash-dotted (as run, and with the tasks replayed so the parent's
+    caches stay warm)."""
     figure, (left, right) = plt.subplots(1, 2, figsize=SIZE)
     top = max([r["workers"] for r in predicted] + [r["workers"] for r in measured]
               + [r["workers"] for r in virtual or []])
@@ -53,6 +54,10 @@ def speedup_plot(measured: Sequence[dict[str, Any]], predicted: Sequence[dict[st
         if virtual:
             axis.plot([r["workers"] for r in virtual], [r[key] for r in virtual], "-.",
                       color="C3", label="scheduler on virtual workers")
+            warm = [r for r in virtual if f"{key}_warm" in r]
+            if warm:
+                axis.plot([r["workers"] for r in warm], [r[f"{key}_warm"] for r in warm],
+                          "-.", color="C4", label="the same, parent's caches warm")
         axis.plot([r["workers"] for r in measured], [r[key] for r in measured], "o-",
                   color="C0", label="measured")
         axis.set_xscale("log", base=2)

@@ -240,12 +240,15 @@ def report(rows: list, simulated: dict, sweep_rows: list, load: str, images: lis
               f"{chained['efficiency']:.3f} | {whole['speedup']:.2f} | "
               f"{whole['efficiency']:.3f} |")
     if simulated.get("virtual"):
-        print("\nthe real scheduler on P virtual workers (one core, real task times):")
-        print("| P | simulated wall (s) | speedup | efficiency | tasks | parent (s) |")
-        print("|---:|---:|---:|---:|---:|---:|")
+        print("\nthe real scheduler on P virtual workers (one core, real task times; then "
+              "the tasks replayed, the parent's caches warm):")
+        print("| P | simulated wall (s) | speedup | efficiency | tasks | parent (s) | "
+              "warm: efficiency | parent (s) |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
         for v in simulated["virtual"]:
             print(f"| {v['workers']} | {v['clock_s']:.3f} | {v['speedup']:.2f} | "
-                  f"{v['efficiency']:.3f} | {v['tasks']} | {v['parent_s']:.3f} |")
+                  f"{v['efficiency']:.3f} | {v['tasks']} | {v['parent_s']:.3f} | "
+                  f"{v['efficiency_warm']:.3f} | {v['parent_warm_s']:.3f} |")
     if sweep_rows:
         print("\n| per worker | wall (s) | overhead | tasks |\n|---:|---:|---:|---:|")
         for r in sweep_rows:

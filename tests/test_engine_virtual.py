@@ -93,3 +93,20 @@ def test_a_big_leftover_is_shared_out_in_the_tail():
     assert len(workers) >= 4
     assert max(n for n, w in zip(report.task_nodes, report.task_workers)
                if w != "parent") <= 2000
+
+
+def test_a_replayed_run_reuses_the_recorded_tasks_and_counts_the_same():
+    space = NoAdjacentOnes(18)
+    replay: dict = {}
+    first = VirtualExecutor(8, replay=replay)
+    expected = count(space, executor=first, budget=200).count
+    assert expected == sequential_count(space).count
+    assert first.replayed == 0 and len(replay) >= first.tasks - 2  # all but warm-ups
+    again = VirtualExecutor(8, replay=replay)
+    assert count(space, executor=again, budget=200).count == expected
+    # Completion order follows the parent's measured times, so a few decisions (and
+    # tasks) can differ from the first run's; those run for real, and count exactly.
+    assert again.replayed > again.tasks / 2
+    plain = VirtualExecutor(8)
+    assert count(space, executor=plain, budget=200).count == expected
+    assert plain.replayed == 0

@@ -24,6 +24,14 @@ boot
 dispatch
     Extra parent seconds per task for what pickling does not cover (a real
     pool's queues and pipes).
+replay
+    A dict shared by several runs, keyed by what a task searches (its roots, mode
+    and budgets): a task met before is not run again, its recorded result and
+    seconds stand in.  On one core every task runs between two of the parent's
+    steps and leaves the parent's caches cold, which on this host tripled the
+    parent's measured time per task (n = 17 at P = 64: 0.10-0.11 s against 0.035 s
+    replayed); a second run with the same dict measures the parent as a real pool's
+    parent is, warm on a core of its own.  ``replayed`` counts the hits.
 
 Example: ``count(space, executor=VirtualExecutor(64))`` gives the exact count;
 then ``executor.clock`` is the simulated wall time on 64 workers.
@@ -42,7 +50,7 @@ from typing import Any
 import cloudpickle
 
 from .executors import Executor, StopFlag
-from .split import TaskResult
+from .split import TaskResult, run_pickled
 
 
 class VirtualExecutor(Executor):
@@ -50,7 +58,8 @@ class VirtualExecutor(Executor):
 
     name = "virtual"
 
-    def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0) -> None:
+    def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
+                 replay: dict[bytes, tuple[bytes, float]] | None = None) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive integer, got {workers!r}")
         super().__init__(workers)
@@ -64,6 +73,8 @@ class VirtualExecutor(Executor):
         self._free = [(boot, index) for index in range(workers)]  # (free at, worker)
         self._ends: dict[cf.Future, float] = {}
         self._mark = time.perf_counter()
+        self.replay = replay
+        self.replayed = 0
 
     def _tick(self) -> None:
         """Move the clock by the parent's time since the last mark."""
@@ -81,14 +92,22 @@ class VirtualExecutor(Executor):
         free_at, worker = heapq.heappop(self._free)
         start = max(self.clock, free_at)
         future: cf.Future = cf.Future()
-        began = time.perf_counter()
-        try:  # the worker's side: receive, run, send the result back
-            fn, args = pickle.loads(sent)
-            data = cloudpickle.dumps(fn(*args))
-        except Exception as error:  # noqa: BLE001 - handed to the caller via the future
-            future.set_exception(error)
-            data = None
-        seconds = time.perf_counter() - began
+        key = self._replay_key(fn, args)
+        known = None if key is None else self.replay.get(key)  # type: ignore[union-attr]
+        if known is not None:
+            data, seconds = known
+            self.replayed += 1
+        else:
+            began = time.perf_counter()
+            try:  # the worker's side: receive, run, send the result back
+                fn, args = pickle.loads(sent)
+                data = cloudpickle.dumps(fn(*args))
+            except Exception as error:  # noqa: BLE001 - handed to the caller via the future
+                future.set_exception(error)
+                data = None
+            seconds = time.perf_counter() - began
+            if key is not None and data is not None:
+                self.replay[key] = (data, seconds)  # type: ignore[index]
         self._mark = time.perf_counter()  # the task's time is the worker's, not the parent's
         if data is not None:
             result = pickle.loads(data)  # the parent receives it (its time from here on)
@@ -101,6 +120,13 @@ class VirtualExecutor(Executor):
         self.busy += seconds
         self.tasks += 1
         return future
+
+    def _replay_key(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bytes | None:
+        """What a search task searches, without the run's own handle and stop flag."""
+        if self.replay is None or fn is not run_pickled:
+            return None
+        _, roots, mode, budget, keep, seconds, _ = pickle.loads(args[0])
+        return pickle.dumps((roots, mode, budget, keep, seconds), pickle.HIGHEST_PROTOCOL)
 
     def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
         self._tick()
