@@ -117,6 +117,26 @@ def test_usage_errors_are_one_line_and_exit_2(
     assert err == f"python -m parallel_backtrack.sudoku: error: {message}\n"
 
 
+def test_a_file_of_one_puzzle_at_most_never_loads_the_bulk_reader(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from parallel_backtrack.sudoku import __main__ as command
+
+    def refused(raw: bytes) -> None:
+        raise AssertionError("the bulk reader's kernel was loaded")
+
+    monkeypatch.setattr(command, "parse_batch", refused)
+    comments = tmp_path / "comments.txt"
+    comments.write_bytes(b"# nothing here\n\n   \n# still nothing\n")
+    code, _, err = run(capsys, str(comments))
+    assert code == 2 and "no puzzle in" in err
+    one = tmp_path / "one.txt"
+    one.write_text("# one puzzle\n" + HARDEST + "\n")
+    code, out, _ = run(capsys, str(one))
+    grid = "".join(ch for line in out.splitlines()[:11] for ch in line if ch.isdigit())
+    assert code == 0 and is_valid_solution(HARDEST, grid)
+
+
 def test_a_directory_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, str(ROOT / "tests"))
     assert code == 2 and err.startswith("python -m parallel_backtrack.sudoku: error: cannot read")
