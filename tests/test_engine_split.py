@@ -148,3 +148,19 @@ def test_expand_through_branch_all_gives_the_same_frontier_in_fewer_calls(target
     if expected.nodes > 8:
         assert 0 < len(batched.calls) < expected.nodes
     assert sum(batched.calls) >= expected.nodes  # a batch may branch ahead of the pass
+
+
+def test_a_branch_all_that_declines_is_asked_once_per_cut():
+    class Declines(SubsetSum):
+        calls: list
+
+        def branch_all(self, states):
+            self.calls.append(len(states))
+            return None
+
+    space = Declines(tuple(range(1, 13)), 20)
+    object.__setattr__(space, "calls", [])
+    plain = SubsetSum(tuple(range(1, 13)), 20)
+    roots = [(plain.root(), 1)]
+    assert expand(space, roots, 500) == expand(plain, roots, 500)
+    assert len(space.calls) == 1

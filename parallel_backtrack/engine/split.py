@@ -137,17 +137,19 @@ class _Branches:
         if found is not None and found[0] is state:
             return found[1]
         if self.batch is not None:
-            states = []
-            for leaf, other, _ in reversed(items[: index + 1]):
+            states, size = [], max(self.SMALLEST_BATCH, wanted)
+            for at in range(index, -1, -1):
+                leaf, other, _ = items[at]
                 if not leaf and id(other) not in self.known:
                     states.append(other)
-                    if len(states) >= max(self.SMALLEST_BATCH, wanted):
+                    if len(states) >= size:
                         break
             children = self.batch(states)
             if children is not None:
                 for other, below in zip(states[1:], children[1:]):
                     self.known[id(other)] = (other, below)
                 return children[0]
+            self.batch = None  # the space branches one by one after all
         return list(self.space.branch(state))
 
 
