@@ -184,8 +184,8 @@ def test_a_ctrl_c_inside_the_kernel_comes_out_as_itself() -> None:
 
 def test_the_engine_s_kernel_lets_other_threads_run() -> None:
     """A parent's loky threads keep working while it probes or splits (see gil_probe).
-    The check can fail: a C loop that holds the GIL (the kernel did, until session 6)
-    lets the other thread run for about 5% of its time."""
+    The check can fail: a C loop that holds the GIL (as the kernel did before it was
+    compiled with ``nogil``) lets the other thread run for about 5% of its time."""
     from gil_probe import other_thread_share
 
     empty = masks_from_cells(3, [0] * 81)
