@@ -214,12 +214,12 @@ class Run:
         round_, seconds = 1, PROBE_ROUND_SECONDS
         while rest and not self._done() and not self._out_of_time():
             if not warming and self.executor.booted():
-                warming, seconds = self._start_pool(), WARMING_ROUND_SECONDS / 2
+                warming, seconds = self._start_pool(), WARMING_ROUND_SECONDS
             elif warming and all(future.done() for future in warming):
                 break
+            rest = self._probe_round(rest, 1, seconds, round_)
             if warming:
                 seconds = min(2 * seconds, PROBE_ROUND_SECONDS)
-            rest = self._probe_round(rest, 1, seconds, round_)
             round_ += 1
         self._check_warm(warming)
         return rest

@@ -283,6 +283,13 @@ def run_task(handle: Any, roots: Sequence[Subtree] | bytes, mode: str, budget: i
     return replace(result, setup_seconds=setup) if setup > 1e-3 else result
 
 
+def task_key(arguments: bytes) -> bytes:
+    """What a ``run_pickled`` task searches (roots, mode, budgets), without the run's
+    own space handle and stop flag: the same for the same task in another run."""
+    _, roots, mode, budget, keep, seconds, _ = pickle.loads(arguments)
+    return pickled((roots, mode, budget, keep, seconds))
+
+
 def run_pickled(arguments: bytes) -> TaskResult:
     """``run_task`` with all its arguments ``pickled`` into one bytes object."""
     return run_task(*pickle.loads(arguments))

@@ -50,7 +50,7 @@ from typing import Any
 import cloudpickle
 
 from .executors import Executor, StopFlag
-from .split import TaskResult, run_pickled
+from .split import TaskResult, run_pickled, task_key
 
 
 class VirtualExecutor(Executor):
@@ -125,8 +125,7 @@ class VirtualExecutor(Executor):
         """What a search task searches, without the run's own handle and stop flag."""
         if self.replay is None or fn is not run_pickled:
             return None
-        _, roots, mode, budget, keep, seconds, _ = pickle.loads(args[0])
-        return pickle.dumps((roots, mode, budget, keep, seconds), pickle.HIGHEST_PROTOCOL)
+        return task_key(args[0])
 
     def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
         self._tick()
