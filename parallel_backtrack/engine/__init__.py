@@ -1,16 +1,8 @@
 """The problem-agnostic engine: spaces, splitting, scheduling, executors (and a virtual
 pool that simulates P workers on one core), reports, metrics."""
 
-from .executors import (
-    BACKENDS,
-    Executor,
-    UnknownNameError,
-    check_name,
-    cpu_count,
-    did_you_mean,
-    make_executor,
-    resolve_workers,
-)
+from .checks import UnknownNameError, check_int, check_name, did_you_mean, is_interrupt
+from .executors import BACKENDS, Executor, cpu_count, make_executor, resolve_workers
 from .metrics import Metrics, TooManyNodesError, metrics
 from .modes import SolutionStream, count, first_hit, solutions, solve
 from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats
@@ -32,12 +24,14 @@ __all__ = [
     "VirtualExecutor",
     "WorkerCrashError",
     "WorkerStats",
+    "check_int",
     "check_name",
     "count",
     "cpu_count",
     "did_you_mean",
     "explore",
     "first_hit",
+    "is_interrupt",
     "make_executor",
     "metrics",
     "resolve_workers",

@@ -33,7 +33,6 @@ from __future__ import annotations
 import atexit
 import concurrent.futures as cf
 import contextlib
-import difflib
 import hashlib
 import multiprocessing
 import os
@@ -50,6 +49,7 @@ from typing import Any
 import cloudpickle
 
 from . import forkserver, watchdog
+from .checks import UnknownNameError, check_name, did_you_mean  # noqa: F401 - re-exported
 from .quickload import quick_loads
 
 BACKENDS = ("dask", "fork", "loky", "serial", "threads")
@@ -82,25 +82,6 @@ def _sweep_flags(older_than: float = 0.0) -> None:
 
 
 atexit.register(_sweep_flags)
-
-
-class UnknownNameError(ValueError):
-    """A name (backend, order, kernel, ...) that is not one of the choices."""
-
-
-def did_you_mean(kind: str, name: object, choices: Iterable[str]) -> str:
-    """``unknown backend 'lokky'; expected one of [...] (did you mean 'loky'?)``."""
-    choices = sorted(choices)
-    text = f"unknown {kind} {name!r}; expected one of {choices}"
-    close = difflib.get_close_matches(str(name), choices, n=1)
-    return text + (f" (did you mean {close[0]!r}?)" if close else "")
-
-
-def check_name(kind: str, name: str, choices: Iterable[str]) -> str:
-    choices = tuple(choices)
-    if name not in choices:
-        raise UnknownNameError(did_you_mean(kind, name, choices))
-    return name
 
 
 def cpu_count() -> int:

@@ -1,0 +1,71 @@
+"""Validation at the boundary, written once: names, integers, a Ctrl-C from a kernel.
+
+Glossary
+--------
+kind
+    What a name or value is called in a message: ``"backend"``, ``"order"``, ``"n"``.
+choices
+    The accepted names; an unknown one gets ``did you mean`` with the closest.
+interrupt
+    A ``KeyboardInterrupt`` anywhere down an error's chain of causes: numba reports a
+    Ctrl-C that lands inside a compiled call as a ``SystemError`` caused by it.
+
+Example: ``check_int("workers", 0, low=1)`` raises
+``ValueError("workers must be an integer >= 1, got 0")``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class UnknownNameError(ValueError):
+    """A name (backend, order, kernel, ...) that is not one of the choices."""
+
+
+def did_you_mean(kind: str, name: object, choices: Iterable[str]) -> str:
+    """``unknown backend 'lokky'; expected one of [...] (did you mean 'loky'?)``."""
+    choices = sorted(choices)
+    text = f"unknown {kind} {name!r}; expected one of {choices}"
+    close = difflib.get_close_matches(str(name), choices, n=1)
+    return text + (f" (did you mean {close[0]!r}?)" if close else "")
+
+
+def check_name(kind: str, name: str, choices: Iterable[str]) -> str:
+    """``name`` when it is one of ``choices``; UnknownNameError with a "did you mean"."""
+    choices = tuple(choices)
+    if name not in choices:
+        raise UnknownNameError(did_you_mean(kind, name, choices))
+    return name
+
+
+def _bounds_text(low: int | None, high: int | None) -> str:
+    if low is not None and high is not None:
+        return f" in {low}..{high}"
+    if low is not None:
+        return f" >= {low}"
+    if high is not None:
+        return f" <= {high}"
+    return ""
+
+
+def check_int(kind: str, value: object, *, low: int | None = None,
+              high: int | None = None) -> int:
+    """``value`` when it is an int (not a bool) within ``low..high``; else ValueError."""
+    if (isinstance(value, bool) or not isinstance(value, int)
+            or (low is not None and value < low) or (high is not None and value > high)):
+        raise ValueError(f"{kind} must be an integer{_bounds_text(low, high)}, got {value!r}")
+    return value
+
+
+def is_interrupt(error: BaseException) -> bool:
+    """Is a KeyboardInterrupt this error or somewhere down its chain of causes?"""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
