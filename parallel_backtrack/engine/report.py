@@ -8,10 +8,15 @@ task
     One unit shipped to a worker: a few subtrees explored up to a node budget.
 frontier
     The subtrees the parent cut the tree into before the first submission.
-task_seconds / task_workers / task_nodes / task_parents
+task_seconds / task_workers / task_nodes / task_parents / task_starts
     One entry per task, in completion order: its duration inside the worker,
-    which worker ran it (``pid`` or thread name), the nodes it visited and the
-    index of the task whose leftover it continued (-1: cut by the parent).
+    which worker ran it (``pid`` or thread name), the nodes it visited, the
+    index of the task whose leftover it continued (-1: cut by the parent) and
+    when it began, in seconds from the run's start (-1.0: not known).
+task_subtrees
+    One entry per task: which subtree it searched, as the scheduler's key
+    (``"1.17"``: subtree 17 of the cut; ``"0.2"``: the parent's probe round 2;
+    more parts: a piece split off, or the leftover of an earlier task).
 budget / budget_seconds
     The node and time budgets of one task (None: not limited that way).
 dispatch_seconds / collect_seconds
@@ -83,9 +88,14 @@ class SearchReport:
     peak_pending: int = 0
     restarts: int = 0
     solution_seconds: float | None = None
+    task_starts: list[float] = field(default_factory=list)
+    task_subtrees: list[str] = field(default_factory=list)
 
-    def record_task(self, seconds: float, worker: str, nodes: int, parent: int = -1) -> None:
+    def record_task(self, seconds: float, worker: str, nodes: int, parent: int = -1,
+                    start: float = -1.0, subtree: str = "") -> None:
         self.tasks += 1
+        self.task_starts.append(start)
+        self.task_subtrees.append(subtree)
         self.task_seconds.append(seconds)
         self.task_workers.append(worker)
         self.task_nodes.append(nodes)
@@ -138,6 +148,8 @@ class SearchReport:
             "task_workers": list(self.task_workers),
             "task_nodes": list(self.task_nodes),
             "task_parents": list(self.task_parents),
+            "task_starts": [round(s, 6) for s in self.task_starts],
+            "task_subtrees": list(self.task_subtrees),
         }
 
 

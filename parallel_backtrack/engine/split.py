@@ -76,6 +76,7 @@ class TaskResult:
     found_at: float | None = None  # wall clock (time.time) of the first solution found
     setup_seconds: float = 0.0  # loading the space and warming its kernels (first task only)
     untouched: int = 0  # the last this many leftover roots are given roots never started
+    started_at: float | None = None  # wall clock (time.time) when the task began
 
 
 def expand(space: Space[Any], roots: Sequence[Subtree], target: int) -> Frontier:
@@ -235,6 +236,7 @@ def run_subtrees(
     generic nodes); the rest comes back as ``leftover``, in search order.
     """
     allowance = Allowance(budget, seconds, stop)
+    began = time.time()
     count = nodes = 0
     solutions: list[Any] = []
     found_at = None
@@ -256,7 +258,7 @@ def run_subtrees(
         queue.extendleft((s, weight) for s in reversed(found.leftover))
     return TaskResult(
         count, nodes, tuple(solutions), tuple(queue), time.perf_counter() - allowance.started,
-        worker_label(), found_at, untouched=untouched,
+        worker_label(), found_at, untouched=untouched, started_at=began,
     )
 
 

@@ -91,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     workers.help = "worker processes; -1 = all cores (default: -1 to count, 1 with --find-one)"
     _cli.add_verify_option(parser)
     _cli.add_metrics_option(parser)
+    _cli.add_html_options(parser)
     _add_local_search(parser)
     return parser
 
@@ -105,6 +106,14 @@ def _add_local_search(parser: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> str | None:
     """A usage problem the parser cannot see, or None."""
+    if args.html:
+        from ..viz.commands import queens_html_problem
+
+        return queens_html_problem(args) or _check_run(args)
+    return _check_run(args)
+
+
+def _check_run(args: argparse.Namespace) -> str | None:
     if args.scheduler_address is None and args.backend != "serial":
         problem = _cli.too_many_workers(
             args.workers, "; for more, join a cluster with --scheduler-address")
@@ -209,6 +218,10 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
     if args.verify:
         _verify_count(args.n, report)
     _print_count(args, space, report, out)
+    if args.html:
+        from ..viz.commands import queens_html
+
+        print(queens_html(args, report), file=sys.stderr)
     if crashed is not None:
         return _cli.failure(PROG, crashed)
     return _cli.exit_code(report)

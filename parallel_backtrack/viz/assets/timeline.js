@@ -1,0 +1,103 @@
+// Timeline of a parallel run: an SVG Gantt chart, one lane per worker, one bar per task.
+"use strict";
+(function () {
+  const data = readData("timeline");
+  const NS = "http://www.w3.org/2000/svg";
+  const s = data.summary;
+  const lanes = data.lanes, bars = data.bars;
+  const left = 150, width = 820, laneH = 26, top = 8, axisH = 30;
+  let end = s.seconds;
+  for (const b of bars) end = Math.max(end, b[1] + b[2]);
+  end = end > 0 ? end : 1;
+  const x = (t) => left + (t / end) * (width - left - 10);
+  const height = top + lanes.length * laneH + axisH;
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("width", width);
+  svg.setAttribute("height", height);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "timeline: one lane per worker, one bar per task");
+  const add = (tag, attrs, text) => {
+    const node = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.appendChild(node);
+    return node;
+  };
+  lanes.forEach((name, i) => {
+    const y = top + i * laneH;
+    add("rect", { class: "lane", x: left, y: y, width: width - left - 10, height: laneH - 4,
+      fill: i % 2 ? "#f1f3f6" : "#e8ebf0", "data-lane": name });
+    add("text", { x: left - 6, y: y + laneH / 2 + 2, "text-anchor": "end",
+      "font-size": "12" }, name.length > 22 ? name.slice(0, 21) + "…" : name);
+  });
+  const ticks = 8;
+  for (let k = 0; k <= ticks; k++) {
+    const t = (end * k) / ticks, xt = x(t), y = top + lanes.length * laneH;
+    add("line", { x1: xt, x2: xt, y1: top, y2: y, stroke: "#bbb", "stroke-width": "0.5" });
+    add("text", { x: xt, y: y + 14, "text-anchor": "middle", "font-size": "11" },
+      t < 0.1 ? (t * 1000).toFixed(1) + " ms" : t.toFixed(2) + " s");
+  }
+  add("text", { x: left, y: height - 2, "font-size": "11", fill: "#555" },
+    "seconds since the run started");
+  const tip = document.getElementById("timeline-tip");
+  bars.forEach((b, i) => {
+    const [lane, start, secs, nodes, parent, continued, subtree] = b;
+    const colour = lanes[lane] === "parent" ? "#7a8699" : parent >= 0 ? "#8e5cc4" : "#3b82c4";
+    const rect = add("rect", { class: "bar", x: x(start), y: top + lane * laneH + 3,
+      width: Math.max(1, x(start + secs) - x(start)), height: laneH - 10, fill: colour,
+      stroke: continued.length ? "#f08c00" : "none", "stroke-width": "2",
+      "data-task": i, "data-lane": lanes[lane] });
+    const text = "task " + i + " on " + lanes[lane] +
+      "\nsubtree " + (subtree || "?") + (parent >= 0 ? " (leftover of task " + parent + ")" : "") +
+      "\nnodes " + nodes.toLocaleString() + "\nstart " + start.toFixed(4) + " s, ran " +
+      (secs * 1000).toFixed(2) + " ms" + "\nhanded back leftovers: " +
+      (continued.length ? "yes, continued by task " + continued.slice(0, 6).join(", ") +
+        (continued.length > 6 ? ", …" : "") : "no");
+    const title = document.createElementNS(NS, "title");
+    title.textContent = text;
+    rect.appendChild(title);
+    rect.addEventListener("mousemove", (e) => {
+      tip.textContent = text;
+      tip.style.display = "block";
+      tip.style.left = e.clientX + 14 + "px";
+      tip.style.top = e.clientY + 10 + "px";
+    });
+    rect.addEventListener("mouseleave", () => { tip.style.display = "none"; });
+  });
+  document.getElementById("timeline-chart").appendChild(svg);
+
+  const side = document.getElementById("timeline-side");
+  const rows = [
+    ["mode", s.mode + (s.complete ? "" : " (partial)")],
+    ["workers", s.workers + " (" + s.backend + ")"],
+    ["wall clock", s.seconds.toFixed(3) + " s"],
+    ["tasks", s.tasks.toLocaleString() + " (frontier " + s.frontier + ", depth " + s.depth + ")"],
+    ["nodes", s.nodes.toLocaleString()],
+    ["speedup", s.speedup.toFixed(2) + "× (busy seconds / wall clock)"],
+    ["efficiency", (100 * s.efficiency).toFixed(0) + "% (speedup / workers)"],
+    ["parent's own search", s.parent_search.toFixed(3) + " s (probe rounds)"],
+    ["parent dispatch + collect", (s.dispatch + s.collect).toFixed(3) + " s (the serial part)"],
+    ["worker setup", s.setup.toFixed(3) + " s (loading kernels)"],
+  ];
+  const table = el("table", { class: "stats", id: "timeline-stats" });
+  for (const [k, v] of rows) {
+    const tr = el("tr");
+    tr.appendChild(el("th", {}, k));
+    tr.appendChild(el("td", {}, v));
+    table.appendChild(tr);
+  }
+  side.appendChild(table);
+  const per = el("table", { class: "stats", id: "timeline-workers" });
+  const head = el("tr");
+  for (const h of ["lane", "busy s", "idle s"]) head.appendChild(el("th", {}, h));
+  per.appendChild(head);
+  for (const name of lanes) {
+    const tr = el("tr");
+    tr.appendChild(el("td", {}, name));
+    tr.appendChild(el("td", {}, (s.busy[name] || 0).toFixed(3)));
+    tr.appendChild(el("td", {}, name in s.idle ? s.idle[name].toFixed(3) : s.seconds.toFixed(3)));
+    per.appendChild(tr);
+  }
+  side.appendChild(el("h3", {}, "Per lane"));
+  side.appendChild(per);
+})();

@@ -1,0 +1,59 @@
+"""The N-Queens search page: a board replaying the reference search step by step.
+
+Glossary
+--------
+trace
+    A ``QueensTrace`` (see ``queens_trace``): the walk, up to ``--trace-limit`` steps.
+section
+    The part of a page this module fills (see ``page.Section``).
+
+Example: ``write_queens_page("q.html", record_queens(8))`` writes a page of about
+130 KB that steps through all 4,849 steps of the 8-queens search.
+"""
+
+from __future__ import annotations
+
+from .page import Section, render_page, write_page
+from .queens_trace import QueensTrace
+
+LEGEND = (
+    ("#8fd694", "queen just placed"),
+    ("#2f7fd8", "dot: a candidate column of an empty row (candidate_columns_in_row)"),
+    ("#e57373", "row with no candidate left: dead end"),
+    ("#f5a25d", "square a queen was just taken from (backtrack)"),
+    ("#ffd54a", "gold frame: a solution"),
+)
+
+BODY = (
+    '<div id="queens-controls"></div>'
+    '<div class="counters"><span>nodes <b id="queens-nodes">0</b></span>'
+    '<span>solutions <b id="queens-solutions">0</b></span>'
+    '<span>queens on the board <b id="queens-depth">0</b></span></div>'
+    '<div id="queens-status" class="status" aria-live="polite"></div>'
+    '<div id="queens-board" class="board" role="grid" aria-label="board"></div>'
+)
+
+
+def queens_section(trace: QueensTrace) -> Section:
+    """The search section of a page."""
+    notes = []
+    if trace.capped:
+        notes.append(
+            f"Trace capped at {trace.limit:,} steps (--trace-limit): it stops after "
+            f"{trace.nodes:,} nodes and {trace.solutions:,} solutions, before the search "
+            "ended.")
+    return Section(
+        f"{trace.n}-queens search, row order '{trace.order}'", BODY, "queens",
+        trace.as_data(), ("player.js", "queens.js"), LEGEND, notes)
+
+
+def queens_title(trace: QueensTrace) -> str:
+    return f"{trace.n}-queens: the backtracking search step by step"
+
+
+def write_queens_page(path: str, trace: QueensTrace) -> int:
+    """Write the search page alone; returns its size in bytes."""
+    text = render_page(queens_title(trace), [queens_section(trace)],
+                       "Each step places a queen, finds a dead end or a solution, or "
+                       "backtracks.")
+    return write_page(path, text)

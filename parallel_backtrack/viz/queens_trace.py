@@ -1,0 +1,129 @@
+"""A step-by-step record of the reference N-Queens search, for the search page.
+
+The recorder walks the same tree as the reference search (``QueensSpace`` with
+``kernel="reference"``): the order picks a row, ``candidate_columns_in_row`` gives
+its columns in ascending order, and each column is tried depth-first.  It is a
+separate walk, so the search code paths keep their speed.
+
+Glossary
+--------
+step
+    One event of the walk: ``root`` (the empty board), ``place`` (a queen goes to
+    ``row, col``), ``dead`` (the chosen ``row`` has no candidate column left),
+    ``solution`` (every row has a queen) or ``back`` (the queen at ``row, col``
+    is taken away again).
+cands
+    For each step, one int per row: the bitmask of that row's candidate columns
+    after the step (bit ``col`` set), 0 for a row that holds a queen.
+nodes
+    States visited, as the engine counts them: the root plus one per queen placed.
+capped
+    The walk stopped at ``limit`` steps before the search ended.
+
+Example: ``record_queens(4).kinds[:3] == ["root", "place", "place"]``; the full
+trace of n = 6 finds 4 solutions in 153 nodes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..nqueens.board import ImmutableQueenLocations
+from ..nqueens.orders import FirstAvailableRow, RowOrder
+
+MAX_TRACE_QUEENS = 16
+KIND_CODES = {"root": "r", "place": "p", "dead": "d", "solution": "s", "back": "b"}
+
+
+@dataclass
+class QueensTrace:
+    """What the recorder saw, step by step (see the glossary)."""
+
+    n: int
+    order: str
+    limit: int
+    kinds: list[str] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)
+    cols: list[int] = field(default_factory=list)
+    cands: list[list[int]] = field(default_factory=list)
+    nodes: int = 0
+    solutions: int = 0
+    capped: bool = False
+
+    def add(self, kind: str, row: int, col: int, board: ImmutableQueenLocations) -> bool:
+        """Record one step; False once the limit is reached (the walk then stops)."""
+        if len(self.kinds) >= self.limit:
+            self.capped = True
+            return False
+        self.kinds.append(kind)
+        self.rows.append(row)
+        self.cols.append(col)
+        self.cands.append([_row_mask(board, r) for r in range(self.n)])
+        self.nodes += kind in ("root", "place")
+        self.solutions += kind == "solution"
+        return True
+
+    def as_data(self) -> dict[str, Any]:
+        """The trace as JSON-ready data for the page's script."""
+        return {
+            "n": self.n, "order": self.order, "limit": self.limit, "capped": self.capped,
+            "kinds": "".join(KIND_CODES[k] for k in self.kinds),
+            "rows": self.rows, "cols": self.cols, "cands": self.cands,
+            "nodes": self.nodes, "solutions": self.solutions,
+        }
+
+
+def _row_mask(board: ImmutableQueenLocations, row: int) -> int:
+    if board.column_of_queen_in_row(row) is not None:
+        return 0
+    mask = 0
+    for col in board.candidate_columns_in_row(row):
+        mask |= 1 << col
+    return mask
+
+
+def record_queens(n: int, order: RowOrder | None = None, limit: int = 5_000) -> QueensTrace:
+    """Walk the reference search of ``n`` queens, recording up to ``limit`` steps."""
+    if not 1 <= n <= MAX_TRACE_QUEENS:
+        raise ValueError(f"the step trace shows 1 to {MAX_TRACE_QUEENS} queens, got n = {n}")
+    order = order if order is not None else FirstAvailableRow()
+    trace = QueensTrace(n, getattr(order, "name", type(order).__name__), limit)
+    board = ImmutableQueenLocations(n)
+    if trace.add("root", -1, -1, board):
+        _walk(board, order, trace)
+    return trace
+
+
+def _walk(root: ImmutableQueenLocations, order: RowOrder, trace: QueensTrace) -> None:
+    """Depth-first with an explicit stack of (board, row, columns left to try)."""
+    stack: list[tuple[ImmutableQueenLocations, int, list[int]]] = []
+    if not _enter(root, order, trace, stack):
+        return
+    while stack:
+        board, row, left = stack[-1]
+        if not left:
+            stack.pop()
+            if stack:
+                parent, parent_row, _ = stack[-1]
+                if not trace.add("back", parent_row, board.queens[parent_row], parent):
+                    return
+            continue
+        child = board.create_next(row, left.pop(0))
+        if not trace.add("place", row, child.queens[row], child):
+            return
+        if not _enter(child, order, trace, stack):
+            return
+
+
+def _enter(board: ImmutableQueenLocations, order: RowOrder, trace: QueensTrace,
+           stack: list[tuple[ImmutableQueenLocations, int, list[int]]]) -> bool:
+    """Push ``board``'s row and columns; record a solution or a dead end (as a frame
+    with nothing left, so the walk backs out of it).  False when the limit is hit."""
+    row = order.select_next_unplaced_row(board)
+    if row is None:
+        stack.append((board, -1, []))
+        return trace.add("solution", -1, -1, board)
+    columns = board.candidate_columns_in_row(row)
+    stack.append((board, row, columns))
+    return columns != [] or trace.add("dead", row, -1, board)
