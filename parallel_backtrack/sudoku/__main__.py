@@ -115,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="backtrack (default) | cdcl: clause learning, solve only, for "
                         "hard big puzzles | auto: cdcl for box 5 and up when solving")
     _cli.add_verify_option(parser)
+    _cli.add_html_options(parser)
     return parser
 
 
@@ -282,6 +283,12 @@ def run(args: argparse.Namespace) -> int:
     batch = _bulk(raw, args)
     entries = _read(raw, args.file) if batch is None else []
     total = len(entries) if batch is None else len(batch.givens) + len(batch.errors)
+    if args.html:
+        from ..viz.sudoku_command import sudoku_html
+
+        problem = sudoku_html(args, entries if batch is None else None)
+        if problem:
+            raise UsageError(problem)
     started, summary, stop = time.perf_counter(), Summary(), None
     results: Iterator[PuzzleResult] = iter(())
     try:

@@ -25,12 +25,12 @@ LEGEND = (
 )
 
 BODY = (
-    '<div id="queens-controls"></div>'
-    '<div class="counters"><span>nodes <b id="queens-nodes">0</b></span>'
+    '<div class="row2"><div id="queens-board" class="board" role="grid" aria-label="board">'
+    '</div><div class="side"><div id="queens-controls"></div><div class="counters">'
+    '<span>nodes <b id="queens-nodes">0</b></span>'
     '<span>solutions <b id="queens-solutions">0</b></span>'
     '<span>queens on the board <b id="queens-depth">0</b></span></div>'
-    '<div id="queens-status" class="status" aria-live="polite"></div>'
-    '<div id="queens-board" class="board" role="grid" aria-label="board"></div>'
+    '<div id="queens-status" class="status" aria-live="polite"></div></div></div>'
 )
 
 

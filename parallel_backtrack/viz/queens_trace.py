@@ -106,11 +106,13 @@ def _walk(root: ImmutableQueenLocations, order: RowOrder, trace: QueensTrace) ->
             stack.pop()
             if stack:
                 parent, parent_row, _ = stack[-1]
-                if not trace.add("back", parent_row, board.queens[parent_row], parent):
+                col = board.column_of_queen_in_row(parent_row)
+                if not trace.add("back", parent_row, -1 if col is None else col, parent):
                     return
             continue
-        child = board.create_next(row, left.pop(0))
-        if not trace.add("place", row, child.queens[row], child):
+        col = left.pop(0)
+        child = board.create_next(row, col)
+        if not trace.add("place", row, col, child):
             return
         if not _enter(child, order, trace, stack):
             return

@@ -19,12 +19,12 @@ function makePlayer(root, total, render, isSolution) {
     bar.appendChild(b);
     return b;
   };
-  const first = btn("first", "⏮ Start", "back to the first step (Home)");
+  const first = btn("first", "|◀ Start", "back to the first step (Home)");
   const back = btn("back", "◀ Back", "one step back (left arrow)");
   const play = btn("play", "▶ Play", "play or pause (space)");
   const fwd = btn("forward", "Step ▶", "one step forward (right arrow)");
-  const next = btn("next-solution", "Next solution ⏭", "jump to the next solution (n)");
-  const last = btn("last", "End ⏭", "to the last step (End)");
+  const next = btn("next-solution", "Next solution ▶▶", "jump to the next solution (n)");
+  const last = btn("last", "End ▶|", "to the last step (End)");
   const speedLabel = el("label", { for: "speed" }, "Speed");
   const speed = el("input", { id: "speed", type: "range", min: "1", max: "60", value: "8",
     "aria-label": "speed in steps per second" });

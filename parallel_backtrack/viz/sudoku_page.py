@@ -1,0 +1,73 @@
+"""The Sudoku propagation page: every square's candidates, step by step.
+
+Glossary
+--------
+trace
+    A ``SudokuTrace`` (see ``sudoku_trace``).
+rule colours
+    One per rule of ``sudoku_rules``: a removed candidate is drawn struck
+    through on its rule's colour in the step that removed it.
+
+Example: ``write_sudoku_page("s.html", record_sudoku(givens))``.
+"""
+
+from __future__ import annotations
+
+from .page import Section, render_page, write_page
+from .sudoku_trace import SudokuTrace
+
+RULE_COLOURS = ("#9e9e9e", "#e57373", "#64b5f6", "#ba68c8", "#ffb74d", "#4db6ac", "#000000")
+RULE_HELP = (
+    "other values of the square just given a value (a guess or a given)",
+    "peer elimination: a filled square's value leaves its row, column and box",
+    "hidden single: a value with one place left in a unit goes there",
+    "naked twins: two squares of a unit with the same two values",
+    "locked candidates: a value confined to one line of a box (or box of a line)",
+    "unit matching: no all-different assignment of the unit uses it",
+    "other (only if the page's copy of the propagator disagreed with it)",
+)
+BODY = (
+    '<div class="row2"><div id="sudoku-board" class="sgrid" role="grid" aria-label="puzzle">'
+    '</div><div class="side"><div id="sudoku-controls"></div><div class="counters">'
+    '<span>nodes <b id="sudoku-nodes">1</b></span>'
+    '<span>guesses <b id="sudoku-guesses">0</b></span>'
+    '<span>dead ends <b id="sudoku-dead">0</b></span>'
+    '<span>backtracks <b id="sudoku-backs">0</b></span>'
+    '<span>candidates left <b id="sudoku-left">0</b></span>'
+    '<span>removed this step: <b id="sudoku-rules">—</b></span></div>'
+    '<div id="sudoku-status" class="status" aria-live="polite"></div></div></div>'
+)
+OTHER_LEGEND = (
+    ("#fff59d", "yellow square: the square guessed in this step"),
+    ("#ffcdd2", "pink square: no candidate left (a dead end)"),
+    ("#1f5fa8", "blue digit: filled by the search; black: a given"),
+)
+
+
+def sudoku_section(trace: SudokuTrace) -> Section:
+    used = {"none": (0, 1), "peers": (0, 1), "units": (0, 1, 2), "twins": (0, 1, 2, 3),
+            "locked": (0, 1, 2, 4), "matching": (0, 1, 4, 5)}[trace.propagation]
+    legend = tuple((RULE_COLOURS[k], RULE_HELP[k]) for k in used) + OTHER_LEGEND
+    notes = []
+    if trace.capped:
+        notes.append(f"Trace capped at {len(trace.kinds):,} steps (--trace-limit "
+                     f"{trace.limit:,}, or the page's 2 MB budget): it stops after "
+                     f"{trace.nodes:,} nodes, before the search found a solution.")
+    size = trace.box * trace.box
+    heading = (f"{size}x{size} Sudoku, propagation '{trace.propagation}', "
+               f"square order '{trace.order}'")
+    return Section(heading, BODY, "sudoku", trace.as_data(), ("player.js", "sudoku.js"),
+                   legend, notes)
+
+
+def sudoku_title(trace: SudokuTrace) -> str:
+    size = trace.box * trace.box
+    return f"{size}x{size} Sudoku: propagation and search step by step"
+
+
+def write_sudoku_page(path: str, trace: SudokuTrace) -> int:
+    """Write the propagation page alone; returns its size in bytes."""
+    text = render_page(sudoku_title(trace), [sudoku_section(trace)],
+                       "Each step guesses a square or backtracks; every candidate it removes "
+                       "is coloured by the rule that removed it.")
+    return write_page(path, text)

@@ -1,0 +1,219 @@
+"""A step-by-step record of the reference Sudoku search, with the rule behind every
+eliminated candidate, for the propagation page.
+
+The walk is the reference search (``SudokuSpace`` with ``kernel="reference"``):
+the order picks a square, its candidates are tried smallest first, depth-first,
+until the first solution.  Each child is built by the real puzzle
+(``next_puzzles``) and again by the logged copy of its propagator
+(``sudoku_rules``), which says which rule removed each candidate; the two must
+agree (``mismatches`` counts the steps where they did not).
+
+Glossary
+--------
+step
+    ``start`` (the givens placed, nothing propagated), ``propagate`` (what the
+    givens imply), ``guess`` (a square tried with one of its candidates and
+    what follows), ``dead`` (the last guess met a contradiction), ``back``
+    (return to the state of an earlier step), ``solved``.
+elims
+    Per step, the candidates removed, each written as four characters: the
+    square in two base-36 digits, value - 1 in one, the rule code in one
+    (``"0a21"``: square 10 loses value 3 by hidden single).
+shown
+    What the page shows of a square: its candidates (``sudoku_rules.shown_masks``).
+nodes
+    States visited as the engine counts them: the root plus one per guess.
+
+Example: ``record_sudoku(givens, "units", "fewest").kinds[-1] == "solved"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..sudoku.candidates import bits
+from ..sudoku.orders import order_named
+from ..sudoku.puzzle import ImmutableSudokuPuzzle, check_givens, read_givens
+from .sudoku_rules import (
+    ASSIGNED,
+    OTHER,
+    PEER,
+    RULE_NAMES,
+    Log,
+    log_diff,
+    propagate_logged,
+    shown_masks,
+)
+
+MAX_TRACE_SIZE = 25
+# Characters of eliminations a page may carry (4 per candidate): about 1.4 MB.
+MAX_ELIM_CHARS = 1_400_000
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def encode(log: Log) -> str:
+    return "".join(DIGITS[s // 36] + DIGITS[s % 36] + DIGITS[v - 1] + DIGITS[r]
+                   for s, v, r in log)
+
+
+@dataclass
+class SudokuTrace:
+    """What the recorder saw (see the glossary)."""
+
+    box: int
+    propagation: str
+    order: str
+    limit: int
+    start: list[int] = field(default_factory=list)
+    givens: list[int] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    squares: list[int] = field(default_factory=list)
+    values: list[int] = field(default_factory=list)
+    extra: list[list[int]] = field(default_factory=list)
+    elims: list[str] = field(default_factory=list)
+    chars: int = 0
+    nodes: int = 0
+    mismatches: int = 0
+    capped: bool = False
+    final: list[int] = field(default_factory=list)
+
+    def add(self, kind: str, square: int = -1, value: int = 0, log: Log | None = None,
+            extra: list[int] | None = None) -> bool:
+        """Record a step; False once the step or size limit is reached."""
+        text = encode(log or [])
+        if len(self.kinds) >= self.limit or self.chars + len(text) > MAX_ELIM_CHARS:
+            self.capped = True
+            return False
+        self.kinds.append(kind)
+        self.squares.append(square)
+        self.values.append(value)
+        self.extra.append(extra or [])
+        self.elims.append(text)
+        self.chars += len(text)
+        return True
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "box": self.box, "propagation": self.propagation, "order": self.order,
+            "limit": self.limit, "capped": self.capped, "start": self.start,
+            "givens": self.givens, "kinds": self.kinds, "squares": self.squares,
+            "values": self.values, "extra": self.extra, "elims": self.elims,
+            "rules": list(RULE_NAMES), "nodes": self.nodes,
+        }
+
+
+class _Walk:
+    """The depth-first walk; ``shown`` is what the page shows after the last step."""
+
+    def __init__(self, trace: SudokuTrace, order: Any) -> None:
+        self.trace, self.order = trace, order
+        self.shown: list[int] = []
+        self.states: list[list[int]] = []  # shown masks after each step, for ``back``
+
+    def step(self, kind: str, shown: list[int], square: int = -1, value: int = 0,
+             log: Log | None = None, extra: list[int] | None = None) -> bool:
+        if not self.trace.add(kind, square, value, log, extra):
+            return False
+        self.shown = shown
+        self.states.append(shown)
+        return True
+
+    def child(self, puzzle: ImmutableSudokuPuzzle, square: int, bit: int,
+              real: ImmutableSudokuPuzzle) -> Log:
+        """The log of ``square = bit`` from ``puzzle``; checked against ``real``."""
+        grid, name = puzzle.grid, puzzle.propagation
+        log: Log = []
+        if name == "none":  # nothing propagates: peers lose what the square now uses
+            before, after = self.shown, shown_masks(name, real.masks, grid)
+            log_diff(log, before, after, ASSIGNED, only=square)
+            log_diff(log, before, after, PEER, skip=square)
+            return log
+        masks = list(puzzle.masks)
+        masks[square] = bit & puzzle.candidate_mask(square)
+        log_diff(log, puzzle.masks, masks, ASSIGNED)
+        if masks[square]:
+            propagate_logged(name, masks, [square], grid, puzzle.masks, log)
+        if tuple(masks) != real.masks:
+            self.trace.mismatches += 1
+            log_diff(log, masks, real.masks, OTHER)
+        return log
+
+    def begin(self, cells: tuple[int, ...], puzzle: ImmutableSudokuPuzzle) -> bool:
+        """The ``start`` and ``propagate`` steps: the givens, then what they imply."""
+        grid, name = puzzle.grid, puzzle.propagation
+        masks = [grid.full if not v else 1 << (v - 1) for v in cells]
+        self.trace.start = shown_masks(name, masks, grid)
+        self.trace.givens = [int(v != 0) for v in cells]
+        if not self.step("start", list(self.trace.start)):
+            return False
+        log: Log = []
+        if name == "none":
+            log_diff(log, self.shown, shown_masks(name, puzzle.masks, grid), PEER)
+        else:
+            propagate_logged(name, masks, [s for s, v in enumerate(cells) if v], grid, None,
+                             log)
+            if tuple(masks) != puzzle.masks:
+                self.trace.mismatches += 1
+                log_diff(log, masks, puzzle.masks, OTHER)
+        self.trace.nodes = 1
+        return self.step("propagate", shown_masks(name, puzzle.masks, grid), log=log)
+
+    def enter(self, puzzle: ImmutableSudokuPuzzle, stack: list[Any]) -> bool | None:
+        """Push a frame for ``puzzle`` (just reached); True when it is solved, None when
+        the trace is full."""
+        at = len(self.states) - 1
+        if puzzle.is_dead():
+            stack.append((puzzle, -1, [], at))
+            return None if not self.step("dead", self.shown) else False
+        if puzzle.is_solved():
+            self.trace.final = list(puzzle.cells)
+            return None if not self.step("solved", self.shown) else True
+        square = self.order.select_next_unfilled_square(puzzle)
+        children = puzzle.next_puzzles(square) if square is not None else []
+        values = list(bits(puzzle.candidate_mask(square))) if square is not None else []
+        stack.append((puzzle, square, list(zip(values, children)), at))
+        if not children and not self.step("dead", self.shown, -1 if square is None else square):
+            return None
+        return False
+
+    def run(self, root: ImmutableSudokuPuzzle) -> None:
+        stack: list[Any] = []
+        if self.enter(root, stack) is not False:
+            return
+        while stack:
+            puzzle, square, left, at = stack[-1]
+            if not left:
+                stack.pop()
+                if stack and not self.step("back", self.states[stack[-1][3]],
+                                           extra=[stack[-1][3]]):
+                    return
+                continue
+            bit, real = left.pop(0)
+            tried = puzzle.candidate_mask(square).bit_count() - len(left)
+            log = self.child(puzzle, square, bit, real)
+            self.trace.nodes += 1
+            shown = shown_masks(puzzle.propagation, real.masks, puzzle.grid)
+            if not self.step("guess", shown, square, bit.bit_length(), log,
+                             [tried, puzzle.candidate_mask(square).bit_count()]):
+                return
+            found = self.enter(real, stack)
+            if found is not False:
+                return
+
+
+def record_sudoku(givens: Any, propagation: str = "units", order: str = "fewest",
+                  limit: int = 5_000) -> SudokuTrace:
+    """Walk the reference search of one puzzle to its first solution, up to ``limit``
+    steps; raises ``InvalidPuzzleError`` for bad givens, ValueError above 25x25."""
+    cells = read_givens(givens)
+    grid = check_givens(cells)
+    if grid.size > MAX_TRACE_SIZE:
+        raise ValueError(f"the propagation page shows puzzles up to {MAX_TRACE_SIZE}x"
+                         f"{MAX_TRACE_SIZE}; this one is {grid.size}x{grid.size}")
+    puzzle = ImmutableSudokuPuzzle(cells, propagation)
+    trace = SudokuTrace(grid.box, propagation, order, limit)
+    walk = _Walk(trace, order_named(order))
+    if walk.begin(cells, puzzle):
+        walk.run(puzzle)
+    return trace
