@@ -19,5 +19,15 @@ Example: ``write_sliding_page("p.html", path, 3)`` animates a 3x3 solution path.
 """
 
 from .page import DEFAULT_TRACE_LIMIT, PageError, check_target
+from .sliding_page import check_path, write_sliding_page
+from .timeline import timeline_data, write_timeline_page
 
-__all__ = ["DEFAULT_TRACE_LIMIT", "PageError", "check_target"]
+__all__ = [
+    "DEFAULT_TRACE_LIMIT",
+    "PageError",
+    "check_path",
+    "check_target",
+    "timeline_data",
+    "write_sliding_page",
+    "write_timeline_page",
+]

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import SearchReport
-from .page import Section
+from .page import Section, render_page, write_page
 
 MAX_BARS = 20_000
 LEGEND = (
@@ -115,3 +115,9 @@ def timeline_section(report: SearchReport, what: str = "") -> Section:
         notes.append(f"Only the first {data['shown']:,} of {report.tasks:,} tasks are drawn.")
     heading = f"Timeline of the parallel run{': ' + what if what else ''}"
     return Section(heading, BODY, "timeline", data, ("player.js", "timeline.js"), LEGEND, notes)
+
+
+def write_timeline_page(path: str, report: SearchReport, what: str = "") -> int:
+    """Write a page holding the timeline alone (any problem's report); returns its size."""
+    title = "Timeline of a parallel run" + (f": {what}" if what else "")
+    return write_page(path, render_page(title, [timeline_section(report, what)]))

@@ -10,7 +10,7 @@ function el(tag, attrs, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
-function makePlayer(root, total, render, isSolution) {
+function makePlayer(root, total, render, isSolution, nextLabel) {
   // root: the .controls element; render(i) draws step i; isSolution(i) for the jump.
   const state = { index: 0, timer: null };
   const bar = el("div", { class: "controls", role: "toolbar", "aria-label": "player" });
@@ -23,7 +23,8 @@ function makePlayer(root, total, render, isSolution) {
   const back = btn("back", "◀ Back", "one step back (left arrow)");
   const play = btn("play", "▶ Play", "play or pause (space)");
   const fwd = btn("forward", "Step ▶", "one step forward (right arrow)");
-  const next = btn("next-solution", "Next solution ▶▶", "jump to the next solution (n)");
+  const next = btn("next-solution", nextLabel || "Next solution ▶▶",
+    "jump to the next solution (n)");
   const last = btn("last", "End ▶|", "to the last step (End)");
   const speedLabel = el("label", { for: "speed" }, "Speed");
   const speed = el("input", { id: "speed", type: "range", min: "1", max: "60", value: "8",

@@ -1,0 +1,168 @@
+"""The traces and data behind the pages, checked without a browser."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from viz_helpers import (
+    GECODE16,
+    HARDEST,
+    cells_of,
+    queens_boards,
+    queens_ok,
+    random_path,
+    sudoku_ok,
+    sudoku_states,
+)
+
+from parallel_backtrack.engine import SearchReport, count, sequential_count
+from parallel_backtrack.engine.space import sequential_solutions
+from parallel_backtrack.nqueens.board import ImmutableQueenLocations
+from parallel_backtrack.nqueens.orders import FewestCandidatesRow, FirstAvailableRow
+from parallel_backtrack.nqueens.space import QueensSpace
+from parallel_backtrack.sudoku.formats import parse_one
+from parallel_backtrack.sudoku.search import solve
+from parallel_backtrack.viz import PageError, check_path, check_target, timeline_data
+from parallel_backtrack.viz.page import MAX_PAGE_BYTES, Section, json_block, render_page
+from parallel_backtrack.viz.page import write_page
+from parallel_backtrack.viz.queens_trace import record_queens
+from parallel_backtrack.viz.sudoku_trace import record_sudoku
+
+ORDERS = [FirstAvailableRow(), FewestCandidatesRow()]
+PROPAGATORS = ["none", "peers", "units", "twins", "locked", "matching"]
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.name)
+@pytest.mark.parametrize("n", range(1, 8))
+def test_queens_trace_walks_the_reference_tree(n: int, order) -> None:
+    trace = record_queens(n, order, limit=10**6)
+    space = QueensSpace(ImmutableQueenLocations(n), order, kernel="reference")
+    tally = sequential_count(space)
+    assert not trace.capped
+    assert (trace.nodes, trace.solutions) == (tally.nodes, tally.count)
+    data = trace.as_data()
+    boards = queens_boards(data)
+    found = [boards[i] for i, kind in enumerate(data["kinds"]) if kind == "s"]
+    expected = [list(s.queens) for s in sequential_solutions(space)]
+    assert found == expected and all(queens_ok(cols) for cols in found)
+    assert boards[-1] == [-1] * n  # every queen taken off again at the end
+
+
+def test_queens_trace_candidates_are_the_free_columns() -> None:
+    data = record_queens(6, limit=400).as_data()
+    for board, cands in zip(queens_boards(data), data["cands"]):
+        for row in range(6):
+            free = [c for c in range(6) if board[row] < 0 and all(
+                q < 0 or (q != c and abs(q - c) != abs(r - row)) for r, q in enumerate(board))]
+            assert cands[row] == sum(1 << c for c in free)
+
+
+def test_queens_trace_capped() -> None:
+    trace = record_queens(8, limit=100)
+    assert trace.capped and len(trace.kinds) == 100
+    with pytest.raises(ValueError, match="1 to 16 queens"):
+        record_queens(17)
+
+
+@pytest.mark.parametrize("order", ["fewest", "row-major"])
+@pytest.mark.parametrize("propagation", PROPAGATORS)
+def test_sudoku_trace_rules_agree_and_end_solved(propagation: str, order: str) -> None:
+    trace = record_sudoku(HARDEST, propagation, order, limit=3000)
+    assert trace.mismatches == 0
+    data = json.loads(json.dumps(trace.as_data()))
+    states = sudoku_states(data)
+    if trace.capped:
+        assert len(states) == 3000
+        return
+    assert data["kinds"][-1] == "solved"
+    final = cells_of(states[-1])
+    givens = list(parse_one(HARDEST))
+    assert sudoku_ok(givens, final)
+    assert final == list(solve(HARDEST, order=order).cells)
+    assert final == trace.final
+
+
+def test_sudoku_trace_names_the_rules() -> None:
+    data = record_sudoku(HARDEST, "twins", "row-major").as_data()
+    rules = {data["rules"][int(text[k + 3])] for text in data["elims"]
+             for k in range(0, len(text), 4)}
+    assert {"assigned", "peer elimination", "hidden single", "naked twins"} <= rules
+    assert "dead" in data["kinds"] and "back" in data["kinds"]
+    locked = record_sudoku(HARDEST, "locked", "fewest").as_data()
+    assert any(t[k + 3] == "4" for t in locked["elims"] for k in range(0, len(t), 4))
+
+
+def test_sudoku_trace_16x16_and_limits() -> None:
+    trace = record_sudoku(GECODE16, "units", "fewest")
+    final = cells_of(sudoku_states(trace.as_data())[-1])
+    assert trace.kinds[-1] == "solved" and sudoku_ok(list(parse_one(GECODE16)), final)
+    with pytest.raises(ValueError, match="up to 25x25"):
+        record_sudoku([0] * 36**2)
+
+
+def test_sliding_path_checks() -> None:
+    path = random_path(3, 30, seed=4)
+    assert len(check_path(path, 3)) == 30
+    with pytest.raises(PageError, match="not one blank move"):
+        check_path([path[0], path[2]] if path[0] != path[2] else [path[0], path[0]], 3)
+    with pytest.raises(PageError, match="not a 3x3 board"):
+        check_path([(1, 2, 3)], 3)
+    with pytest.raises(PageError, match="side must be"):
+        check_path(path, 26)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 9), min_size=0, max_size=10), max_size=4),
+       st.integers(-1, 5))
+def test_sliding_path_fuzz(boards: list[list[int]], size: int) -> None:
+    try:
+        blanks = check_path([tuple(b) for b in boards], size)
+    except PageError as error:
+        assert str(error) and "\n" not in str(error)
+    else:
+        assert len(blanks) == len(boards) - 1
+
+
+def test_check_target(tmp_path) -> None:
+    assert check_target(str(tmp_path / "ok.html")) is None
+    assert "does not exist" in check_target(str(tmp_path / "no" / "x.html"))
+    assert "is a directory" in check_target(str(tmp_path))
+    assert not (tmp_path / "ok.html").exists()  # checking creates nothing
+
+
+def test_page_is_self_contained_and_bounded(tmp_path) -> None:
+    section = Section("S", "<div></div>", "k", {"text": "</script><script>alert(1)"}, ())
+    text = render_page("T <&>", [section])
+    assert "</script><script>alert" not in text and "T &lt;&amp;&gt;" in text
+    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
+    assert json_block("k", "</b>").count("</") == 1
+    with pytest.raises(PageError, match="above the"):
+        write_page(str(tmp_path / "big.html"), "x" * (MAX_PAGE_BYTES + 1))
+
+
+def test_timeline_data_from_a_report() -> None:
+    report = SearchReport("count", workers=3, backend="loky", seconds=1.0)
+    report.record_task(0.1, "parent", 10, start=0.0, subtree="0.0")
+    report.record_task(0.4, "pid1", 100, start=0.1, subtree="1.0")
+    report.record_task(0.3, "pid1", 50, 1, start=0.5, subtree="1.0.1")
+    data = timeline_data(report)
+    assert data["lanes"] == ["parent", "pid1", "worker 2 (no task)", "worker 3 (no task)"]
+    assert [b[0] for b in data["bars"]] == [0, 1, 1] and data["measured"]
+    assert data["bars"][1][5] == [2]  # task 1 handed back what task 2 continued
+    old = SearchReport("count", workers=1, seconds=1.0, task_seconds=[0.2, 0.3],
+                       task_workers=["a", "a"], task_nodes=[1, 2], task_parents=[-1, -1],
+                       tasks=2)
+    packed = timeline_data(old)
+    assert not packed["measured"] and [b[1] for b in packed["bars"]] == [0.0, 0.2]
+
+
+def test_timeline_of_a_real_run() -> None:
+    space = QueensSpace(ImmutableQueenLocations(9), kernel="reference")
+    report = count(space, workers=2, backend="threads", budget=2000)
+    data = timeline_data(report)
+    assert report.count == 352 and len(data["bars"]) == report.tasks
+    assert len(data["lanes"]) == 1 + report.workers
+    assert all(0 <= b[1] <= report.seconds + 0.05 for b in data["bars"])
