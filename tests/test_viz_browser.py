@@ -1,0 +1,196 @@
+"""The pages in a real headless Chromium (Playwright, the system's Chromium).
+
+Each page is loaded from file:// and checked: no console error, no network
+request, stepping to the end shows the answer the command line printed, Back
+returns to earlier states, the timeline has a lane per worker and a bar per
+task, and a screenshot is not blank.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from viz_helpers import HARDEST, random_path, sudoku_ok
+
+from parallel_backtrack.sudoku.formats import parse_one, parse_puzzles
+from parallel_backtrack.viz import write_sliding_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+CHROMIUM = next((p for p in (os.environ.get("CHROMIUM"), shutil.which("chromium"),
+                             shutil.which("chromium-browser"), "/usr/bin/chromium")
+                 if p and os.path.exists(p)), None)
+# Flags that let Chromium run headless here as root, with no background traffic.
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright for Python is not installed (test extra)")
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found (install the Debian package chromium)")
+    with playwright_api.sync_playwright() as play:
+        chromium = play.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+class Loaded:
+    """A page loaded from a file, with what it logged and asked for."""
+
+    def __init__(self, browser, path: Path) -> None:
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page = browser.new_page(viewport={"width": 1280, "height": 800})
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: r.url.startswith("file://")
+                     or self.requests.append(r.url))
+        self.page.goto(path.as_uri())
+
+    def click(self, selector: str, times: int = 1) -> None:
+        for _ in range(times):
+            self.page.click(selector)
+
+    def step_text(self) -> str:
+        return self.page.inner_text("#step-text")
+
+    def check_clean(self, tmp_path: Path) -> None:
+        assert self.errors == [], self.errors
+        assert self.requests == [], self.requests
+        shot = self.page.screenshot()
+        assert len(shot) > 1000
+        from PIL import Image
+
+        grey = list(Image.open(io.BytesIO(shot)).convert("L").tobytes())
+        assert statistics.pstdev(grey[::7]) > 10  # not a blank page
+        self.page.close()
+
+
+def run_cli(module: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", f"parallel_backtrack.{module}", *argv],
+                          capture_output=True, text=True, timeout=100)
+
+
+def queens_on_page(page) -> list[int]:
+    found = page.eval_on_selector_all(
+        "#queens-board .queen", "els => els.map(e => [+e.dataset.row, +e.dataset.col])")
+    cols = [-1] * int(page.eval_on_selector_all("#queens-board .sq", "e => e.length") ** 0.5)
+    for row, col in found:
+        cols[row] = col
+    return cols
+
+
+def test_queens_page(browser, tmp_path: Path) -> None:
+    html = tmp_path / "q.html"
+    done = run_cli("nqueens", "--n", "6", "--workers", "1", "--show", "4", "--html", str(html))
+    assert done.returncode == 0, done.stderr
+    printed = [json.loads(m) for m in re.findall(r"solution \d+: (\[[\d, ]+\])", done.stdout)]
+    assert len(printed) == 4
+    loaded = Loaded(browser, html)
+    page = loaded.page
+    assert "6-queens" in page.title()
+    for k, cols in enumerate(printed, 1):
+        loaded.click("#next-solution")
+        assert queens_on_page(page) == cols
+        assert page.inner_text("#queens-solutions") == str(k)
+    here, board = loaded.step_text(), queens_on_page(page)
+    loaded.click("#forward", 3)
+    assert queens_on_page(page) != board or loaded.step_text() != here
+    loaded.click("#back", 3)
+    assert (loaded.step_text(), queens_on_page(page)) == (here, board)
+    page.keyboard.press("End")
+    assert page.inner_text("#queens-nodes") == "153"  # the whole tree of n = 6
+    page.keyboard.press("ArrowLeft")
+    assert "step 354 of 355" in loaded.step_text()
+    loaded.check_clean(tmp_path)
+
+
+def test_timeline_page(browser, tmp_path: Path) -> None:
+    html = tmp_path / "t.html"
+    done = run_cli("nqueens", "--n", "10", "--workers", "2", "--kernel", "reference",
+                   "--budget", "2000", "--json", "--stats", "--trace-limit", "300",
+                   "--html", str(html))
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)
+    assert run["count"] == 724 and run["tasks"] == len(run["task_workers"]) > 2
+    loaded = Loaded(browser, html)
+    page = loaded.page
+    lanes = page.eval_on_selector_all("rect.lane", "els => els.map(e => e.dataset.lane)")
+    assert lanes[0] == "parent" and len(lanes) == 1 + run["workers"]
+    bars = page.eval_on_selector_all("rect.bar", "els => els.map(e => e.dataset.lane)")
+    assert len(bars) == run["tasks"]
+    assert sorted(bars) == sorted(run["task_workers"])
+    page.hover("rect.bar >> nth=0")
+    assert "nodes" in page.inner_text("#timeline-tip")
+    assert "speedup" in page.inner_text("#timeline-stats")
+    assert "capped at 300 steps" in page.inner_text("#section-queens")
+    loaded.check_clean(tmp_path)
+
+
+def sudoku_on_page(page) -> list[int]:
+    return page.eval_on_selector_all("#sudoku-board .cell",
+                                     "els => els.map(e => +e.dataset.value)")
+
+
+@pytest.mark.parametrize("options", [(), ("--propagation", "peers", "--order", "row-major")])
+def test_sudoku_page(browser, tmp_path: Path, options: tuple[str, ...]) -> None:
+    puzzle, html = tmp_path / "one.txt", tmp_path / "s.html"
+    puzzle.write_text(HARDEST + "\n")
+    done = run_cli("sudoku", str(puzzle), *options, "--trace-limit", "20000", "--html",
+                   str(html))
+    assert done.returncode == 0, done.stderr
+    printed = list(parse_puzzles(done.stdout.rsplit("\n", 2)[0])[0].cells)
+    assert sudoku_ok(list(parse_one(HARDEST)), printed)
+    loaded = Loaded(browser, html)
+    page = loaded.page
+    start = sudoku_on_page(page)
+    assert start == list(parse_one(HARDEST))  # the givens, nothing propagated yet
+    page.keyboard.press("End")
+    assert sudoku_on_page(page) == printed
+    assert "Solved" in page.inner_text("#sudoku-status")
+    loaded.click("#first")
+    assert sudoku_on_page(page) == start
+    loaded.click("#forward", 4)
+    here, board = loaded.step_text(), sudoku_on_page(page)
+    loaded.click("#forward", 2)
+    loaded.click("#back", 2)
+    assert (loaded.step_text(), sudoku_on_page(page)) == (here, board)
+    if options:  # peers with row-major guesses wrong: the page shows it coming back
+        page.keyboard.press("End")
+        assert int(page.inner_text("#sudoku-backs").replace(",", "")) > 0
+    loaded.check_clean(tmp_path)
+
+
+def tiles_on_page(page, size: int) -> tuple[int, ...]:
+    board = [0] * (size * size)
+    for tile, square in page.eval_on_selector_all(
+            ".tile", "els => els.map(e => [+e.dataset.tile, +e.dataset.square])"):
+        board[square] = tile
+    return tuple(board)
+
+
+def test_sliding_page(browser, tmp_path: Path) -> None:
+    path, html = random_path(4, 30, seed=7), tmp_path / "p.html"
+    write_sliding_page(str(html), path, 4, [(20, 12), (22, 90), (24, 700)])
+    loaded = Loaded(browser, html)
+    page = loaded.page
+    assert tiles_on_page(page, 4) == path[0]
+    page.keyboard.press("End")
+    assert tiles_on_page(page, 4) == path[-1] == tuple(list(range(1, 16)) + [0])
+    for k in (29, 28, 27):
+        page.keyboard.press("ArrowLeft")
+        assert tiles_on_page(page, 4) == path[k]
+    assert page.eval_on_selector_all("rect.iteration", "e => e.length") == 3
+    loaded.check_clean(tmp_path)
