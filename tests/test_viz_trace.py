@@ -26,8 +26,7 @@ from parallel_backtrack.nqueens.space import QueensSpace
 from parallel_backtrack.sudoku.formats import parse_one
 from parallel_backtrack.sudoku.search import solve
 from parallel_backtrack.viz import PageError, check_path, check_target, timeline_data
-from parallel_backtrack.viz.page import MAX_PAGE_BYTES, Section, json_block, render_page
-from parallel_backtrack.viz.page import write_page
+from parallel_backtrack.viz.page import MAX_PAGE_BYTES, Section, json_block, render_page, write_page
 from parallel_backtrack.viz.queens_trace import record_queens
 from parallel_backtrack.viz.sudoku_trace import record_sudoku
 
