@@ -165,3 +165,11 @@ def test_timeline_of_a_real_run() -> None:
     assert report.count == 352 and len(data["bars"]) == report.tasks
     assert len(data["lanes"]) == 1 + report.workers
     assert all(0 <= b[1] <= report.seconds + 0.05 for b in data["bars"])
+
+
+def test_queens_trace_keeps_the_page_below_2_mb(tmp_path) -> None:
+    from parallel_backtrack.viz.queens_page import write_queens_page
+
+    trace = record_queens(12, limit=10**6)
+    assert trace.capped and len(trace.kinds) < 10**6
+    assert write_queens_page(str(tmp_path / "q.html"), trace) < MAX_PAGE_BYTES

@@ -39,7 +39,7 @@ def queens_html(args: argparse.Namespace, report: SearchReport | None) -> str:
         trace = record_queens(args.n, order_named(args.order), args.trace_limit)
         sections.append(queens_section(trace))
         told.append(f"{len(trace.kinds):,} steps of the search"
-                    + (" (capped by --trace-limit)" if trace.capped else ""))
+                    + (" (capped)" if trace.capped else ""))
         title = queens_title(trace)
     else:
         told.append(f"no step trace: it shows at most {MAX_TRACE_QUEENS} queens, "

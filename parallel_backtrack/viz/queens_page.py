@@ -39,7 +39,8 @@ def queens_section(trace: QueensTrace) -> Section:
     notes = []
     if trace.capped:
         notes.append(
-            f"Trace capped at {trace.limit:,} steps (--trace-limit): it stops after "
+            f"Trace capped at {len(trace.kinds):,} steps (--trace-limit {trace.limit:,}, "
+            "or the page's 2 MB budget): it stops after "
             f"{trace.nodes:,} nodes and {trace.solutions:,} solutions, before the search "
             "ended.")
     return Section(

@@ -33,6 +33,8 @@ from ..nqueens.board import ImmutableQueenLocations
 from ..nqueens.orders import FirstAvailableRow, RowOrder
 
 MAX_TRACE_QUEENS = 16
+# Characters of JSON the steps may take (the page stays below 2 MB): about 1.7 MB.
+MAX_TRACE_CHARS = 1_700_000
 KIND_CODES = {"root": "r", "place": "p", "dead": "d", "solution": "s", "back": "b"}
 
 
@@ -50,16 +52,21 @@ class QueensTrace:
     nodes: int = 0
     solutions: int = 0
     capped: bool = False
+    chars: int = 0
 
     def add(self, kind: str, row: int, col: int, board: ImmutableQueenLocations) -> bool:
-        """Record one step; False once the limit is reached (the walk then stops)."""
-        if len(self.kinds) >= self.limit:
+        """Record one step; False once the step limit or the page's size budget is
+        reached (the walk then stops)."""
+        cands = [_row_mask(board, r) for r in range(self.n)]
+        size = 12 + sum(len(str(mask)) + 1 for mask in cands)
+        if len(self.kinds) >= self.limit or self.chars + size > MAX_TRACE_CHARS:
             self.capped = True
             return False
+        self.chars += size
         self.kinds.append(kind)
         self.rows.append(row)
         self.cols.append(col)
-        self.cands.append([_row_mask(board, r) for r in range(self.n)])
+        self.cands.append(cands)
         self.nodes += kind in ("root", "place")
         self.solutions += kind == "solution"
         return True

@@ -5,7 +5,7 @@
   const NS = "http://www.w3.org/2000/svg";
   const s = data.summary;
   const lanes = data.lanes, bars = data.bars;
-  const left = 150, width = 760, laneH = 26, top = 8, axisH = 30;
+  const left = 150, width = 700, laneH = 26, top = 8, axisH = 30;
   let end = s.seconds;
   for (const b of bars) end = Math.max(end, b[1] + b[2]);
   end = end > 0 ? end : 1;

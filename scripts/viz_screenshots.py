@@ -1,0 +1,90 @@
+"""Make the screenshots of docs/viz.md: each page at 1280x800 in headless Chromium.
+
+Usage: python scripts/viz_screenshots.py [OUT_DIR]   (default docs/img)
+
+Writes the pages with the command lines docs/viz.md shows (into a temporary folder),
+steps each to an interesting point and saves one PNG per page.  Needs Playwright for
+Python and the system's Chromium (/usr/bin/chromium, or $CHROMIUM).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
+
+
+def cli(*argv: str) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", *argv], check=True, env=env, cwd=ROOT,
+                   stdout=subprocess.DEVNULL)
+
+
+def random_path(size: int, moves: int, seed: int) -> list[tuple[int, ...]]:
+    rng, board = random.Random(seed), list(range(1, size * size)) + [0]
+    path = [tuple(board)]
+    for _ in range(moves):
+        z = board.index(0)
+        r, c = divmod(z, size)
+        t = rng.choice([z + d for d, ok in ((-size, r > 0), (size, r < size - 1),
+                                            (-1, c > 0), (1, c < size - 1)) if ok])
+        board[z], board[t] = board[t], board[z]
+        path.append(tuple(board))
+    return path[::-1]
+
+
+def pages(tmp: Path) -> dict[str, tuple[Path, list[str]]]:
+    sys.path.insert(0, str(ROOT))
+    from parallel_backtrack.viz import write_sliding_page
+
+    (tmp / "one.txt").write_text(HARDEST + "\n")
+    cli("parallel_backtrack.nqueens", "--n", "8", "--workers", "1", "--html",
+        str(tmp / "q.html"))
+    cli("parallel_backtrack.sudoku", str(tmp / "one.txt"), "--propagation", "twins",
+        "--order", "row-major", "--html", str(tmp / "s.html"))
+    cli("parallel_backtrack.nqueens", "--n", "16", "--workers", "2", "--trace-limit", "10",
+        "--html", str(tmp / "t.html"))
+    write_sliding_page(str(tmp / "p.html"), random_path(4, 40, 1), 4,
+                       [(20, 15), (22, 120), (24, 900), (26, 5400), (28, 31000)])
+    return {
+        "viz_queens.png": (tmp / "q.html", ["ArrowRight"] * 14),
+        "viz_sudoku.png": (tmp / "s.html", ["ArrowRight"] * 6),
+        "viz_timeline.png": (tmp / "t.html", ["scroll:#section-timeline", "hover:rect.bar"]),
+        "viz_sliding.png": (tmp / "p.html", ["ArrowRight"] * 5),
+    }
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img"
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+        for name, (page_path, actions) in pages(Path(folder)).items():
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(page_path.as_uri())
+            for action in actions:
+                if action.startswith("scroll:"):
+                    page.evaluate(f"document.querySelector('{action[7:]}').scrollIntoView()")
+                elif action.startswith("hover:"):
+                    page.hover(action[6:] + " >> nth=4")
+                else:
+                    page.keyboard.press(action)
+            page.wait_for_timeout(400)  # let the tiles finish sliding
+            page.screenshot(path=str(out / name))
+            print(f"{out / name}: {(out / name).stat().st_size / 1000:.0f} KB")
+            page.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
