@@ -189,8 +189,23 @@ def test_sliding_page(browser, tmp_path: Path) -> None:
     assert tiles_on_page(page, 4) == path[0]
     page.keyboard.press("End")
     assert tiles_on_page(page, 4) == path[-1] == tuple(list(range(1, 16)) + [0])
+    assert page.inner_text("#sliding-manhattan") == "0"
     for k in (29, 28, 27):
         page.keyboard.press("ArrowLeft")
         assert tiles_on_page(page, 4) == path[k]
+        if k == 29:  # one move from the goal: one tile one square away
+            assert page.inner_text("#sliding-manhattan") == "1"
     assert page.eval_on_selector_all("rect.iteration", "e => e.length") == 3
+    loaded.check_clean(tmp_path)
+
+
+def test_sliding_page_blank_first_goal(browser, tmp_path: Path) -> None:
+    path, html = random_path(3, 12, seed=3, blank_first=True), tmp_path / "p.html"
+    write_sliding_page(str(html), path, 3)
+    loaded = Loaded(browser, html)
+    page = loaded.page
+    loaded.click("#next-solution")
+    assert tiles_on_page(page, 3) == path[-1] == tuple(range(9))
+    assert page.inner_text("#sliding-misplaced") == "0"
+    assert page.eval_on_selector_all("rect.iteration", "e => e.length") == 0
     loaded.check_clean(tmp_path)

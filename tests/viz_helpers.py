@@ -68,10 +68,11 @@ def cells_of(masks: list[int]) -> list[int]:
     return [m.bit_length() if m and not m & (m - 1) else 0 for m in masks]
 
 
-def random_path(size: int, moves: int, seed: int) -> list[tuple[int, ...]]:
+def random_path(size: int, moves: int, seed: int,
+                blank_first: bool = False) -> list[tuple[int, ...]]:
     """A solution path: a random walk of the blank from the goal, reversed."""
     rng = random.Random(seed)
-    board = list(range(1, size * size)) + [0]
+    board = list(range(size * size)) if blank_first else list(range(1, size * size)) + [0]
     path = [tuple(board)]
     for _ in range(moves):
         z = board.index(0)

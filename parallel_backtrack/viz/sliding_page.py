@@ -10,7 +10,10 @@ board
     Example: ``(1, 2, 3, 4, 5, 6, 7, 8, 0)`` is the solved 3x3 board.
 path
     Boards from the start to the goal, each one blank move from the one before
-    (the blank swaps with a tile above, below, left or right of it).
+    (the blank swaps with a tile above, below, left or right of it).  A board
+    may also be any object with a ``tiles`` attribute holding such a tuple.
+    The last board is the goal the page measures distances to (blank last or
+    blank first, as the path has it).
 iterations
     IDA*'s ``[(threshold, nodes), ...]``: the f bound of each depth-first pass
     and the nodes it expanded.
@@ -25,6 +28,7 @@ Example: ``write_sliding_page("p.html", [(1, 2, 3, 4, 5, 6, 7, 0, 8), (1, 2, 3, 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .page import PageError, Section, render_page, write_page
 
@@ -40,14 +44,14 @@ BODY = (
     '</div><div class="side"><div id="sliding-controls"></div><div class="counters">'
     '<span>moves <b id="sliding-moves">0</b></span>'
     '<span>tiles out of place <b id="sliding-misplaced">0</b></span>'
-    '<span>Manhattan distance <b id="sliding-manhattan">0</b></span></div>'
+    '<span>Manhattan distance to the goal <b id="sliding-manhattan">0</b></span></div>'
     '<div id="sliding-status" class="status" aria-live="polite"></div>'
     '<div id="sliding-chart"></div></div></div>'
 )
 
 
-def _check_board(board: Sequence[int], size: int, index: int) -> tuple[int, ...]:
-    tiles = tuple(board)
+def _check_board(board: Any, size: int, index: int) -> tuple[int, ...]:
+    tiles = tuple(getattr(board, "tiles", board))
     if sorted(tiles) != list(range(size * size)):
         raise PageError(f"board {index} of the path is not a {size}x{size} board (the "
                         f"tiles 0..{size * size - 1} once each): {list(tiles)[:12]}")
@@ -90,7 +94,8 @@ def sliding_section(path: Sequence[Sequence[int]], size: int,
     rounds = [[int(t), int(n)] for t, n in (iterations or [])]
     if any(n < 0 for _, n in rounds):
         raise PageError("IDA* iterations need (threshold, nodes) with nodes >= 0")
-    data = {"size": size, "start": list(path[0]), "blanks": blanks, "iterations": rounds}
+    start = list(getattr(path[0], "tiles", path[0]))
+    data = {"size": size, "start": start, "blanks": blanks, "iterations": rounds}
     legend = LEGEND if rounds else LEGEND[:2]
     return Section(f"{size * size - 1}-puzzle: {len(blanks):,} moves to the goal", BODY,
                    "sliding", data, ("player.js", "sliding.js"), legend)

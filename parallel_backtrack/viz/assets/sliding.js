@@ -24,13 +24,17 @@
     tiles.set(t, tile);
   }
   const status = document.getElementById("sliding-status");
+  // Distances to the path's last board (the goal, whichever square its blank takes).
+  const home = new Map();
+  boards[boards.length - 1].forEach((t, s) => home.set(t, s));
   function distances(board) {
     let misplaced = 0, manhattan = 0;
     board.forEach((t, s) => {
-      if (t === 0 || t === s + 1) return;
+      const g = home.get(t);
+      if (t === 0 || g === s) return;
       misplaced++;
-      manhattan += Math.abs(Math.floor((t - 1) / size) - Math.floor(s / size)) +
-        Math.abs(((t - 1) % size) - (s % size));
+      manhattan += Math.abs(Math.floor(g / size) - Math.floor(s / size)) +
+        Math.abs((g % size) - (s % size));
     });
     return [misplaced, manhattan];
   }
