@@ -129,7 +129,19 @@ def test_check_target(tmp_path) -> None:
     assert check_target(str(tmp_path / "ok.html")) is None
     assert "does not exist" in check_target(str(tmp_path / "no" / "x.html"))
     assert "is a directory" in check_target(str(tmp_path))
+    assert "cannot write it" in check_target(str(tmp_path / ("x" * 300)))
+    assert "NUL" in check_target(str(tmp_path / "a\0b"))
     assert not (tmp_path / "ok.html").exists()  # checking creates nothing
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_characters="/"), max_size=300))
+def test_check_target_fuzz(tmp_path_factory, name: str) -> None:
+    folder = tmp_path_factory.mktemp("fuzz")
+    problem = check_target(str(folder / name) if name else "")
+    assert problem is None or (problem.startswith("--html") and "\n" not in problem
+                               and len(problem) < 300)
+    assert [p.name for p in folder.iterdir()] == []  # nothing left behind
 
 
 def test_page_is_self_contained_and_bounded(tmp_path) -> None:

@@ -52,19 +52,35 @@ class Section:
     notes: list[str] = field(default_factory=list)
 
 
+def _shown(path: str) -> str:
+    return repr(path) if len(path) <= 80 else f"{path[:60]!r}.. ({len(path)} characters)"
+
+
 def check_target(path: str) -> str | None:
-    """Why ``path`` cannot take a page, or None; nothing is created or changed."""
+    """Why ``path`` cannot take a page, or None.  It opens the file the way the page
+    will be written (a file it had to create is removed again; an existing one is
+    opened for appending, which changes nothing)."""
     if not path:
         return "--html needs a file name"
+    if "\0" in path:
+        return "--html: the file name holds a NUL character"
     if os.path.isdir(path):
-        return f"--html {path!r} is a directory; give a file name such as page.html"
+        return f"--html {_shown(path)} is a directory; give a file name such as page.html"
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        return f"--html {path!r}: folder {folder!r} does not exist"
-    if os.path.exists(path) and not os.access(path, os.W_OK):
-        return f"--html {path!r}: the file is not writable"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"--html {path!r}: folder {folder!r} is not writable"
+        return f"--html {_shown(path)}: folder {_shown(folder)} does not exist"
+    try:
+        if os.path.exists(path):
+            with open(path, "ab"):
+                pass
+        else:
+            with open(path, "xb"):
+                pass
+            os.remove(path)
+    except OSError as error:
+        return f"--html {_shown(path)}: cannot write it: {error.strerror or error}"
+    except ValueError:  # a name the file system cannot encode
+        return f"--html {_shown(path)}: cannot write it: not a valid file name here"
     return None
 
 
