@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -83,3 +84,21 @@ def test_help_mentions_the_page() -> None:
         done = run_cli(module, "--help")
         assert done.returncode == 0 and "--html FILE" in done.stdout
         assert "--trace-limit N" in done.stdout
+
+
+def page_data(page: Path, key: str) -> dict:
+    found = re.search(rf'<script type="application/json" id="data-{key}">(.*?)</script>',
+                      page.read_text())
+    assert found, f"no {key} data in the page"
+    return json.loads(found.group(1))
+
+
+def test_sudoku_page_with_a_timeline(tmp_path: Path, one_puzzle: Path) -> None:
+    page = tmp_path / "s.html"
+    done = run_cli("sudoku", str(one_puzzle), "--workers", "2", "--html", str(page))
+    assert done.returncode == 0 and "a timeline" in done.stderr
+    timeline = page_data(page, "timeline")
+    assert timeline["lanes"][0] == "parent" and len(timeline["lanes"]) == 3
+    assert len(timeline["bars"]) == timeline["tasks"] >= 1
+    assert "second run of the same search" in page.read_text()
+    assert page_data(page, "sudoku")["kinds"][-1] == "solved"

@@ -176,7 +176,8 @@ def test_timeline_of_a_real_run() -> None:
     data = timeline_data(report)
     assert report.count == 352 and len(data["bars"]) == report.tasks
     assert len(data["lanes"]) == 1 + report.workers
-    assert all(0 <= b[1] <= report.seconds + 0.05 for b in data["bars"])
+    assert all(0 <= b[1] and b[1] + b[2] <= report.seconds + 0.05 for b in data["bars"])
+    assert len(report.task_subtrees) == report.tasks and all(report.task_subtrees)
 
 
 def test_queens_trace_keeps_the_page_below_2_mb(tmp_path) -> None:
