@@ -6,7 +6,7 @@ Glossary
 --------
 lane
     A row of the chart: ``parent`` (the parent's own probe rounds, run before the
-    pool is warm) and one per worker process.  A worker that ran no task still
+    pool is warm) and one per worker process, in natural order of their labels.  A worker that ran no task still
     gets an empty lane, so there are always ``report.workers`` worker lanes.
 bar
     One task: it starts at ``task_starts[i]`` seconds into the run and lasts
@@ -28,6 +28,7 @@ for a two-worker loky run.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..engine import SearchReport
@@ -46,8 +47,13 @@ BODY = (
 )
 
 
+def _natural(label: str) -> list[Any]:
+    """``virtual10`` after ``virtual9``: digits compare as numbers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", label)]
+
+
 def _lanes(report: SearchReport) -> list[str]:
-    workers = [w for w in dict.fromkeys(report.task_workers) if w != "parent"]
+    workers = sorted({w for w in report.task_workers if w != "parent"}, key=_natural)
     missing = max(0, report.workers - len(workers))
     return ["parent"] + workers + [f"worker {len(workers) + k + 1} (no task)"
                                    for k in range(missing)]

@@ -5,7 +5,9 @@
   const NS = "http://www.w3.org/2000/svg";
   const s = data.summary;
   const lanes = data.lanes, bars = data.bars;
-  const left = 150, width = 700, laneH = 26, top = 8, axisH = 30;
+  const left = 150, width = 700, top = 8, axisH = 30;
+  // Many lanes (a virtual pool of 64 workers) get thinner so the chart stays on screen.
+  const laneH = Math.max(8, Math.min(26, Math.floor(600 / lanes.length)));
   let end = s.seconds;
   for (const b of bars) end = Math.max(end, b[1] + b[2]);
   end = end > 0 ? end : 1;
@@ -27,8 +29,9 @@
     const y = top + i * laneH;
     add("rect", { class: "lane", x: left, y: y, width: width - left - 10, height: laneH - 4,
       fill: i % 2 ? "#f1f3f6" : "#e8ebf0", "data-lane": name });
+    const label = name.length > 22 ? name.slice(0, 21) + "…" : name;
     add("text", { x: left - 6, y: y + laneH / 2 + 2, "text-anchor": "end",
-      "font-size": "12" }, name.length > 22 ? name.slice(0, 21) + "…" : name);
+      "font-size": String(Math.min(12, laneH - 1)) }, label);
   });
   const ticks = 8;
   for (let k = 0; k <= ticks; k++) {
@@ -40,11 +43,12 @@
   add("text", { x: left, y: height - 2, "font-size": "11", fill: "#555" },
     "seconds since the run started");
   const tip = document.getElementById("timeline-tip");
+  const pad = laneH >= 20 ? 3 : 1;
   bars.forEach((b, i) => {
     const [lane, start, secs, nodes, parent, continued, subtree] = b;
     const colour = lanes[lane] === "parent" ? "#7a8699" : parent >= 0 ? "#8e5cc4" : "#3b82c4";
-    const rect = add("rect", { class: "bar", x: x(start), y: top + lane * laneH + 3,
-      width: Math.max(1, x(start + secs) - x(start)), height: laneH - 10, fill: colour,
+    const rect = add("rect", { class: "bar", x: x(start), y: top + lane * laneH + pad,
+      width: Math.max(1, x(start + secs) - x(start)), height: laneH - 4 - 2 * pad, fill: colour,
       stroke: continued.length ? "#f08c00" : "none", "stroke-width": "2",
       "data-task": i, "data-lane": lanes[lane] });
     const text = "task " + i + " on " + lanes[lane] +
