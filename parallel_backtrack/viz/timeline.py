@@ -6,8 +6,9 @@ Glossary
 --------
 lane
     A row of the chart: ``parent`` (the parent's own probe rounds, run before the
-    pool is warm) and one per worker process, in natural order of their labels.  A worker that ran no task still
-    gets an empty lane, so there are always ``report.workers`` worker lanes.
+    pool is warm) and one per worker process, in natural order of their labels.
+    A worker that ran no task still gets an empty lane, so there are always
+    ``report.workers`` worker lanes.
 bar
     One task: it starts at ``task_starts[i]`` seconds into the run and lasts
     ``task_seconds[i]``.  A report without start times (older, or replayed) has
