@@ -186,3 +186,13 @@ def test_queens_trace_keeps_the_page_below_2_mb(tmp_path) -> None:
     trace = record_queens(12, limit=10**6)
     assert trace.capped and len(trace.kinds) < 10**6
     assert write_queens_page(str(tmp_path / "q.html"), trace) < MAX_PAGE_BYTES
+
+
+@pytest.mark.parametrize("propagation", ["peers", "units"])
+def test_sudoku_trace_of_an_unsolvable_puzzle(propagation: str) -> None:
+    bad = HARDEST[:2] + "1" + HARDEST[3:]  # legal givens, no solution
+    trace = record_sudoku(bad, propagation, "fewest", limit=10**5)
+    assert solve(bad) is None and not trace.capped and trace.mismatches == 0
+    assert trace.kinds[-1] == "unsolvable" and "solved" not in trace.kinds
+    states = sudoku_states(trace.as_data())
+    assert states[-1] == states[1]  # back where the givens' propagation left it

@@ -14,7 +14,8 @@ step
     ``start`` (the givens placed, nothing propagated), ``propagate`` (what the
     givens imply), ``guess`` (a square tried with one of its candidates and
     what follows), ``dead`` (the last guess met a contradiction), ``back``
-    (return to the state of an earlier step), ``solved``.
+    (return to the state of an earlier step), ``solved``, or ``unsolvable`` (every
+    branch tried: the puzzle has no solution).
 elims
     Per step, the candidates removed, each written as four characters: the
     square in two base-36 digits, value - 1 in one, the rule code in one
@@ -216,4 +217,6 @@ def record_sudoku(givens: Any, propagation: str = "units", order: str = "fewest"
     walk = _Walk(trace, order_named(order))
     if walk.begin(cells, puzzle):
         walk.run(puzzle)
+    if not trace.capped and trace.kinds[-1] != "solved":
+        walk.step("unsolvable", walk.states[1])  # back at the givens, every branch tried
     return trace

@@ -59,6 +59,7 @@
       " has no candidate left." : "Dead end: propagation met a contradiction.",
     back: (i) => "Backtrack to the state of step " + (data.extra[i][0] + 1) + ".",
     solved: () => "Solved: every square holds one value.",
+    unsolvable: () => "No solution: every branch ended in a dead end.",
   };
   const status = document.getElementById("sudoku-status");
   const fs = Math.max(6, Math.floor((cellPx / box) * 0.82));
