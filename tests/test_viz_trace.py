@@ -156,12 +156,14 @@ def test_page_is_self_contained_and_bounded(tmp_path) -> None:
 
 def test_timeline_data_from_a_report() -> None:
     report = SearchReport("count", workers=3, backend="loky", seconds=1.0)
-    report.record_task(0.1, "parent", 10, start=0.0, subtree="0.0")
-    report.record_task(0.4, "pid1", 100, start=0.1, subtree="1.0")
-    report.record_task(0.3, "pid1", 50, 1, start=0.5, subtree="1.0.1")
+    t0 = report.clock_started
+    report.record_task(0.1, "parent", 10, started_at=t0, subtree="0.0")
+    report.record_task(0.4, "pid1", 100, started_at=t0 + 0.1, subtree="1.0")
+    report.record_task(0.3, "pid1", 50, 1, started_at=t0 + 0.5, subtree="1.0.1")
     data = timeline_data(report)
     assert data["lanes"] == ["parent", "pid1", "worker 2 (no task)", "worker 3 (no task)"]
     assert [b[0] for b in data["bars"]] == [0, 1, 1] and data["measured"]
+    assert [b[1] for b in data["bars"]] == pytest.approx([0.0, 0.1, 0.5])
     assert data["bars"][1][5] == [2]  # task 1 handed back what task 2 continued
     old = SearchReport("count", workers=1, seconds=1.0, task_seconds=[0.2, 0.3],
                        task_workers=["a", "a"], task_nodes=[1, 2], task_parents=[-1, -1],

@@ -44,6 +44,7 @@ Example: ``SearchReport(mode="count", count=92, nodes=2057, tasks=40, ...)``.
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,10 +91,15 @@ class SearchReport:
     solution_seconds: float | None = None
     task_starts: list[float] = field(default_factory=list)
     task_subtrees: list[str] = field(default_factory=list)
+    # Wall clock (time.time) when the report was made, i.e. when the run started.
+    clock_started: float = field(default_factory=time.time)
 
     def record_task(self, seconds: float, worker: str, nodes: int, parent: int = -1,
-                    start: float = -1.0, subtree: str = "") -> None:
+                    started_at: float | None = None, subtree: str = "") -> None:
+        """One task's figures; ``started_at`` is the wall clock (time.time) when it
+        began, kept as seconds from the run's start (-1.0: not known)."""
         self.tasks += 1
+        start = -1.0 if started_at is None else max(0.0, started_at - self.clock_started)
         self.task_starts.append(start)
         self.task_subtrees.append(subtree)
         self.task_seconds.append(seconds)

@@ -190,7 +190,7 @@ class Run:
         seconds = limit if self.seconds is None else min(limit, budgets * self.seconds)
         probe = run_subtrees(self.space, roots, self.mode, nodes, self.keep, seconds=seconds)
         self.report.record_task(probe.seconds, "parent", probe.nodes,
-                                start=self._since_start(probe.started_at), subtree=f"0.{round_}")
+                                started_at=probe.started_at, subtree=f"0.{round_}")
         self._absorb((0, round_), probe)
         return list(probe.leftover)
 
@@ -338,8 +338,7 @@ class Run:
         if work.parent == -1:
             self._measure(len(work.roots) - result.untouched, result.nodes)
         self.report.record_task(result.seconds, result.worker, result.nodes, work.parent,
-                                self._since_start(result.started_at),
-                                ".".join(map(str, work.key)))
+                                result.started_at, ".".join(map(str, work.key)))
         self.report.setup_seconds += result.setup_seconds
         self._absorb(work.key + (0,), result)
         # The rest of the subtree the budget stopped in (a leftover, likely big), then
@@ -350,10 +349,6 @@ class Run:
         if begun:
             self._push(Work(work.key + (1,), result.leftover[:begun], self.report.tasks - 1))
         self.report.collect_seconds += time.perf_counter() - started
-
-    def _since_start(self, wall: float | None) -> float:
-        """Seconds from the run's start to a wall-clock time (-1.0 when unknown)."""
-        return -1.0 if wall is None else max(0.0, wall - self.wall_started)
 
     def _measure(self, roots: int, nodes: int) -> None:
         """Fold one task's nodes per subtree of the cut into the moving average: the
