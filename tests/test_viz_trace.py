@@ -177,6 +177,7 @@ def test_timeline_of_a_real_run() -> None:
     report = count(space, workers=2, backend="threads", budget=2000)
     data = timeline_data(report)
     assert report.count == 352 and len(data["bars"]) == report.tasks
+    assert data["measured"]  # every task's start came back from where it ran
     assert len(data["lanes"]) == 1 + report.workers
     assert all(0 <= b[1] and b[1] + b[2] <= report.seconds + 0.05 for b in data["bars"])
     assert len(report.task_subtrees) == report.tasks and all(report.task_subtrees)
