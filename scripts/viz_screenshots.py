@@ -43,7 +43,7 @@ def random_path(size: int, moves: int, seed: int) -> list[tuple[int, ...]]:
 
 def pages(tmp: Path) -> dict[str, tuple[Path, list[str]]]:
     sys.path.insert(0, str(ROOT))
-    from parallel_backtrack.viz import write_sliding_page
+    from parallel_backtrack.viz import write_connect4_page, write_sliding_page
 
     (tmp / "one.txt").write_text(HARDEST + "\n")
     cli("parallel_backtrack.nqueens", "--n", "8", "--workers", "1", "--html",
@@ -54,11 +54,13 @@ def pages(tmp: Path) -> dict[str, tuple[Path, list[str]]]:
         "--html", str(tmp / "t.html"))
     write_sliding_page(str(tmp / "p.html"), random_path(4, 40, 1), 4,
                        [(20, 15), (22, 120), (24, 900), (26, 5400), (28, 31000)])
+    write_connect4_page(str(tmp / "c.html"), "4453637", given=3)
     return {
         "viz_queens.png": (tmp / "q.html", ["ArrowRight"] * 14),
         "viz_sudoku.png": (tmp / "s.html", ["ArrowRight"] * 6),
         "viz_timeline.png": (tmp / "t.html", ["scroll:#section-timeline", "hover:rect.bar"]),
         "viz_sliding.png": (tmp / "p.html", ["ArrowRight"] * 5),
+        "viz_connect4.png": (tmp / "c.html", ["End"]),
     }
 
 

@@ -22,7 +22,7 @@ import pytest
 from viz_helpers import HARDEST, random_path, sudoku_ok
 
 from parallel_backtrack.sudoku.formats import parse_one, parse_puzzles
-from parallel_backtrack.viz import write_sliding_page
+from parallel_backtrack.viz import write_connect4_page, write_sliding_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -208,4 +208,33 @@ def test_sliding_page_blank_first_goal(browser, tmp_path: Path) -> None:
     assert tiles_on_page(page, 3) == path[-1] == tuple(range(9))
     assert page.inner_text("#sliding-misplaced") == "0"
     assert page.eval_on_selector_all("rect.iteration", "e => e.length") == 0
+    loaded.check_clean(tmp_path)
+
+
+def stones_on_page(page) -> dict[tuple[int, int], str]:
+    return {(c, r): s for c, r, s in page.eval_on_selector_all(
+        ".hole", "els => els.filter(e => e.dataset.stone).map("
+        "e => [+e.dataset.col, +e.dataset.row, e.dataset.stone])")}
+
+
+def test_connect4_page(browser, tmp_path: Path) -> None:
+    moves, html = "4453637", tmp_path / "c.html"
+    write_connect4_page(str(html), moves, given=3)
+    loaded = Loaded(browser, html)
+    page = loaded.page
+    page.keyboard.press("End")
+    heights: dict[int, int] = {}
+    expected = {}
+    for k, symbol in enumerate(moves):  # drop the stones by hand
+        col = int(symbol) - 1
+        expected[(col, heights.get(col, 0))] = "yellow" if k % 2 else "red"
+        heights[col] = heights.get(col, 0) + 1
+    assert stones_on_page(page) == expected
+    assert "Red connects four" in page.inner_text("#c4-status")
+    assert page.eval_on_selector_all(".hole.four", "e => e.length") == 4
+    page.keyboard.press("ArrowLeft")
+    assert len(stones_on_page(page)) == 6 and page.locator(".hole.four").count() == 0
+    loaded.click("#first")
+    loaded.click("#next-solution")  # the given position
+    assert len(stones_on_page(page)) == 3
     loaded.check_clean(tmp_path)

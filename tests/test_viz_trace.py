@@ -199,3 +199,30 @@ def test_sudoku_trace_of_an_unsolvable_puzzle(propagation: str) -> None:
     assert trace.kinds[-1] == "unsolvable" and "solved" not in trace.kinds
     states = sudoku_states(trace.as_data())
     assert states[-1] == states[1]  # back where the givens' propagation left it
+
+
+def test_connect4_moves_checked() -> None:
+    from parallel_backtrack.viz.connect4_page import play
+
+    assert play("4453637", 7, 6) == ([3, 3, 4, 2, 5, 2, 6], [[3, 0], [4, 0], [5, 0], [6, 0]], 6)
+    assert play("1212121", 7, 6)[1] == [[0, 0], [0, 1], [0, 2], [0, 3]]  # a column four
+    assert play("", 7, 6) == ([], [], -1)
+    with pytest.raises(PageError, match="column 1 is full"):
+        play("1111111", 7, 6)
+    with pytest.raises(PageError, match="expected a column 1..7"):
+        play("448", 7, 6)
+    with pytest.raises(PageError, match="1 more moves follow"):
+        play("12121212", 7, 6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="0123456789x", max_size=45))
+def test_connect4_moves_fuzz(moves: str) -> None:
+    from parallel_backtrack.viz.connect4_page import play
+
+    try:
+        columns, four, won = play(moves, 7, 6)
+    except PageError as error:
+        assert "\n" not in str(error)
+    else:
+        assert len(columns) == len(moves) and (won == -1) == (four == [])

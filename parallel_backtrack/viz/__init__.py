@@ -18,6 +18,7 @@ pays for nothing it does not draw); the N-Queens and Sudoku pages live in
 Example: ``write_sliding_page("p.html", path, 3)`` animates a 3x3 solution path.
 """
 
+from .connect4_page import write_connect4_page
 from .page import DEFAULT_TRACE_LIMIT, PageError, check_target
 from .sliding_page import check_path, write_sliding_page
 from .timeline import timeline_data, write_timeline_page
@@ -28,6 +29,7 @@ __all__ = [
     "check_path",
     "check_target",
     "timeline_data",
+    "write_connect4_page",
     "write_sliding_page",
     "write_timeline_page",
 ]
