@@ -10,7 +10,9 @@ Glossary
 --------
 args
     The parsed command line: ``html``, ``trace_limit``, ``propagation``,
-    ``order``, ``kernel``, ``workers``, ``count``.
+    ``order``, ``kernel``, ``workers``, ``count`` (and the engine's ``backend``,
+    ``budget``, ``budget_seconds``, ``per_worker``, ``scheduler_address`` where the
+    command has them).
 
 Example: ``sudoku_html(args, entries)`` returns ``None`` and leaves the page
 written, or returns the one-line reason it cannot (the caller exits 2).
@@ -52,6 +54,11 @@ def _timeline(args: argparse.Namespace, cells: tuple[int, ...]) -> Section | Non
     space = space_for(ImmutableSudokuPuzzle(cells, args.propagation), args.order, args.kernel)
     mode: Any = engine.count if args.count else engine.solve
     options: dict[str, Any] = {"workers": args.workers}
+    for name in ("backend", "budget", "budget_seconds", "per_worker"):
+        if getattr(args, name, None) is not None:  # the engine options the command has
+            options[name] = getattr(args, name)
+    if getattr(args, "scheduler_address", None) is not None:
+        options.update(backend="dask", address=args.scheduler_address)
     if args.count and args.limit is not None:
         options["limit"] = args.limit
     report = mode(space, **options)
