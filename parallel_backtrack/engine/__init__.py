@@ -6,13 +6,22 @@ from .executors import BACKENDS, Executor, cpu_count, make_executor, resolve_wor
 from .metrics import Metrics, TooManyNodesError, metrics
 from .modes import SolutionStream, count, first_hit, solutions, solve
 from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats
-from .space import Explored, Space, Tally, explore, sequential_count, sequential_solutions
+from .space import (
+    Explored,
+    FastSpace,
+    Space,
+    Tally,
+    explore,
+    sequential_count,
+    sequential_solutions,
+)
 from .virtual import VirtualExecutor
 
 __all__ = [
     "BACKENDS",
     "Executor",
     "Explored",
+    "FastSpace",
     "Metrics",
     "SearchInterrupted",
     "SearchReport",

@@ -48,7 +48,7 @@ from typing import Any
 
 import cloudpickle
 
-from . import forkserver, watchdog
+from . import forkserver, hooks, watchdog
 from .checks import UnknownNameError, check_name, did_you_mean  # noqa: F401 - re-exported
 from .quickload import quick_loads
 
@@ -171,15 +171,14 @@ def warm(space: Any) -> Any:
     this process sees ``space``, so compiled kernels load before any task is timed."""
     if _WARMED.get(id(space)) is space:
         return space
+    fast = hooks.of(space)
     with interrupts_held(), quick_loads():
         for state in _warm_states(space):
-            for hook in ("count_below", "first_below"):
-                fast = getattr(space, hook, None)
-                if fast is not None:
-                    try:
-                        fast(state, 1)
-                    except Exception:  # noqa: BLE001 - only a warm-up: tasks report errors
-                        pass
+            for hook in (fast.count_below, fast.first_below):
+                try:
+                    hook(state, 1)
+                except Exception:  # noqa: BLE001 - only a warm-up: tasks report errors
+                    pass
     _keep(_WARMED, id(space), space)
     return space
 
@@ -188,12 +187,12 @@ def _warm_states(space: Any) -> list[Any]:
     """The root, and the first of a count's symmetric roots, whose states may need
     other kernels (N-Queens: the canonical tree's)."""
     states = [space.root()]
-    symmetric = getattr(space, "count_roots", None)
-    if symmetric is not None:
-        try:
-            states.extend(state for state, _ in list(symmetric())[:1])
-        except Exception:  # noqa: BLE001, S110 - only a warm-up
-            pass
+    try:
+        symmetric = hooks.of(space).count_roots()
+        if symmetric is not None:
+            states.extend(state for state, _ in list(symmetric)[:1])
+    except Exception:  # noqa: BLE001, S110 - only a warm-up
+        pass
     return states
 
 

@@ -65,6 +65,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from . import hooks
 from .executors import Executor, warm
 from .progress import progress_bar
 from .report import SearchInterrupted, SearchReport, WorkerCrashError
@@ -144,7 +145,7 @@ class Run:
         self.space, self.mode, self.executor, self.owns = space, mode, executor, owns
         # A time budget alone means no node limit; otherwise the space's own default.
         self.budget = budget or (None if budget_seconds else
-                                 getattr(space, "node_budget", DEFAULT_BUDGET))
+                                 hooks.of(space).node_budget or DEFAULT_BUDGET)
         self.seconds = budget_seconds
         self.per_worker = per_worker or DEFAULT_PER_WORKER
         self.limit, self.timeout = limit, timeout
@@ -177,10 +178,8 @@ class Run:
 
     # -- cutting -------------------------------------------------------------
     def _roots(self) -> list[Subtree]:
-        symmetric = getattr(self.space, "count_roots", None)
-        if self.mode == "count" and symmetric is not None:
-            return list(symmetric())
-        return [(self.space.root(), 1)]
+        symmetric = hooks.of(self.space).count_roots() if self.mode == "count" else None
+        return [(self.space.root(), 1)] if symmetric is None else list(symmetric)
 
     def _probe_round(self, roots: list[Subtree], budgets: int, limit: float,
                      round_: int) -> list[Subtree]:

@@ -38,12 +38,13 @@ import pickle
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import cloudpickle
 
+from . import hooks
 from .executors import StopFlag, unship, warm
 from .space import Explored, Space, explore
 
@@ -128,7 +129,8 @@ class _Branches:
 
     def __init__(self, space: Space[Any]) -> None:
         self.space = space
-        self.batch = getattr(space, "branch_all", None)
+        self.batch: Callable[[Sequence[Any]], Sequence[Sequence[Any]] | None] | None = (
+            hooks.of(space).branch_all)
         self.known: dict[int, tuple[Any, list[Any]]] = {}
 
     def of(self, items: Sequence[tuple[bool, Any, int]], index: int, wanted: int) -> list[Any]:
@@ -148,7 +150,7 @@ class _Branches:
             if children is not None:
                 for other, below in zip(states[1:], children[1:]):
                     self.known[id(other)] = (other, below)
-                return children[0]
+                return list(children[0])
             self.batch = None  # the space branches one by one after all
         return list(self.space.branch(state))
 
@@ -209,11 +211,22 @@ class Allowance:
         return by_time if left is None else min(left, by_time)
 
 
+Hook = Callable[[Any, int], "Explored | None"]
+
+
+def fast_hook(space: Any, mode: str) -> Hook | None:
+    """The hook that runs one root in ``mode`` (none for ``all``: it keeps every
+    solution, which the kernels do not hand back)."""
+    if mode == "count":
+        return hooks.of(space).count_below
+    if mode == "first":
+        return hooks.of(space).first_below
+    return None
+
+
 def _explore_one(space: Any, state: Any, mode: str, allowance: Allowance, spent: int,
-                 keep: int | None) -> Explored:
-    """One root through the space's fast hook if it has one, else the generic path."""
-    hook = {"count": "count_below", "first": "first_below"}.get(mode)
-    fast = getattr(space, hook, None) if hook else None
+                 keep: int | None, fast: Hook | None) -> Explored:
+    """One root through the space's fast hook if it offers one, else the generic path."""
     if fast is not None:
         found = fast(state, allowance.chunk(spent))
         if found is not None:
@@ -235,6 +248,7 @@ def run_subtrees(
     generic nodes); the rest comes back as ``leftover``, in search order.
     """
     allowance = Allowance(budget, seconds, stop)
+    fast = fast_hook(space, mode)
     count = nodes = 0
     solutions: list[Any] = []
     found_at = None
@@ -246,7 +260,7 @@ def run_subtrees(
             break
         untouched -= len(queue) == untouched
         state, weight = queue.popleft()
-        found = _explore_one(space, state, mode, allowance, nodes, wanted)
+        found = _explore_one(space, state, mode, allowance, nodes, wanted, fast)
         count += found.count * weight
         nodes += found.nodes
         if found.solutions:
