@@ -1,8 +1,16 @@
 """The problem-agnostic engine: spaces, splitting, scheduling, executors (and a virtual
 pool that simulates P workers on one core), reports, metrics."""
 
+from . import dask_executor  # noqa: F401 - registers the dask backend
 from .checks import UnknownNameError, check_int, check_name, did_you_mean, is_interrupt
-from .executors import BACKENDS, Executor, cpu_count, make_executor, resolve_workers
+from .executors import (
+    Executor,
+    backend_names,
+    cpu_count,
+    make_executor,
+    register_backend,
+    resolve_workers,
+)
 from .metrics import Metrics, TooManyNodesError, metrics
 from .modes import SolutionStream, count, first_hit, solutions, solve
 from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats
@@ -16,6 +24,8 @@ from .space import (
     sequential_solutions,
 )
 from .virtual import VirtualExecutor
+
+BACKENDS = backend_names()  # every backend registered above
 
 __all__ = [
     "BACKENDS",
@@ -33,6 +43,7 @@ __all__ = [
     "VirtualExecutor",
     "WorkerCrashError",
     "WorkerStats",
+    "backend_names",
     "check_int",
     "check_name",
     "count",
@@ -42,6 +53,7 @@ __all__ = [
     "first_hit",
     "is_interrupt",
     "make_executor",
+    "register_backend",
     "metrics",
     "resolve_workers",
     "sequential_count",

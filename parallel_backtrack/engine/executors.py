@@ -8,6 +8,16 @@ backend
     than one worker; the command lines fork its workers from a warm server,
     see ``forkserver.py``), ``fork`` (processes forked from this one, Linux: no
     start-up cost) or ``dask`` (a Dask ``distributed`` cluster).
+registry
+    Backend name -> factory: each backend module calls ``register_backend`` when
+    imported (``dask_executor.py`` registers ``dask``); ``make_executor`` looks
+    the name up there, so this module imports no backend module.
+capabilities
+    What an executor needs from the scheduler, as attributes, never a test of
+    its name: ``runs_inline`` (tasks run inside ``submit``, in this process:
+    nothing to probe, split or pickle), ``handle_as_argument`` (a shipped
+    handle must reach ``submit`` as an argument of its own), ``slow_start``,
+    ``start_cost``, ``crash_loses_all``.
 workers
     joblib's ``n_jobs`` convention: a positive count, or -1 for every core
     loky can see.  0 and values below -1 are refused.
@@ -52,7 +62,6 @@ from . import forkserver, hooks, watchdog
 from .checks import UnknownNameError, check_name, did_you_mean  # noqa: F401 - re-exported
 from .quickload import quick_loads
 
-BACKENDS = ("dask", "fork", "loky", "serial", "threads")
 _SHIPPED: dict[str, Any] = {}
 _WARMED: dict[int, Any] = {}  # id -> the space itself, so an id is never reused while kept
 _SHIPPED_MAX = 8
@@ -200,6 +209,13 @@ class Executor:
     """The small interface the scheduler needs; the base runs tasks in-process."""
 
     name = "serial"
+    # Tasks run inside ``submit``, in this process, one at a time: there is no pool to
+    # probe for, no reason to split the tree and nothing to pickle; submitting a task
+    # is running it.  Pools (and the virtual one, which stands for a pool) say False.
+    runs_inline = True
+    # A shipped handle must reach ``submit`` as an argument of its own, not pickled
+    # inside another (Dask swaps the future it scattered for the object only there).
+    handle_as_argument = False
     # A local pool breaks as a whole when one worker dies: every task in flight is lost.
     crash_loses_all = True
     # Workers take a while to be ready (processes to spawn, kernels to load): the
@@ -285,6 +301,8 @@ class Executor:
 class _LocalPool(Executor):
     """Pools on this machine: the stop flag is a file the workers can see, and every
     future reports to one queue as it finishes (``wait_any``)."""
+
+    runs_inline = False
 
     def __init__(self, workers: int) -> None:
         super().__init__(workers)
@@ -456,24 +474,53 @@ def _close_fork_pools() -> None:
 atexit.register(_close_fork_pools)
 
 
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """A registered backend: what makes its executor, and the options it takes."""
+
+    factory: Callable[..., Executor]
+    options: frozenset[str] = frozenset()
+
+
+_REGISTRY: dict[str, Backend] = {}
+
+
+def register_backend(name: str, factory: Callable[..., Executor],
+                     options: Iterable[str] = ()) -> None:
+    """Make ``backend=name`` build ``factory(workers, **options)`` (a backend module
+    registers itself when imported, as joblib's backends do)."""
+    _REGISTRY[name] = Backend(factory, frozenset(options))
+
+
+def backend_names() -> tuple[str, ...]:
+    """The registered backends, sorted."""
+    return tuple(sorted(_REGISTRY))
+
+
 def make_executor(workers: int = 1, backend: str | None = None, **options: Any) -> Executor:
     """The executor for ``workers`` and ``backend`` (None: serial for 1, else loky)."""
     count = resolve_workers(workers)
     if backend is None:
         backend = "serial" if count == 1 else "loky"
-    check_name("backend", backend, BACKENDS)
-    if options.get("address") is not None and backend != "dask":
-        raise ValueError(f"a scheduler address needs backend 'dask', got backend {backend!r}")
-    if backend == "serial":
-        return Executor(1)
-    if backend == "threads":
-        return ThreadExecutor(count)
-    if backend == "loky":
-        return LokyExecutor(count)
-    if backend == "fork":
-        if "fork" not in multiprocessing.get_all_start_methods():
-            raise ValueError("backend 'fork' needs the fork start method (Linux); use 'loky'")
-        return ForkExecutor(count)
-    from .dask_executor import DaskExecutor
+    check_name("backend", backend, backend_names())
+    chosen = _REGISTRY[backend]
+    for option, value in options.items():
+        if value is not None and option not in chosen.options:
+            takers = [name for name in backend_names() if option in _REGISTRY[name].options]
+            if not takers:
+                raise TypeError(f"make_executor() got an unknown option {option!r}")
+            raise ValueError(f"a scheduler {option} needs backend {takers[0]!r}, "
+                             f"got backend {backend!r}")
+    return chosen.factory(count, **{k: v for k, v in options.items() if v is not None})
 
-    return DaskExecutor(count, **options)
+
+def _fork(workers: int) -> ForkExecutor:
+    if "fork" not in multiprocessing.get_all_start_methods():
+        raise ValueError("backend 'fork' needs the fork start method (Linux); use 'loky'")
+    return ForkExecutor(workers)
+
+
+register_backend("serial", lambda workers: Executor(1))
+register_backend("threads", ThreadExecutor)
+register_backend("loky", LokyExecutor)
+register_backend("fork", _fork)

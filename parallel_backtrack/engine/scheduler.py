@@ -84,13 +84,12 @@ from .split import (
 DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
 # The parent tries this many budgets itself (for at most the executor's
-# ``start_cost``, PROBE_SECONDS if it has none, its kernels loaded first) before
+# ``start_cost``, its kernels loaded first) before
 # it starts a pool: a tree that small is not worth one.  While the workers boot it
 # goes on in rounds of PROBE_ROUND_SECONDS; once the pool is started the rounds
 # begin at WARMING_ROUND_SECONDS and double, so warm workers (a fork server's are up
 # some 15 ms after the pool starts) wait at most about that long for their work.
 PROBE_BUDGETS = 8
-PROBE_SECONDS = 0.3
 PROBE_ROUND_SECONDS = 0.05
 WARMING_ROUND_SECONDS = 0.005
 # The first cut makes at most this many subtrees: with many workers the parent's
@@ -129,6 +128,16 @@ class Work:
 def _check_positive(name: str, value: int | float | None) -> None:
     if value is not None and (isinstance(value, bool) or not value > 0):
         raise ValueError(f"{name} must be a positive number, got {value!r}")
+
+
+def _submit(executor: Executor, arguments: tuple[Any, ...]) -> Any:
+    """Submit one search task in the form ``executor`` takes best."""
+    if executor.runs_inline:  # nothing travels: the arguments as they are
+        return executor.submit(run_task, *arguments)
+    if executor.handle_as_argument:  # the shipped space's handle where Dask sees it
+        handle, roots, *rest = arguments
+        return executor.submit(run_task, handle, pickled(roots), *rest)
+    return executor.submit(run_pickled, pickled(arguments))  # one bytes object: cheapest
 
 
 class Run:
@@ -200,7 +209,7 @@ class Run:
         if PROBE_BUDGETS <= 0:
             return roots
         started = time.perf_counter()
-        start_cost = getattr(self.executor, "start_cost", PROBE_SECONDS)
+        start_cost = self.executor.start_cost
         warm(self.space)  # load the kernels first: that is not search time
         if self.executor.slow_start:  # a fork server forked from here has space and kernels
             self.handle = self.executor.ship(self.space)
@@ -243,12 +252,12 @@ class Run:
     def _cut(self) -> None:
         """Cut the tree into about ``per_worker`` subtrees per worker."""
         roots, prefix = self._roots(), ()
-        serial = self.executor.name == "serial"
-        if not serial:
+        inline = self.executor.runs_inline
+        if not inline:
             roots, prefix = self._probe(roots), (1,)
             if self._done() or self.report.stop_reason:
                 return
-        target = 1 if serial else min(self.per_worker * self.executor.workers, MAX_CUT, MAX_PENDING)
+        target = 1 if inline else min(self.per_worker * self.executor.workers, MAX_CUT, MAX_PENDING)
         frontier = expand(self.space, roots, target)
         self.report.nodes += frontier.nodes
         self.report.split_depth = frontier.depth
@@ -441,14 +450,8 @@ class Run:
             started = time.perf_counter()
             arguments = (self.handle, work.roots, self.mode, self._budget_now(), self.keep,
                          self.seconds, self.flag)
-            if self.executor.name == "serial":
-                future = self.executor.submit(run_task, *arguments)
-            elif self.executor.name == "dask":  # Dask must see the shipped space's handle
-                future = self.executor.submit(run_task, self.handle, pickled(work.roots),
-                                              *arguments[2:])
-            else:  # one bytes object: the cheapest a process pool can send
-                future = self.executor.submit(run_pickled, pickled(arguments))
-            if self.executor.name != "serial":  # in-process, "submitting" is the task
+            future = _submit(self.executor, arguments)
+            if not self.executor.runs_inline:  # inline, "submitting" is the task
                 self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work
 

@@ -57,6 +57,7 @@ class VirtualExecutor(Executor):
     """``workers`` simulated workers; tasks run here, one after another."""
 
     name = "virtual"
+    runs_inline = False  # it stands for a pool of ``workers``: probe, cut and pickle
 
     def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
                  replay: dict[bytes, tuple[bytes, float]] | None = None) -> None:
