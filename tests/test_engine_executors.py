@@ -4,8 +4,8 @@ import os
 
 import pytest
 
+from parallel_backtrack.engine import backends, make_executor, worker
 from parallel_backtrack.engine import executors as ex
-from parallel_backtrack.engine import make_executor
 
 
 def test_stop_flag_is_a_file_that_appears_and_is_swept(monkeypatch):
@@ -41,7 +41,7 @@ def test_warm_calls_each_hook_once_per_space():
             calls.append(("first", state, budget))
 
     space = Hooked()
-    assert ex.warm(space) is space and ex.warm(space) is space
+    assert worker.warm(space) is space and worker.warm(space) is space
     assert calls == [("count", 0, 1), ("first", 0, 1)]
 
 
@@ -69,7 +69,7 @@ def test_warm_also_loads_the_kernels_of_a_count_s_symmetric_roots():
         def count_below(self, state, budget):
             calls.append(state)
 
-    ex.warm(Symmetric())
+    worker.warm(Symmetric())
     assert calls == ["root", "canonical"]  # every kernel loaded while Ctrl-C is held
 
 
@@ -81,7 +81,7 @@ def test_a_ctrl_c_held_while_kernels_load_is_raised_where_the_block_ends():
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with pytest.raises(KeyboardInterrupt):
-            with ex.interrupts_held():
+            with worker.interrupts_held():
                 os.kill(os.getpid(), signal.SIGINT)
                 reached.append("held")
             reached.append("after")  # never: it is raised here, not at some later moment
@@ -96,7 +96,7 @@ def test_a_ctrl_c_held_under_an_ignoring_handler_stays_ignored():
 
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        with ex.interrupts_held():
+        with worker.interrupts_held():
             os.kill(os.getpid(), signal.SIGINT)
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
@@ -153,7 +153,7 @@ def test_backends_come_from_a_registry_each_backend_module_fills():
         executor.close()
         assert "mine" in backend_names()
     finally:
-        del ex._REGISTRY["mine"]
+        del backends.REGISTRY["mine"]
     with pytest.raises(ValueError, match="unknown backend 'mine'"):
         make_executor(2, "mine")
 

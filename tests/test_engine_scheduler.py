@@ -249,7 +249,7 @@ def test_once_the_pool_starts_the_parent_probes_in_short_rounds(monkeypatch):
     not after a whole 50 ms round."""
     from parallel_backtrack.engine import scheduler
     from parallel_backtrack.engine.executors import ThreadExecutor
-    from parallel_backtrack.engine.split import warm_task
+    from parallel_backtrack.engine.worker import warm_task
 
     limits = []
     probe_round = scheduler.Run._probe_round

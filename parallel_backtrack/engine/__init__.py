@@ -2,15 +2,9 @@
 pool that simulates P workers on one core), reports, metrics."""
 
 from . import dask_executor  # noqa: F401 - registers the dask backend
+from .backends import backend_names, make_executor, register_backend
 from .checks import UnknownNameError, check_int, check_name, did_you_mean, is_interrupt
-from .executors import (
-    Executor,
-    backend_names,
-    cpu_count,
-    make_executor,
-    register_backend,
-    resolve_workers,
-)
+from .executors import Executor, cpu_count, resolve_workers
 from .metrics import Metrics, TooManyNodesError, metrics
 from .modes import SolutionStream, count, first_hit, solutions, solve
 from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats

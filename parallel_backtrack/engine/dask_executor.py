@@ -25,7 +25,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .executors import Executor, register_backend
+from .backends import register_backend
+from .executors import Executor
 
 ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
 CONNECT_TIMEOUT = "20s"

@@ -9,9 +9,8 @@ backend
     see ``forkserver.py``), ``fork`` (processes forked from this one, Linux: no
     start-up cost) or ``dask`` (a Dask ``distributed`` cluster).
 registry
-    Backend name -> factory: each backend module calls ``register_backend`` when
-    imported (``dask_executor.py`` registers ``dask``); ``make_executor`` looks
-    the name up there, so this module imports no backend module.
+    Backend name -> factory, in ``backends.py``: ``make_executor`` looks the name
+    up there, so this module imports no other backend module.
 capabilities
     What an executor needs from the scheduler, as attributes, never a test of
     its name: ``runs_inline`` (tasks run inside ``submit``, in this process:
@@ -24,7 +23,8 @@ workers
 shipping
     ``executor.ship(obj)`` sends a large, unchanging object (the Space) to the
     workers once and returns a small handle; tasks carry the handle and call
-    ``unship(handle)`` inside the worker.
+    ``worker.unship(handle)`` inside the worker (what runs there is in
+    ``worker.py``; this module holds only the pools).
 stop flag
     ``executor.stop_flag()`` is a small picklable flag the tasks of one run
     check now and then; ``executor.raise_flag(flag)`` ends them within
@@ -34,37 +34,32 @@ crash
     A worker process died (killed, out of memory): ``executor.is_crash(error)``
     recognises the error, ``executor.restart()`` gets a fresh pool.
 
-Example: ``make_executor(2)`` is a loky pool of two processes;
-``make_executor(1)`` runs everything in the calling process.
+Example: ``LokyExecutor(2)`` (what ``make_executor(2)`` gives) is a loky pool of
+two processes; ``Executor(1)`` runs everything in the calling process.
 """
 
 from __future__ import annotations
 
 import atexit
 import concurrent.futures as cf
-import contextlib
 import hashlib
 import multiprocessing
 import os
 import queue
-import signal
 import tempfile
-import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from typing import Any
 
-import cloudpickle
+import cloudpickle  # type: ignore[import-untyped]
 
-from . import forkserver, hooks, watchdog
-from .checks import UnknownNameError, check_name, did_you_mean  # noqa: F401 - re-exported
-from .quickload import quick_loads
+from . import forkserver
+from .checks import UnknownNameError, did_you_mean  # noqa: F401 - re-exported
 
-_SHIPPED: dict[str, Any] = {}
-_WARMED: dict[int, Any] = {}  # id -> the space itself, so an id is never reused while kept
-_SHIPPED_MAX = 8
+# unship and warm are re-exported: code written before worker.py imports them from here.
+from .worker import Shipped, StopFlag, remember, unship, warm  # noqa: F401
+
 _FORK_POOLS: dict[int, cf.ProcessPoolExecutor] = {}
 
 
@@ -111,98 +106,6 @@ def resolve_workers(workers: int) -> int:
             f"workers must be a positive integer or -1 (all cores), got {workers}"
         )
     return workers
-
-
-@dataclass(frozen=True, slots=True)
-class Shipped:
-    """A handle to an object stored once in a file that the workers read once."""
-
-    key: str
-    path: str
-    owner: int = 0  # the process that shipped it (0: nobody to watch)
-
-
-def unship(handle: Any) -> Any:
-    """Inside a worker: the object behind a handle (cached per process)."""
-    if not isinstance(handle, Shipped):
-        return handle
-    if handle.owner and handle.owner != os.getpid():
-        watchdog.end_with(handle.owner)
-    found = _SHIPPED.get(handle.key)
-    if found is None:
-        with open(handle.path, "rb") as stream:
-            found = cloudpickle.load(stream)
-        _keep(_SHIPPED, handle.key, found)
-    return found
-
-
-def _keep(cache: dict[Any, Any], key: Any, obj: Any) -> None:
-    """Store in a per-process cache of at most ``_SHIPPED_MAX`` entries (oldest out)."""
-    if len(cache) >= _SHIPPED_MAX:
-        cache.pop(next(iter(cache)))
-    cache[key] = obj
-
-
-@contextlib.contextmanager
-def interrupts_held() -> Iterator[None]:
-    """Hold a Ctrl-C until the block ends.  Loading a compiled kernel runs Python
-    callbacks from LLVM through ctypes, which prints and drops any exception raised
-    in them: a KeyboardInterrupt landing there would be lost and the run go on."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught and callable(previous):
-            # Called here, in this thread: a signal sent again could reach the Python
-            # handler only later, inside the next kernel load, and be lost there.
-            previous(signal.SIGINT, None)
-        elif caught and previous == signal.SIG_DFL:
-            os.kill(os.getpid(), signal.SIGINT)  # the default action: end the process
-
-
-@dataclass(frozen=True, slots=True)
-class StopFlag:
-    """Raised when a file appears at ``path``; ``path`` None never raises."""
-
-    path: str | None = None
-
-    def is_set(self) -> bool:
-        return self.path is not None and os.path.exists(self.path)
-
-
-def warm(space: Any) -> Any:
-    """Inside a worker: call each fast hook once on a one-node budget, the first time
-    this process sees ``space``, so compiled kernels load before any task is timed."""
-    if _WARMED.get(id(space)) is space:
-        return space
-    fast = hooks.of(space)
-    with interrupts_held(), quick_loads():
-        for state in _warm_states(space):
-            for hook in (fast.count_below, fast.first_below):
-                try:
-                    hook(state, 1)
-                except Exception:  # noqa: BLE001 - only a warm-up: tasks report errors
-                    pass
-    _keep(_WARMED, id(space), space)
-    return space
-
-
-def _warm_states(space: Any) -> list[Any]:
-    """The root, and the first of a count's symmetric roots, whose states may need
-    other kernels (N-Queens: the canonical tree's)."""
-    states = [space.root()]
-    try:
-        symmetric = hooks.of(space).count_roots()
-        if symmetric is not None:
-            states.extend(state for state, _ in list(symmetric)[:1])
-    except Exception:  # noqa: BLE001, S110 - only a warm-up
-        pass
-    return states
 
 
 class Executor:
@@ -261,7 +164,7 @@ class Executor:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
         self._files.append(path)
-        _keep(_SHIPPED, key, obj)  # a process forked from this one has it already
+        remember(key, obj)  # a process forked from this one has it already
         return Shipped(key, path, os.getpid())
 
     def cancel(self, futures: Iterable[Any]) -> None:
@@ -472,55 +375,3 @@ def _close_fork_pools() -> None:
 
 
 atexit.register(_close_fork_pools)
-
-
-@dataclass(frozen=True, slots=True)
-class Backend:
-    """A registered backend: what makes its executor, and the options it takes."""
-
-    factory: Callable[..., Executor]
-    options: frozenset[str] = frozenset()
-
-
-_REGISTRY: dict[str, Backend] = {}
-
-
-def register_backend(name: str, factory: Callable[..., Executor],
-                     options: Iterable[str] = ()) -> None:
-    """Make ``backend=name`` build ``factory(workers, **options)`` (a backend module
-    registers itself when imported, as joblib's backends do)."""
-    _REGISTRY[name] = Backend(factory, frozenset(options))
-
-
-def backend_names() -> tuple[str, ...]:
-    """The registered backends, sorted."""
-    return tuple(sorted(_REGISTRY))
-
-
-def make_executor(workers: int = 1, backend: str | None = None, **options: Any) -> Executor:
-    """The executor for ``workers`` and ``backend`` (None: serial for 1, else loky)."""
-    count = resolve_workers(workers)
-    if backend is None:
-        backend = "serial" if count == 1 else "loky"
-    check_name("backend", backend, backend_names())
-    chosen = _REGISTRY[backend]
-    for option, value in options.items():
-        if value is not None and option not in chosen.options:
-            takers = [name for name in backend_names() if option in _REGISTRY[name].options]
-            if not takers:
-                raise TypeError(f"make_executor() got an unknown option {option!r}")
-            raise ValueError(f"a scheduler {option} needs backend {takers[0]!r}, "
-                             f"got backend {backend!r}")
-    return chosen.factory(count, **{k: v for k, v in options.items() if v is not None})
-
-
-def _fork(workers: int) -> ForkExecutor:
-    if "fork" not in multiprocessing.get_all_start_methods():
-        raise ValueError("backend 'fork' needs the fork start method (Linux); use 'loky'")
-    return ForkExecutor(workers)
-
-
-register_backend("serial", lambda workers: Executor(1))
-register_backend("threads", ThreadExecutor)
-register_backend("loky", LokyExecutor)
-register_backend("fork", _fork)

@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .executors import Executor, make_executor
+from .backends import make_executor
+from .executors import Executor
 from .report import SearchReport
 from .scheduler import Run
 from .space import Space

@@ -66,20 +66,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import hooks
-from .executors import Executor, warm
+from .executors import Executor
 from .progress import progress_bar
 from .report import SearchInterrupted, SearchReport, WorkerCrashError
 from .space import Space
-from .split import (
-    Subtree,
-    TaskResult,
-    expand,
-    pickled,
-    run_pickled,
-    run_subtrees,
-    run_task,
-    warm_task,
-)
+from .split import Subtree, TaskResult, expand, run_subtrees
+from .worker import pickled, run_pickled, run_task, warm, warm_task
 
 DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50

@@ -20,9 +20,9 @@ allowance
     call of a compiled hook may take (hooks only know node budgets, so a time
     budget is turned into nodes with the rate measured so far).
 task
-    ``run_task(handle, roots, ...)``, what a worker runs: the space behind the
-    handle (loaded and its kernels warmed once per process), then
-    ``run_subtrees``.  ``warm_task`` only loads and warms: it starts a pool.
+    ``worker.run_task(handle, roots, ...)``, what a worker runs: the space behind
+    the handle (loaded and its kernels warmed once per process), then
+    ``run_subtrees``.
 mode
     ``count`` (add weighted counts), ``first`` (stop at one solution) or ``all``
     (keep solutions, up to ``keep`` of them).
@@ -34,18 +34,14 @@ first-row subtrees expanded level by level until at least 100 subtrees exist.
 from __future__ import annotations
 
 import os
-import pickle
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-import cloudpickle
-
 from . import hooks
-from .executors import StopFlag, unship, warm
 from .space import Explored, Space, explore
 
 Subtree = tuple[Any, int]
@@ -274,43 +270,3 @@ def run_subtrees(
     )
 
 
-def pickled(obj: Any) -> bytes:
-    """``obj`` (a task's roots, or all its arguments) as one bytes object, pickled by
-    the fast C pickler when it can: loky's cloudpickle costs some 8 us per state,
-    and a task can carry hundreds."""
-    try:
-        return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
-        return cloudpickle.dumps(obj)  # states of classes made on the fly
-
-
-def run_task(handle: Any, roots: Sequence[Subtree] | bytes, mode: str, budget: int | None,
-             keep: int | None, seconds: float | None, stop: StopFlag) -> TaskResult:
-    """The body of one task, in a worker: load the space once, then ``run_subtrees``
-    (``roots`` may come ``pickled``)."""
-    started = time.perf_counter()
-    if isinstance(roots, bytes):
-        roots = pickle.loads(roots)
-    space = warm(unship(handle))
-    setup = time.perf_counter() - started
-    result = run_subtrees(space, roots, mode, budget, keep, seconds=seconds, stop=stop)
-    return replace(result, setup_seconds=setup) if setup > 1e-3 else result
-
-
-def task_key(arguments: bytes) -> bytes:
-    """What a ``run_pickled`` task searches (roots, mode, budgets), without the run's
-    own space handle and stop flag: the same for the same task in another run."""
-    _, roots, mode, budget, keep, seconds, _ = pickle.loads(arguments)
-    return pickled((roots, mode, budget, keep, seconds))
-
-
-def run_pickled(arguments: bytes) -> TaskResult:
-    """``run_task`` with all its arguments ``pickled`` into one bytes object."""
-    return run_task(*pickle.loads(arguments))
-
-
-def warm_task(handle: Any) -> float:
-    """Load the space and its kernels in a fresh worker; returns the seconds it took."""
-    started = time.perf_counter()
-    warm(unship(handle))
-    return time.perf_counter() - started

@@ -47,10 +47,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-import cloudpickle
+import cloudpickle  # type: ignore[import-untyped]
 
-from .executors import Executor, StopFlag
-from .split import TaskResult, run_pickled, task_key
+from .executors import Executor
+from .split import TaskResult
+from .worker import StopFlag, run_pickled, task_key
 
 
 class VirtualExecutor(Executor):
