@@ -90,7 +90,7 @@ atexit.register(_sweep_flags)
 
 def cpu_count() -> int:
     """Usable cores, as loky (and so joblib) counts them: cgroups and affinity aware."""
-    import loky
+    import loky  # type: ignore[import-untyped]
 
     return max(1, loky.cpu_count())
 
@@ -302,7 +302,9 @@ class LokyExecutor(_LocalPool):
     def is_crash(self, error: BaseException) -> bool:
         from concurrent.futures.process import BrokenProcessPool
 
-        from loky.process_executor import TerminatedWorkerError
+        from loky.process_executor import (  # type: ignore[import-untyped]
+            TerminatedWorkerError,
+        )
 
         return isinstance(error, (TerminatedWorkerError, BrokenProcessPool))
 

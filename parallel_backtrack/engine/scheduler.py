@@ -47,7 +47,7 @@ them on two loky processes and fills a report whose ``count`` equals
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -133,7 +133,8 @@ class Run:
 
     def _cut(self) -> None:
         """Cut the tree into about ``per_worker`` subtrees per worker."""
-        roots, prefix = self._roots(), ()
+        roots = self._roots()
+        prefix: tuple[int, ...] = ()
         inline = self.executor.runs_inline
         if not inline:
             roots, prefix = self._probe(roots), (1,)
@@ -275,7 +276,7 @@ class Run:
         self.report.complete, self.report.stop_reason = False, "timeout"
         return True
 
-    def stream(self) -> Iterator[Any]:
+    def stream(self) -> Generator[Any, None, None]:
         """Run to the end, yielding solutions in order (only in mode ``all``)."""
         started = self.started = time.perf_counter()
         try:

@@ -127,9 +127,10 @@ class _Branches:
         self.space = space
         self.batch: Callable[[Sequence[Any]], Sequence[Sequence[Any]] | None] | None = (
             hooks.of(space).branch_all)
-        self.known: dict[int, tuple[Any, list[Any]]] = {}
+        self.known: dict[int, tuple[Any, Sequence[Any]]] = {}
 
-    def of(self, items: Sequence[tuple[bool, Any, int]], index: int, wanted: int) -> list[Any]:
+    def of(self, items: Sequence[tuple[bool, Any, int]], index: int,
+           wanted: int) -> Sequence[Any]:
         state = items[index][1]
         found = self.known.pop(id(state), None)
         if found is not None and found[0] is state:
@@ -146,7 +147,7 @@ class _Branches:
             if children is not None:
                 for other, below in zip(states[1:], children[1:]):
                     self.known[id(other)] = (other, below)
-                return list(children[0])
+                return children[0]
             self.batch = None  # the space branches one by one after all
         return list(self.space.branch(state))
 
