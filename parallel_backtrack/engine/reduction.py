@@ -9,8 +9,9 @@ new subclass registered in ``REDUCTIONS``; the scheduler does not change.
 Glossary
 --------
 mode
-    The name a run is started with (``count``, ``first``, ``all``); it is also
-    what each task is told to do (``split.run_subtrees``' ``mode``).
+    The name a run is started with (``count``, ``first``, ``all``): a key of
+    ``REDUCTIONS``.  A reduction's ``mode`` is also what each task is told to do
+    (``split.run_subtrees``' ``mode``); its ``name``, if set, labels the report.
 key
     A place in the sequential depth-first order (a tuple; see ``scheduler.py``):
     solutions found under smaller keys come first.
@@ -26,6 +27,17 @@ ordered
     Results must come out in the tree's order: work is never packed.
 symmetric
     The run may start from the space's weighted ``count_roots``.
+
+Adding a mode
+-------------
+Subclass ``Reduction``: set ``mode`` to the task mode whose results it folds
+(``all`` hands back every solution, ``count`` counts, ``first`` stops at one), a
+``name``, and override ``found`` / ``absorb`` / ``done`` (and ``release`` /
+``finish`` if it streams or fixes the report up).  Pass the class as a run's mode
+(``Run(space, MyReduction, executor, ...)``) or register it in ``REDUCTIONS``.
+A mode whose tasks must do something new (search below a threshold, share a
+bound) also needs that mode in ``split.run_subtrees`` and, for a kernel, a hook
+declared on ``FastSpace``; the scheduler stays as it is.
 
 Example: ``Count(report, limit=None)`` adds each task's weighted count to
 ``report.count``; ``Count.done()`` turns true only with a limit, once it is reached.
@@ -47,7 +59,8 @@ Key = tuple[int, ...]
 class Reduction:
     """One run's fold of results: the parent's side of a mode (the base folds nothing)."""
 
-    mode = ""
+    mode = ""  # what each task runs: a mode of ``split.run_subtrees``
+    name = ""  # the report's mode ("": ``mode``)
     ordered = False
     symmetric = False
 

@@ -88,7 +88,8 @@ def _submit(executor: Executor, arguments: tuple[Any, ...]) -> Any:
 class Run:
     """One search: the loop that keeps workers fed and hands results to the reduction."""
 
-    def __init__(self, space: Space[Any], mode: str, executor: Executor, *, owns: bool,
+    def __init__(self, space: Space[Any], mode: str | type[Reduction], executor: Executor, *,
+                 owns: bool,
                  budget: int | None, budget_seconds: float | None, per_worker: int | None,
                  limit: int | None, timeout: float | None, progress: bool | None) -> None:
         for name, value in (("budget", budget), ("budget_seconds", budget_seconds),
@@ -96,17 +97,18 @@ class Run:
             _check_positive(name, value)
         if limit is not None and (isinstance(limit, bool) or limit < 0):
             raise ValueError(f"limit must be a non-negative integer or None, got {limit!r}")
-        self.space, self.mode, self.executor, self.owns = space, mode, executor, owns
+        kind = REDUCTIONS[mode] if isinstance(mode, str) else mode
+        self.space, self.mode, self.executor, self.owns = space, kind.mode, executor, owns
         # A time budget alone means no node limit; otherwise the space's own default.
         self.budget = budget or (None if budget_seconds else
                                  hooks.of(space).node_budget or DEFAULT_BUDGET)
         self.seconds = budget_seconds
         self.per_worker = per_worker or DEFAULT_PER_WORKER
         self.timeout = timeout
-        self.report = SearchReport(mode, executor.workers, executor.name, budget=self.budget,
-                                   budget_seconds=budget_seconds)
+        self.report = SearchReport(kind.name or kind.mode, executor.workers, executor.name,
+                                   budget=self.budget, budget_seconds=budget_seconds)
         self.wall_started = time.time()
-        self.reduction: Reduction = REDUCTIONS[mode](self.report, limit, self.wall_started)
+        self.reduction: Reduction = kind(self.report, limit, self.wall_started)
         self.keep = self.reduction.keep
         self.pending = Pending(executor.workers, self.budget, not self.reduction.ordered,
                                self.report)
