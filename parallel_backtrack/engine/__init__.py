@@ -1,5 +1,8 @@
-"""The problem-agnostic engine: spaces, splitting, scheduling, executors (and a virtual
-pool that simulates P workers on one core), reports, metrics."""
+"""The problem-agnostic engine: spaces and their declared fast hooks (``space``,
+``hooks``), splitting (``split``), scheduling (``scheduler`` with ``probe``, ``pending``
+and a ``reduction`` per mode), executors behind a backend registry (``executors``,
+``backends``, ``dask_executor``, and a ``virtual`` pool that simulates P workers on one
+core), what runs in a worker (``worker``), reports and metrics."""
 
 from . import dask_executor  # noqa: F401 - registers the dask backend
 from .backends import backend_names, make_executor, register_backend
