@@ -269,5 +269,3 @@ def run_subtrees(
         count, nodes, tuple(solutions), tuple(queue), time.perf_counter() - allowance.started,
         worker_label(), found_at, untouched=untouched,
     )
-
-
