@@ -23,8 +23,7 @@ from typing import Any
 
 import psutil
 
-from parallel_backtrack.engine import make_executor, solve
-from parallel_backtrack.engine import probe as probing
+from parallel_backtrack.engine import make_executor, scheduler, solve
 
 
 def _cpu(pids: list[int]) -> list[float]:
@@ -34,8 +33,8 @@ def _cpu(pids: list[int]) -> list[float]:
 def measure_cancel(space: Any, workers: int = 2, runs: int = 5, window: float = 0.5,
                    probe: bool = False, budget: int | None = None) -> list[dict[str, Any]]:
     """Solve ``runs`` times on one warm loky pool; latency and CPU after each."""
-    saved = probing.PROBE_BUDGETS
-    probing.PROBE_BUDGETS = saved if probe else 0
+    saved = scheduler.PROBE_BUDGETS
+    scheduler.PROBE_BUDGETS = saved if probe else 0
     executor = make_executor(workers, "loky")
     rows = []
     try:
@@ -56,6 +55,6 @@ def measure_cancel(space: Any, workers: int = 2, runs: int = 5, window: float = 
                 "tasks": report.tasks, "pids": " ".join(map(str, pids)),
             })
     finally:
-        probing.PROBE_BUDGETS = saved
+        scheduler.PROBE_BUDGETS = saved
         executor.close()
     return rows

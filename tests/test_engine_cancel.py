@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from parallel_backtrack.engine import count, make_executor, probe, solve
+from parallel_backtrack.engine import count, make_executor, scheduler, solve
 from parallel_backtrack.engine.examples import NoAdjacentOnes
 
 psutil = pytest.importorskip("psutil")
@@ -44,7 +44,7 @@ def cpu_seconds(pids):
 @pytest.fixture
 def no_probe(monkeypatch):
     # The parent's probe would find the first solution itself; make the pool search.
-    monkeypatch.setattr(probe, "PROBE_BUDGETS", 0)
+    monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
 
 
 @pytest.mark.timeout(120)

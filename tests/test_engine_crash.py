@@ -12,7 +12,7 @@ from parallel_backtrack.engine import (
     WorkerCrashError,
     count,
     make_executor,
-    probe,
+    scheduler,
     sequential_count,
 )
 from parallel_backtrack.engine.examples import NoAdjacentOnes
@@ -23,7 +23,7 @@ psutil = pytest.importorskip("psutil")
 @pytest.fixture(autouse=True)
 def no_probe(monkeypatch):
     # Otherwise the parent searches these small trees itself while the pool starts.
-    monkeypatch.setattr(probe, "PROBE_BUDGETS", 0)
+    monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
 
 
 def loky_workers() -> list[int]:

@@ -7,7 +7,7 @@ import pytest
 from parallel_backtrack.engine import (
     count,
     make_executor,
-    probe,
+    scheduler,
     sequential_count,
     sequential_solutions,
     solutions,
@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.dask, pytest.mark.timeout(180)]
 @pytest.fixture(autouse=True)
 def no_probe(monkeypatch):
     # Otherwise the parent searches these small trees itself while the cluster warms.
-    monkeypatch.setattr(probe, "PROBE_BUDGETS", 0)
+    monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
 
 
 @pytest.fixture(scope="module")

@@ -131,9 +131,9 @@ def worker_seconds(report):
 @pytest.mark.parametrize("workers,backend", [(2, "threads"), (2, "loky")])
 def test_time_budget_bounds_every_task_and_keeps_counts_exact(workers, backend,
                                                               monkeypatch):
-    from parallel_backtrack.engine import probe
+    from parallel_backtrack.engine import scheduler
 
-    monkeypatch.setattr(probe, "PROBE_BUDGETS", 0)
+    monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
     space = NoAdjacentOnes(22)
     report = count(space, workers=workers, backend=backend, budget_seconds=0.005)
     assert report.count == 46368 and report.budget is None and report.budget_seconds == 0.005
@@ -154,7 +154,7 @@ def test_time_and_node_budgets_together_stop_at_the_first_reached():
 def test_tasks_get_the_whole_budget_while_much_is_pending_and_less_later(monkeypatch):
     import pickle
 
-    from parallel_backtrack.engine import pending, probe, scheduler
+    from parallel_backtrack.engine import pending, scheduler
 
     budgets = []
 
@@ -162,7 +162,7 @@ def test_tasks_get_the_whole_budget_while_much_is_pending_and_less_later(monkeyp
         budgets.append(pickle.loads(arguments)[3])
         return scheduler.run_task(*pickle.loads(arguments))
 
-    monkeypatch.setattr(probe, "PROBE_BUDGETS", 0)
+    monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
     monkeypatch.setattr(scheduler, "run_pickled", recording)
     space = NoAdjacentOnes(22)
     report = count(space, workers=2, backend="threads", budget=800, per_worker=30)
@@ -177,9 +177,9 @@ def test_tasks_get_the_whole_budget_while_much_is_pending_and_less_later(monkeyp
 
 @pytest.mark.timeout(120)
 def test_a_small_split_is_refined_so_every_worker_is_fed(monkeypatch):
-    from parallel_backtrack.engine import probe
+    from parallel_backtrack.engine import scheduler
 
-    monkeypatch.setattr(probe, "PROBE_BUDGETS", 0)
+    monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
     # One subtree per worker and a budget no task reaches: only splitting makes work.
     report = count(NoAdjacentOnes(20), workers=4, backend="threads", per_worker=1,
                    budget=10**6)
@@ -190,9 +190,9 @@ def test_a_small_split_is_refined_so_every_worker_is_fed(monkeypatch):
 
 @pytest.mark.timeout(120)
 def test_pending_work_is_capped(monkeypatch):
-    from parallel_backtrack.engine import pending
+    from parallel_backtrack.engine import scheduler
 
-    monkeypatch.setattr(pending, "MAX_PENDING", 50)
+    monkeypatch.setattr(scheduler, "MAX_PENDING", 50)
     report = count(NoAdjacentOnes(20), workers=2, backend="threads", per_worker=1000,
                    budget=30)
     assert report.count == 17711

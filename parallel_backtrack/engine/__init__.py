@@ -5,9 +5,9 @@ and a ``reduction`` per mode), executors behind a backend registry (``executors`
 core), what runs in a worker (``worker``), reports and metrics."""
 
 from . import dask_executor  # noqa: F401 - registers the dask backend
-from .backends import backend_names, make_executor, register_backend
+from .backends import backend_names, cpu_count, register_backend, resolve_workers
 from .checks import UnknownNameError, check_int, check_name, did_you_mean, is_interrupt
-from .executors import Executor, cpu_count, resolve_workers
+from .executors import Executor, make_executor
 from .metrics import Metrics, TooManyNodesError, metrics
 from .modes import SolutionStream, count, first_hit, solutions, solve
 from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats

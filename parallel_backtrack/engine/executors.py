@@ -9,8 +9,9 @@ backend
     see ``forkserver.py``), ``fork`` (processes forked from this one, Linux: no
     start-up cost) or ``dask`` (a Dask ``distributed`` cluster).
 registry
-    Backend name -> factory, in ``backends.py``: ``make_executor`` looks the name
-    up there, so this module imports no other backend module.
+    Backend name -> factory (``backends.py``): this module registers its pools,
+    ``dask_executor.py`` registers ``dask``; ``make_executor`` looks the name up
+    there, so this module imports no other backend module.
 capabilities
     What an executor needs from the scheduler, as attributes, never a test of
     its name: ``runs_inline`` (tasks run inside ``submit``, in this process:
@@ -34,8 +35,8 @@ crash
     A worker process died (killed, out of memory): ``executor.is_crash(error)``
     recognises the error, ``executor.restart()`` gets a fresh pool.
 
-Example: ``LokyExecutor(2)`` (what ``make_executor(2)`` gives) is a loky pool of
-two processes; ``Executor(1)`` runs everything in the calling process.
+Example: ``make_executor(2)`` is a loky pool of two processes;
+``make_executor(1)`` runs everything in the calling process.
 """
 
 from __future__ import annotations
@@ -55,7 +56,14 @@ from typing import Any
 import cloudpickle  # type: ignore[import-untyped]
 
 from . import forkserver
-from .checks import UnknownNameError, did_you_mean  # noqa: F401 - re-exported
+from .backends import (
+    REGISTRY,
+    backend_names,
+    cpu_count,  # noqa: F401 - re-exported: it lived here before backends.py
+    register_backend,
+    resolve_workers,
+)
+from .checks import UnknownNameError, check_name, did_you_mean  # noqa: F401 - re-exported
 
 # unship and warm are re-exported: code written before worker.py imports them from here.
 from .worker import Shipped, StopFlag, remember, unship, warm  # noqa: F401
@@ -86,26 +94,6 @@ def _sweep_flags(older_than: float = 0.0) -> None:
 
 
 atexit.register(_sweep_flags)
-
-
-def cpu_count() -> int:
-    """Usable cores, as loky (and so joblib) counts them: cgroups and affinity aware."""
-    import loky  # type: ignore[import-untyped]
-
-    return max(1, loky.cpu_count())
-
-
-def resolve_workers(workers: int) -> int:
-    """joblib's n_jobs convention: positive counts, or -1 for all cores."""
-    if isinstance(workers, bool) or not isinstance(workers, int):
-        raise ValueError(f"workers must be an integer, got {workers!r}")
-    if workers == -1:
-        return cpu_count()
-    if workers < 1:
-        raise ValueError(
-            f"workers must be a positive integer or -1 (all cores), got {workers}"
-        )
-    return workers
 
 
 class Executor:
@@ -272,7 +260,7 @@ class LokyExecutor(_LocalPool):
         self._pool = self._reusable()
 
     def _reusable(self) -> Any:
-        from loky import get_reusable_executor
+        from loky import get_reusable_executor  # type: ignore[import-untyped]
 
         context = forkserver.context() if self.start_method == "forkserver" else None
         return get_reusable_executor(max_workers=self.workers, timeout=300, context=context)
@@ -377,3 +365,32 @@ def _close_fork_pools() -> None:
 
 
 atexit.register(_close_fork_pools)
+
+
+def make_executor(workers: int = 1, backend: str | None = None, **options: Any) -> Executor:
+    """The executor for ``workers`` and ``backend`` (None: serial for 1, else loky)."""
+    count = resolve_workers(workers)
+    if backend is None:
+        backend = "serial" if count == 1 else "loky"
+    check_name("backend", backend, backend_names())
+    chosen = REGISTRY[backend]
+    for option, value in options.items():
+        if value is not None and option not in chosen.options:
+            takers = [name for name in backend_names() if option in REGISTRY[name].options]
+            if not takers:
+                raise TypeError(f"make_executor() got an unknown option {option!r}")
+            raise ValueError(f"a scheduler {option} needs backend {takers[0]!r}, "
+                             f"got backend {backend!r}")
+    return chosen.factory(count, **{k: v for k, v in options.items() if v is not None})
+
+
+def _fork(workers: int) -> ForkExecutor:
+    if "fork" not in multiprocessing.get_all_start_methods():
+        raise ValueError("backend 'fork' needs the fork start method (Linux); use 'loky'")
+    return ForkExecutor(workers)
+
+
+register_backend("serial", lambda workers: Executor(1))
+register_backend("threads", ThreadExecutor)
+register_backend("loky", LokyExecutor)
+register_backend("fork", _fork)

@@ -25,8 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .backends import make_executor
-from .executors import Executor
+from .executors import Executor, make_executor
 from .report import SearchReport
 from .scheduler import Run
 from .space import Space

@@ -7,8 +7,9 @@ work
     work's place in the sequential depth-first order (see ``scheduler.py``);
     ``parent`` the task whose leftover it is (-1: cut by the parent).
 pending
-    Work waiting in the parent, front first.  Above ``MAX_PENDING`` waiting
-    roots nothing is split, which bounds the parent's memory.
+    Work waiting in the parent, front first.  Above ``max_roots`` waiting roots
+    (the scheduler's ``MAX_PENDING``) nothing is split, which bounds the
+    parent's memory.
 budget
     Tasks get the whole node budget only while the work pending holds
     ``FULL_AHEAD`` budget per worker (by the measured nodes per subtree), half of
@@ -28,7 +29,7 @@ per_root
     Nodes per subtree of the cut, a moving average of the latest tasks (None:
     nothing measured yet).
 
-Example: ``Pending(workers=2, budget=20_000, packs=True, report=report)``; ``push``
+Example: ``Pending(2, 20_000, packs=True, report=report, max_roots=20_000)``; ``push``
 the cut's work, then ``next_work(split)`` hands out tasks, splitting in the tail.
 """
 
@@ -41,8 +42,6 @@ from dataclasses import dataclass
 from .report import SearchReport
 from .split import Subtree
 
-# Subtree roots waiting in the parent; beyond this the scheduler stops splitting.
-MAX_PENDING = 20_000
 # In the tail a subtree of the cut is split when subtrees average this share of a
 # budget (1 / SPLIT_SHARE) or more.
 SPLIT_SHARE = 2
@@ -74,8 +73,9 @@ class Pending:
     """Work waiting in the parent, with its root count and the measured subtree size."""
 
     def __init__(self, workers: int, budget: int | None, packs: bool,
-                 report: SearchReport) -> None:
+                 report: SearchReport, *, max_roots: int) -> None:
         self.workers, self.budget, self.packs, self.report = workers, budget, packs, report
+        self.max_roots = max_roots  # no splitting above this many roots waiting
         self.items: deque[Work] = deque()
         self.roots = 0
         self.per_root: float | None = None
@@ -120,7 +120,7 @@ class Pending:
         """The next work to submit; ``split`` it first when the queue runs low."""
         while self.items:
             work = self.pop()
-            if (len(self.items) >= self.workers or self.roots >= MAX_PENDING
+            if (len(self.items) >= self.workers or self.roots >= self.max_roots
                     or not self.worth_splitting(work)):
                 return self.pack(work)
             pieces = split(work)

@@ -1,6 +1,7 @@
 """The probe: the parent searches by itself before (and while) a pool starts.
 
-A small tree finishes within ``PROBE_BUDGETS`` budgets in the parent without paying
+A small tree finishes within a few budgets (``budgets``, the scheduler's
+``PROBE_BUDGETS``) in the parent without paying
 for a pool.  On a pool that starts slowly a larger one starts the pool and the
 parent keeps searching, a round at a time, until every worker is warm (spawned,
 kernels loaded); what the probe leaves is what the scheduler cuts.
@@ -12,7 +13,7 @@ round
     worker ``parent`` under key ``(0, round)`` (before everything cut later).
 start cost
     ``executor.start_cost``: the first round lasts at most that long (its
-    ``PROBE_BUDGETS`` budgets permitting): a tree the parent finishes in that
+    ``budgets`` budgets permitting): a tree the parent finishes in that
     time does not start the workers.
 warming
     While the workers boot the rounds last ``PROBE_ROUND_SECONDS``; once the pool
@@ -21,7 +22,7 @@ warming
     some 15 ms after the pool starts) wait at most about that long for work.
 
 Example: ``Probe(space, executor, "count", 20_000, None, None, report, absorb,
-stopped).run(roots)`` returns the roots still to search (empty: the parent
+stopped, budgets=8).run(roots)`` returns the roots still to search (empty: the parent
 finished the tree alone).
 """
 
@@ -36,7 +37,6 @@ from .report import SearchReport
 from .split import Subtree, TaskResult, run_subtrees
 from .worker import warm, warm_task
 
-PROBE_BUDGETS = 8
 PROBE_ROUND_SECONDS = 0.05
 WARMING_ROUND_SECONDS = 0.005
 
@@ -47,8 +47,9 @@ class Probe:
     def __init__(self, space: Any, executor: Executor, mode: str, budget: int | None,
                  seconds: float | None, keep: int | None, report: SearchReport,
                  absorb: Callable[[tuple[int, ...], TaskResult], None],
-                 stopped: Callable[[], bool]) -> None:
+                 stopped: Callable[[], bool], *, budgets: int) -> None:
         self.space, self.executor, self.report = space, executor, report
+        self.budgets = budgets  # of the first round (none: no probe)
         self.mode, self.budget, self.seconds, self.keep = mode, budget, seconds, keep
         self.absorb, self.stopped = absorb, stopped
         self.handle: Any = None  # the shipped space, once the pool was booted with it
@@ -66,7 +67,7 @@ class Probe:
 
     def run(self, roots: list[Subtree]) -> list[Subtree]:
         """Search in this process first; returns what is left to cut (not redone)."""
-        if PROBE_BUDGETS <= 0:
+        if self.budgets <= 0:
             return roots
         started = time.perf_counter()
         warm(self.space)  # load the kernels first: that is not search time
@@ -74,7 +75,7 @@ class Probe:
             self.handle = self.executor.ship(self.space)
             self.executor.boot(self.handle)
         self.report.setup_seconds += time.perf_counter() - started
-        rest = self.round(roots, PROBE_BUDGETS, self.executor.start_cost, 0)
+        rest = self.round(roots, self.budgets, self.executor.start_cost, 0)
         if not rest or self.stopped() or not self.executor.slow_start:
             return rest
         return self._while_booting(rest)

@@ -64,6 +64,11 @@ from .worker import pickled, run_pickled, run_task
 
 DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
+# The parent searches this many budgets itself before it starts a pool (``probe.py``):
+# a tree that small is not worth one.  0: no probe.
+PROBE_BUDGETS = 8
+# Subtree roots waiting in the parent; beyond this the scheduler stops splitting.
+MAX_PENDING = 20_000
 # The first cut makes at most this many subtrees: with many workers the parent's
 # dispatching is the limit, and budgets, packing and leftovers keep them balanced.
 MAX_CUT = 1024
@@ -111,7 +116,7 @@ class Run:
         self.reduction: Reduction = kind(self.report, limit, self.wall_started)
         self.keep = self.reduction.keep
         self.pending = Pending(executor.workers, self.budget, not self.reduction.ordered,
-                               self.report)
+                               self.report, max_roots=MAX_PENDING)
         self.inflight: dict[Any, Work] = {}
         self.crashes = 0
         self.handle: Any = None
@@ -128,7 +133,7 @@ class Run:
         """The parent's own search first (``probe.py``); returns what is left to cut."""
         probe = Probe(self.space, self.executor, self.mode, self.budget, self.seconds,
                       self.keep, self.report, self._absorb,
-                      lambda: self._done() or self._out_of_time())
+                      lambda: self._done() or self._out_of_time(), budgets=PROBE_BUDGETS)
         rest = probe.run(roots)
         self.handle = probe.handle
         return rest
@@ -143,7 +148,7 @@ class Run:
             if self._done() or self.report.stop_reason:
                 return
         target = 1 if inline else min(self.per_worker * self.executor.workers, MAX_CUT,
-                                      pending.MAX_PENDING)
+                                      MAX_PENDING)
         frontier = expand(self.space, roots, target)
         self.report.nodes += frontier.nodes
         self.report.split_depth = frontier.depth
