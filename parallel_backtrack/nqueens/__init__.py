@@ -1,7 +1,7 @@
 """N-Queens on the engine: the lab's immutable board, row orders, a fast kernel."""
 
 from .board import ImmutableQueenLocations, from_columns
-from .local_search import LocalResult, find_one
+from .local.search import LocalResult, find_one
 from .orders import FewestCandidatesRow, FirstAvailableRow, order_named
 from .sequential import sequential_count
 from .space import QueensSpace, count_report, count_solutions, count_unique

@@ -11,7 +11,7 @@ partial
 verify
     ``--verify`` checks a complete count against OEIS A000170 (n <= 27, every
     count anyone knows) and each ``--show`` board with ``is_queens_solution``
-    (``--find-one`` answers are always checked by ``local_search``).
+    (``--find-one`` answers are always checked by ``local.search``).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from .. import _cli
 from ..engine import SearchInterrupted, SearchReport, WorkerCrashError, solutions
 from ..engine import count as engine_count
 from .board import ImmutableQueenLocations
+from .burnside import unique_from_total
 from .kernel import MAX_KERNEL_SIZE
 from .orders import ORDERS, order_named
 from .space import KERNELS, QueensSpace
-from .symmetry import unique_from_total
 from .verify import is_queens_solution
 
 PROG = "python -m parallel_backtrack.nqueens"
@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_local_search(parser: argparse.ArgumentParser) -> None:
     try:
-        from .local_cli import add_local_arguments
+        from .local.cli import add_local_arguments
     except ImportError:
         return
     add_local_arguments(parser)
@@ -246,7 +246,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if problem:
         return _cli.usage_error(PROG, problem)
     if getattr(args, "find_one", False):
-        from .local_cli import run_find_one
+        from .local.cli import run_find_one
 
         return run_find_one(args, out=out)
     if args.metrics:

@@ -34,9 +34,10 @@ from typing import Any
 from ..engine import Explored, SearchReport, check_name
 from ..engine import count as engine_count
 from .board import ImmutableQueenLocations
+from .burnside import unique_from_total
 from .kernel import MAX_KERNEL_SIZE, count_subtree
 from .orders import FirstAvailableRow, RowOrder
-from .symmetry import CanonicalBoard, canonical_children, unique_from_total
+from .symmetry import CanonicalBoard, canonical_children
 from .symmetry_kernel import count_canonical
 
 KERNELS = ("fast", "reference")

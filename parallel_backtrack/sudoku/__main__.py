@@ -70,8 +70,9 @@ from .batch import (
     solve_entries,
     solve_entry,
 )
+from .batch_io import parse_batch
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
-from .kernel_read import Batch, parse_batch
+from .kernel.read import Batch
 from .orders import ORDERS
 from .propagate import PROPAGATORS
 from .space import KERNELS

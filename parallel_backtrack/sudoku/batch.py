@@ -340,7 +340,8 @@ def kernel_results(batch: Any, job: Job, *, workers: int = 1,
     one with ``solve_entry``.  So a Ctrl-C ends the run within moments, and nodes are
     those of the search that gave the answer.  ``seconds`` is the slice's time per puzzle.
     """
-    from .kernel_batch import UNFINISHED, count_batch, puzzle_lines, solve_batch
+    from .batch_io import puzzle_lines
+    from .kernel.batch import UNFINISHED, count_batch, solve_batch
 
     rows = {int(line): row for row, line in enumerate(batch.lines)}
     errors = dict(batch.errors)

@@ -49,7 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TextIO
 
-from .grid import BOX_SIZES, box_for_cells, check_box
+from .boxes import BOX_SIZES, check_box
+from .grid import box_for_cells
 
 BLANKS = frozenset(".0_")
 LETTERS = string.ascii_uppercase

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 
-BOX_SIZES = range(2, 7)
+from .boxes import BOX_SIZES, check_box
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -85,15 +85,6 @@ def row_name(row: int) -> str:
     """Row letters, spreadsheet style: 0 -> A, 25 -> Z, 26 -> AA."""
     letters = string.ascii_uppercase
     return letters[row] if row < 26 else letters[row // 26 - 1] + letters[row % 26]
-
-
-def check_box(box: int) -> int:
-    """Return ``box`` when it is a supported box size, else raise ValueError."""
-    if isinstance(box, bool) or not isinstance(box, int) or box not in BOX_SIZES:
-        raise ValueError(
-            f"box size must be one of {list(BOX_SIZES)} (grids 4x4 .. 36x36), got {box!r}"
-        )
-    return box
 
 
 @cache

@@ -1,6 +1,6 @@
 """Stronger unit rules for the reference path: all-different matching and locked candidates.
 
-The compiled twins of these rules live in ``kernel_matching``; both reach the
+The compiled twins of these rules live in ``kernel.matching``; both reach the
 same fixed point, so the two paths keep equal node counts.
 
 Glossary

@@ -21,7 +21,7 @@ solution
 
 kernel
     ``fast`` (the default) runs every subtree below the root in the compiled
-    kernel (``kernel.explore_masks``) through the engine's hooks
+    kernel (``kernel.masks.explore_masks``) through the engine's hooks
     ``count_below`` / ``first_below``; ``reference`` keeps the Python search
     all the way down.  Both give the same answers and the same node counts.
     Orders other than ``RowMajor`` and ``FewestOptionsFirst`` always take the
@@ -99,7 +99,7 @@ class SudokuSpace:
         (None on the reference path, which branches one state at a time)."""
         if not self.fast:
             return None
-        from .kernel import branch_masks
+        from .kernel.masks import branch_masks
 
         box, propagation = self.puzzle.box, self.puzzle.propagation
         live = [index for index, state in enumerate(states) if not state.is_dead()]
@@ -138,7 +138,7 @@ class SudokuSpace:
 
         Solutions are kept (``keep``) only up to ``stop_after``.
         """
-        from .kernel import explore_masks
+        from .kernel.masks import explore_masks
 
         box, propagation = self.puzzle.box, self.puzzle.propagation
         rows = [(0,) * len(state.masks) if state.is_dead() else state.masks for state in roots]

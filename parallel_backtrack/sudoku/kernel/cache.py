@@ -1,7 +1,7 @@
 """Keep numba's on-disk cache of the Sudoku kernel honest across its files.
 
 numba stamps a cached function with the hash of the one file that defines it.
-The kernel's entry points inline helpers from the other ``kernel_*.py`` files,
+The kernel's entry points inline helpers from the other files of this package,
 so an edit to a helper alone would leave stale machine code in the cache and
 the kernel would silently run the old rules.  The locators here stamp every
 kernel function with the hash of all the kernel's source files together.
@@ -12,10 +12,10 @@ locator
     numba's object that says where a function's cache lives and how fresh
     its source is (``get_source_stamp``).
 kernel source
-    Every ``kernel_*.py`` file next to this one.
+    Every ``.py`` file of this package directory (``sudoku/kernel/``).
 
 Importing this module registers the locators (once); it must be imported
-before any kernel function is decorated, which ``kernel_bits`` does.
+before any kernel function is decorated, which ``bits`` and ``read`` do.
 """
 
 from __future__ import annotations
@@ -39,15 +39,14 @@ def _numba_class(name: str) -> type:
 def kernel_source_stamp() -> str:
     """One hash over the names and contents of all kernel source files."""
     digest = hashlib.sha256()
-    for path in sorted(_HERE.glob("kernel_*.py")):
+    for path in sorted(_HERE.glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
 def _is_kernel_source(py_file: str) -> bool:
-    path = Path(py_file).resolve()
-    return path.parent == _HERE and path.name.startswith("kernel_")
+    return Path(py_file).resolve().parent == _HERE
 
 
 class _KernelStampMixin:

@@ -12,9 +12,9 @@ min-conflicts (default)
     ``variant="repair"``: greedy start, then a queen in conflict moves to its
     least-conflicted other column (Minton et al.); ``variant="swaps"``: a linear-time
     QS-style variant (Sosic and Gu) for huge n; ``"auto"`` picks repair up to
-    ``REPAIR_MAX_N`` queens.  Kernels in ``local_kernel``.
+    ``REPAIR_MAX_N`` queens.  Kernels in ``local.kernel``.
 hill-climbing, annealing, genetic, constructive
-    See ``local_methods``.
+    See ``local.methods``.
 
 Glossary
 --------
@@ -50,12 +50,12 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import BACKENDS, check_name, did_you_mean, first_hit, resolve_workers
-from ..engine.executors import UnknownNameError
-from .board import MAX_BOARD_SIZE, from_columns
-from .local_kernel import make_rng, min_conflicts_repair, min_conflicts_swaps
-from .local_methods import ELITE, annealing, constructive, genetic, hill_climbing
-from .verify import is_queens_solution
+from ...engine import BACKENDS, check_name, did_you_mean, first_hit, resolve_workers
+from ...engine.executors import UnknownNameError
+from ..board import MAX_BOARD_SIZE, from_columns
+from ..verify import is_queens_solution
+from .kernel import make_rng, min_conflicts_repair, min_conflicts_swaps
+from .methods import ELITE, annealing, constructive, genetic, hill_climbing
 
 REPAIR_MAX_N = 2000  # the repair variant's greedy start costs O(n^2)
 SWAP_START_TRIES = 50  # random picks per row looking for free diagonals (QS4's idea)

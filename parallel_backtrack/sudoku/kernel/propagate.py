@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernel_bits import U64_ZERO, has_many, hot_njit, is_single, popcount
-from .kernel_matching import locked_candidates, match_dirty_units
+from .bits import U64_ZERO, has_many, hot_njit, is_single, popcount
+from .matching import locked_candidates, match_dirty_units
 
 NONE, PEERS, UNITS, TWINS, LOCKED, MATCHING = 0, 1, 2, 3, 4, 5
 PROPAGATION_CODES = {"none": NONE, "peers": PEERS, "units": UNITS, "twins": TWINS,

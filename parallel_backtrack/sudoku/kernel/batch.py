@@ -1,6 +1,6 @@
 """Many puzzles at once through the compiled kernel: solving and counting in bulk.
 
-A whole array of puzzles (``kernel_read.read_batch``) is solved inside one
+A whole array of puzzles (``batch_io.read_batch``) is solved inside one
 compiled call, so no Python code runs per puzzle.  With several workers the
 array is cut into chunks for a thread pool (the kernel runs without the GIL,
 so nothing is copied or pickled and no process starts), or, with
@@ -37,17 +37,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from parallel_backtrack.engine import UnknownNameError, did_you_mean
+from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
-from .kernel import call_kernel, check_box, order_code, propagation_code
-from .kernel_read import PUZZLE_CELLS, Batch, parse_batch, puzzle_lines, read_batch
-from .kernel_search import UNFINISHED, search_many
-from .kernel_tables import kernel_tables
+from .calls import call_kernel, check_box, order_code, propagation_code
+from .read import PUZZLE_CELLS
+from .search import UNFINISHED, search_many
+from .tables import kernel_tables
 
-__all__ = [
-    "BACKENDS", "UNFINISHED", "Batch", "BatchResult", "count_batch", "parse_batch",
-    "puzzle_lines", "read_batch", "search_chunk", "solve_batch",
-]
+__all__ = ["BACKENDS", "UNFINISHED", "BatchResult", "count_batch", "search_chunk", "solve_batch"]
 BACKENDS = ("threads", "loky")
 
 

@@ -1,7 +1,7 @@
 """``--find-one``: the local-search side of ``python -m parallel_backtrack.nqueens``.
 
 ``add_local_arguments(parser)`` adds the options; ``run_find_one(args, out)`` runs
-``local_search.find_one`` and prints the answer, returning the exit status.
+``local.search.find_one`` and prints the answer, returning the exit status.
 
 Glossary
 --------
@@ -25,9 +25,9 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from .. import _cli
-from .board import MAX_BOARD_SIZE
-from .local_search import METHODS, PARAMETERS, VARIANTS, LocalResult, find_one, resolve_variant
+from ... import _cli
+from ..board import MAX_BOARD_SIZE
+from .search import METHODS, PARAMETERS, VARIANTS, LocalResult, find_one, resolve_variant
 
 PROG = "python -m parallel_backtrack.nqueens"
 # The option (by argparse dest) -> the methods it tunes, straight from the defaults table.
