@@ -88,6 +88,8 @@ def too_many_workers(workers: int, hint: str = "") -> str | None:
     """Why ``workers`` local processes are too many for this machine, or None."""
     from .engine import cpu_count
 
+    if 1 <= workers <= MIN_WORKERS_CAP:  # within the cap on any machine: no need to ask loky
+        return None
     cores = cpu_count()
     cap = max(MIN_WORKERS_CAP, WORKERS_PER_CORE * cores)
     if resolve_workers(workers) <= cap:
@@ -300,12 +302,9 @@ def run_process(main: Callable[[], int]) -> NoReturn:
     worker process outlives the run."""
     import signal
 
-    from .engine.quickload import quick_loads
-
     signal.signal(signal.SIGINT, signal.default_int_handler)  # imports done (see _lean)
     try:
-        with quick_loads():  # every kernel this command loads: see quickload.py
-            code = main()
+        code = main()  # kernels it loads skip numba's compiler set-up: see _jit_cache
         sys.stdout.flush()
     except BrokenPipeError:
         code = quiet_stdout()

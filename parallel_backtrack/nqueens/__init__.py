@@ -1,7 +1,12 @@
-"""N-Queens on the engine: the lab's immutable board, row orders, a fast kernel."""
+"""N-Queens on the engine: the lab's immutable board, row orders, a fast kernel.
+
+``find_one`` and ``LocalResult`` (local search, numpy and numba) load on first use,
+so that importing the package (and ``--help``) does not load a compiler.
+"""
+
+from typing import TYPE_CHECKING, Any
 
 from .board import ImmutableQueenLocations, from_columns
-from .local.search import LocalResult, find_one
 from .orders import FewestCandidatesRow, FirstAvailableRow, order_named
 from .sequential import sequential_count
 from .space import QueensSpace, count_report, count_solutions, count_unique
@@ -22,3 +27,16 @@ __all__ = [
     "order_named",
     "sequential_count",
 ]
+
+if TYPE_CHECKING:
+    from .local.search import LocalResult, find_one
+
+_LAZY = {"LocalResult", "find_one"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from .local import search
+
+        return getattr(search, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

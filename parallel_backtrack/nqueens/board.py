@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 MAX_BOARD_SIZE = 64
+# The compiled counters keep a row's diagonals in 64-bit masks: boards up to 32.
+MAX_KERNEL_SIZE = 32
 
 
 def bits(mask: int) -> Iterator[int]:

@@ -33,12 +33,9 @@ from typing import Any
 
 from ..engine import Explored, SearchReport, check_name
 from ..engine import count as engine_count
-from .board import ImmutableQueenLocations
-from .burnside import unique_from_total
-from .kernel import MAX_KERNEL_SIZE, count_subtree
+from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
 from .orders import FirstAvailableRow, RowOrder
 from .symmetry import CanonicalBoard, canonical_children
-from .symmetry_kernel import count_canonical
 
 KERNELS = ("fast", "reference")
 SYMMETRIES = ("d4", "mirror", "none")
@@ -51,6 +48,14 @@ FAST_BUDGET = 16_000_000
 REFERENCE_BUDGET = 20_000
 
 QueensState = ImmutableQueenLocations | CanonicalBoard
+
+
+def _load_kernels() -> tuple[Any, Any]:
+    """The compiled counters, imported (with numba) only by a space that uses them."""
+    from .kernel import count_subtree
+    from .symmetry_kernel import count_canonical
+
+    return count_subtree, count_canonical
 
 
 class QueensSpace:
@@ -67,10 +72,17 @@ class QueensSpace:
         self.fast = (kernel == "fast" and first_available
                      and locations.board_size <= MAX_KERNEL_SIZE)
         self.node_budget = FAST_BUDGET if self.fast else REFERENCE_BUDGET
+        if self.fast:
+            _load_kernels()
         if symmetry is None:
             symmetry = "d4" if self.fast else "none"
         check_name("symmetry", symmetry, SYMMETRIES)
         self.symmetry = symmetry if first_available and not locations.filled else "none"
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self.fast:  # a worker's copy: the kernels load before the engine warms it
+            _load_kernels()
 
     def root(self) -> ImmutableQueenLocations:
         return self.locations
@@ -105,6 +117,7 @@ class QueensSpace:
     def count_below(self, state: QueensState, budget: int) -> Explored | None:
         if not self.fast:
             return None
+        count_subtree, count_canonical = _load_kernels()
         if isinstance(state, CanonicalBoard):
             count, nodes, leftover = count_canonical(state.board, budget)
             return Explored(count, nodes, (), tuple(CanonicalBoard(b) for b in leftover))
@@ -132,6 +145,8 @@ def count_unique(n: int, **options: Any) -> tuple[int, int]:
 
     ``options`` go to ``count_report`` (workers, backend, kernel, symmetry...).
     """
+    from .burnside import unique_from_total
+
     report = count_report(ImmutableQueenLocations(n), **options)
     if not report.complete:
         raise RuntimeError(f"the count stopped early ({report.stop_reason}); "

@@ -48,8 +48,8 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from .board import ImmutableQueenLocations, bits
-from .kernel import MAX_KERNEL_SIZE
+from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations, bits
 from .symmetry import allowed_mask, bottom_row_shut, is_canonical, orbit, top_columns
 
 _DEBRUIJN = 0x022FDD63CC95386D

@@ -80,6 +80,9 @@ from .space import KERNELS
 PROG = "python -m parallel_backtrack.sudoku"
 SOLVERS = ("backtrack", "cdcl", "auto")
 CDCL_SMALLEST_BOX = 5  # --solver auto: below this, backtracking is quick on any puzzle
+# One puzzle: nodes searched in Python before the kernel takes over (about 0.1 s, less
+# than numba and the kernel take to load; most 9x9 puzzles need far fewer).
+PYTHON_FIRST = 2_000
 
 
 class UsageError(Exception):
@@ -208,11 +211,13 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(problem)
 
 
-def _job(args: argparse.Namespace) -> Job:
-    """The job; the time limit starts now (it is for searching, not reading)."""
+def _job(args: argparse.Namespace, puzzles: int = 0) -> Job:
+    """The job; the time limit starts now (it is for searching, not reading).  One
+    puzzle on one worker starts on the Python path (``PYTHON_FIRST`` nodes)."""
     deadline = None if args.timeout is None else time.time() + args.timeout
+    python_first = PYTHON_FIRST if puzzles == 1 and args.workers == 1 else 0
     return Job(args.order, args.propagation, args.count, args.limit, deadline, args.verify,
-               args.kernel)
+               args.kernel, python_first)
 
 
 def _uses_cdcl(entry: PuzzleEntry, args: argparse.Namespace) -> bool:
@@ -287,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     results: Iterator[PuzzleResult] = iter(())
     try:
         if batch is None:
-            results = _results(entries, _job(args), args)
+            results = _results(entries, _job(args, len(entries)), args)
         else:
             results = kernel_results(batch, _job(args), workers=args.workers)
         for result in results:

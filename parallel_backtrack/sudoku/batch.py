@@ -9,6 +9,9 @@ job
     What to do with each entry: order, propagation, whether to count (up to
     ``limit``), the wall-clock ``deadline`` of ``--timeout`` (``time.time()``
     seconds, so it means the same in every worker) and whether to ``verify``.
+    ``python_first`` nodes (one worker, fast kernel) are searched on the Python
+    path before the kernel takes the rest: a small job ends there without loading
+    numba (the tree, the answers and the node counts are the same).
 result
     One ``PuzzleResult`` per entry, in file order: ``status`` is ``solved``,
     ``unsolvable`` (no solution), ``invalid`` (unreadable, or givens that
@@ -68,6 +71,7 @@ class Job:
     deadline: float | None = None
     verify: bool = False
     kernel: str = "fast"
+    python_first: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,25 +132,28 @@ def _seconds_left(deadline: float | None, most: float | None = None) -> float | 
 
 
 def _slice(space: SudokuSpace, roots: list[Any], mode: str, seconds: float,
-           keep: int | None) -> Any:
+           keep: int | None, budget: int | None) -> Any:
     if mode == "first":
-        return run_subtrees(space, roots, "first", None, seconds=seconds)
+        return run_subtrees(space, roots, "first", budget, seconds=seconds)
     if keep is None:
-        return run_subtrees(space, roots, "count", None, seconds=seconds)
-    return run_subtrees(space, roots, "all", None, min(keep, KEEP_AT_ONCE), seconds=seconds)
+        return run_subtrees(space, roots, "count", budget, seconds=seconds)
+    return run_subtrees(space, roots, "all", budget, min(keep, KEEP_AT_ONCE), seconds=seconds)
 
 
 def _slices(space: SudokuSpace, roots: list[Any], mode: str, tally: _Tally,
-            deadline: float | None, limit: int | None = None) -> list[Any]:
+            deadline: float | None, limit: int | None = None,
+            nodes: int | None = None) -> list[Any]:
     """Search ``roots`` in slices (``first``: to the first solution; ``count``: all,
-    or up to ``limit``); returns the unexplored rest."""
-    while roots and tally.stop is None:
+    or up to ``limit``), for about ``nodes`` nodes at most; returns the unexplored rest."""
+    spent = 0
+    while roots and tally.stop is None and (nodes is None or spent < nodes):
         seconds = _seconds_left(deadline, SLICE_SECONDS) or 0.0
         if seconds <= 0:
             tally.stop = "timeout"
             break
         keep = None if limit is None else limit - tally.count
-        part = _slice(space, roots, mode, seconds, keep)
+        part = _slice(space, roots, mode, seconds, keep, None if nodes is None else nodes - spent)
+        spent += part.nodes
         tally.nodes += part.nodes
         tally.count += part.count
         roots = list(part.leftover)
@@ -158,12 +165,30 @@ def _slices(space: SudokuSpace, roots: list[Any], mode: str, tally: _Tally,
     return roots
 
 
-def _search_here(space: SudokuSpace, job: Job, tally: _Tally) -> None:
+def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, tally: _Tally) -> None:
     """One worker, this process: the first solution, then (counting) the rest of the
-    tree, each node visited once."""
-    rest = _slices(space, [(space.root(), 1)], "first", tally, job.deadline)
-    if job.count and tally.first is not None and (job.limit is None or job.limit > 1):
-        _slices(space, rest, "count", tally, job.deadline, job.limit)
+    tree, each node visited once; the first ``job.python_first`` nodes of each part on
+    the Python path, the rest (if any) in the kernel."""
+    roots: list[Any] = [(puzzle, 1)]
+    if job.kernel == "fast" and job.python_first:
+        roots = _search_parts(space_for(puzzle, job.order, "reference"), roots, job, tally,
+                              job.python_first)
+        if not roots or tally.stop is not None:
+            return
+    _search_parts(space_for(puzzle, job.order, job.kernel), roots, job, tally, None)
+
+
+def _search_parts(space: SudokuSpace, roots: list[Any], job: Job, tally: _Tally,
+                  nodes: int | None) -> list[Any]:
+    """The first solution (unless found already), then the count; the rest, if the
+    ``nodes`` ran out first."""
+    if tally.first is None:
+        roots = _slices(space, roots, "first", tally, job.deadline, nodes=nodes)
+        if tally.first is None:
+            return roots  # unsolvable (no roots left), or out of nodes or time
+    if not job.count or (job.limit is not None and tally.count >= job.limit):
+        return []
+    return _slices(space, roots, "count", tally, job.deadline, job.limit, nodes=nodes)
 
 
 def _absorb(tally: _Tally, report: engine.SearchReport) -> None:
@@ -261,12 +286,11 @@ def solve_entry(
     except InvalidPuzzleError as error:
         return invalid(index, entry.line, error)
     started, tally = time.perf_counter(), _Tally()
-    space = space_for(puzzle, job.order, job.kernel)
     try:
         if workers == 1:
-            _search_here(space, job, tally)
+            _search_here(puzzle, job, tally)
         else:
-            _search_pool(space, job, workers, tally)
+            _search_pool(space_for(puzzle, job.order, job.kernel), job, workers, tally)
     except KeyboardInterrupt:  # SearchInterrupted too: the tally holds the partial result
         tally.stop = "interrupted"
     except SystemError as error:  # a Ctrl-C inside a compiled kernel, as numba reports it

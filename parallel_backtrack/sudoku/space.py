@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from parallel_backtrack.engine import Explored, check_name
@@ -45,6 +45,11 @@ from .orders import FewestOptionsFirst, RowMajor, SquareOrder
 from .puzzle import ImmutableSudokuPuzzle
 
 KERNELS = ("fast", "reference")
+
+
+def _load_kernel() -> None:
+    """Import the compiled search (and numba), for a space that uses it."""
+    from .kernel import masks  # noqa: F401
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +68,17 @@ class SudokuSpace:
 
     def __post_init__(self) -> None:
         check_name("kernel", self.kernel, KERNELS)
+        if self.fast:
+            _load_kernel()
+
+    def __getstate__(self) -> list[Any]:
+        return [getattr(self, field.name) for field in fields(self)]
+
+    def __setstate__(self, state: list[Any]) -> None:
+        for field, value in zip(fields(self), state):
+            object.__setattr__(self, field.name, value)
+        if self.fast:  # a worker's copy: the kernel loads before the engine warms it
+            _load_kernel()
 
     @property
     def fast(self) -> bool:

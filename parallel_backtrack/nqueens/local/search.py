@@ -56,31 +56,17 @@ from ..board import MAX_BOARD_SIZE, from_columns
 from ..verify import is_queens_solution
 from .kernel import make_rng, min_conflicts_repair, min_conflicts_swaps
 from .methods import ELITE, annealing, constructive, genetic, hill_climbing
+from .options import (
+    DEFAULT_MAX_STEPS,
+    MAX_N,
+    METHODS,
+    PARAMETERS,
+    UNLIMITED,
+    VARIANTS,
+    resolve_variant,
+)
 
-REPAIR_MAX_N = 2000  # the repair variant's greedy start costs O(n^2)
 SWAP_START_TRIES = 50  # random picks per row looking for free diagonals (QS4's idea)
-MAX_N = 2**31 - 1  # the swaps kernel stores columns as int32
-VARIANTS = ("auto", "repair", "swaps")
-UNLIMITED = 2**62
-
-# Defaults per method; a None restart_after means "the variant's own default".
-PARAMETERS: dict[str, dict[str, Any]] = {
-    "min-conflicts": {"variant": "auto", "restart_after": None},
-    "hill-climbing": {"sideways": 100},
-    "annealing": {"temperature": 1.0, "cooling": 0.9999, "min_temperature": 0.01},
-    "genetic": {"population": 100, "mutation": 0.3, "restart_after": 1000},
-    "constructive": {},
-}
-METHODS = tuple(PARAMETERS)
-# Per-search step caps when max_steps is None: min-conflicts always gets there,
-# the others can wander for a long time on big boards.
-DEFAULT_MAX_STEPS = {
-    "min-conflicts": UNLIMITED,
-    "hill-climbing": 100_000,
-    "annealing": 10_000_000,
-    "genetic": 100_000,
-    "constructive": 0,
-}
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,13 +201,6 @@ def _portfolio_task(
     """A portfolio member: None when it failed, so ``first_hit`` waits for another."""
     found = _search(n, method, seed, worker, cap, settings)
     return found if found.cols is not None else None
-
-
-def resolve_variant(n: int, variant: str) -> str:
-    """The min-conflicts variant that runs: ``auto`` is repair up to REPAIR_MAX_N."""
-    if variant == "auto":
-        return "repair" if n <= REPAIR_MAX_N else "swaps"
-    return variant
 
 
 def _run_min_conflicts(n: int, rng: np.ndarray, cap: int, p: dict[str, Any]) -> tuple:

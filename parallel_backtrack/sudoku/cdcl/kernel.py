@@ -16,7 +16,7 @@ keeps deadlines and Ctrl-C.
 
 It lives in ``sudoku/cdcl/``, not ``sudoku/kernel/``, on purpose: every file of
 ``sudoku/kernel/`` is hashed into the cache stamp of the backtracking kernel
-(``kernel/cache.py``), and this search shares no code with it.
+(``_jit_cache.py``), and this search shares no code with it.
 
 Glossary
 --------
@@ -69,6 +69,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
 
 UNSATISFIABLE, SATISFIED, LIMIT = 0, 1, 2
 POOL_FULL = -2

@@ -14,8 +14,8 @@ batch
 search, propagate, matching, bits
     The compiled search loop, the propagators, the all-different matching and
     the bit helpers they share.
-tables, read, calls, cache, warm
+tables, read, calls, warm
     Per-box index arrays; the compiled pass of bulk reading; names to kernel
-    codes and Ctrl-C handling; numba's cache stamped with this directory's
-    sources; compiling ahead of a timing.
+    codes and Ctrl-C handling; compiling ahead of a timing.  numba's on-disk
+    cache of this directory is ``parallel_backtrack._jit_cache``'s.
 """

@@ -37,9 +37,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from parallel_backtrack._jit_cache import compile_notice
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
-from .calls import call_kernel, check_box, order_code, propagation_code
+from .calls import COMPILED, call_kernel, check_box, order_code, propagation_code
 from .read import PUZZLE_CELLS
 from .search import UNFINISHED, search_many
 from .tables import kernel_tables
@@ -164,13 +165,14 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
     codes = (order_code(order), propagation_code(propagation), limit, int(budget or 0))
     workers = resolve_workers(workers)
     started = time.perf_counter()
-    if workers == 1 or array.shape[0] < 2:
-        values, counts, nodes = search_chunk(array, box, *codes)
-    elif backend == "threads":
-        chunks = max(workers, min(32 * workers, array.shape[0] // 8))
-        values, counts, nodes = _in_threads(array, box, codes, workers, chunks)
-    else:
-        values, counts, nodes = _in_processes(array, box, codes, workers, 2 * workers)
+    with compile_notice(*COMPILED[search_many.__module__], [search_many]):
+        if workers == 1 or array.shape[0] < 2:
+            values, counts, nodes = search_chunk(array, box, *codes)
+        elif backend == "threads":
+            chunks = max(workers, min(32 * workers, array.shape[0] // 8))
+            values, counts, nodes = _in_threads(array, box, codes, workers, chunks)
+        else:
+            values, counts, nodes = _in_processes(array, box, codes, workers, 2 * workers)
     return BatchResult(values, counts, nodes, time.perf_counter() - started, workers)
 
 

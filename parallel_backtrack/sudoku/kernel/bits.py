@@ -26,7 +26,7 @@ from numba import njit, types
 from numba.core.cpu import CPUTargetOptions
 from numba.extending import intrinsic
 
-from . import cache  # noqa: F401  (registers the cache locators before any @njit)
+from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
 
 U64_ZERO = np.uint64(0)
 U64_ONE = np.uint64(1)

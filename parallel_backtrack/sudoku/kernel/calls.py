@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from parallel_backtrack._jit_cache import compile_notice
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean, is_interrupt
 
 from ..boxes import BOX_SIZES, check_box
@@ -23,6 +24,11 @@ from .search import ORDER_CODES
 
 __all__ = ["BOX_SIZES", "call_kernel", "check_box", "order_code", "propagation_code"]
 T = TypeVar("T")
+# What a first compile is called on stderr, and about how long it takes on a laptop core.
+COMPILED = {
+    "parallel_backtrack.sudoku.kernel.search": ("the Sudoku search kernel", "20-40 s"),
+    "parallel_backtrack.sudoku.cdcl.kernel": ("the Sudoku clause-learning kernel", "10-20 s"),
+}
 
 
 def call_kernel(function: Callable[..., T], *args: Any) -> T:
@@ -30,10 +36,13 @@ def call_kernel(function: Callable[..., T], *args: Any) -> T:
 
     numba reports a KeyboardInterrupt raised during a compiled call as a
     ``SystemError`` ("returned a result with an exception set"), sometimes two
-    deep; callers should see the KeyboardInterrupt.
+    deep; callers should see the KeyboardInterrupt.  A first call that compiles is
+    announced on stderr (``_jit_cache.compile_notice``).
     """
+    what, seconds = COMPILED.get(getattr(function, "__module__", ""), ("a kernel", "seconds"))
     try:
-        return function(*args)
+        with compile_notice(what, [function], seconds):
+            return function(*args)
     except SystemError as error:
         if is_interrupt(error):
             raise KeyboardInterrupt from error

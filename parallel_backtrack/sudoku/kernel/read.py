@@ -33,8 +33,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..._jit_cache import compile_notice  # (registers the cache locators before any @njit)
 from ..boxes import BOX_SIZES
-from . import cache  # noqa: F401  (registers the cache locators before any @njit)
 from .tables import kernel_tables
 
 PUZZLE_CELLS = tuple(b**4 for b in BOX_SIZES)
@@ -185,7 +185,8 @@ def read_clean(raw: bytes, max_line: int) -> tuple[int, np.ndarray, np.ndarray] 
     every message about a bad line is its own.  The givens are not validated.
     """
     data = np.frombuffer(raw, dtype=np.uint8)
-    numbers, starts, stops, kinds, longest = _index_lines(data, SYMBOLS)
+    with compile_notice("the Sudoku file reader", [_index_lines, _fill_givens], "5-10 s"):
+        numbers, starts, stops, kinds, longest = _index_lines(data, SYMBOLS)
     widths = stops - starts
     if not _clean_lines_only(data, starts, widths, kinds, longest, max_line):
         return None
