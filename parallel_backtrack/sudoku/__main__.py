@@ -44,6 +44,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from parallel_backtrack import _cli
 from parallel_backtrack._cli import (
@@ -70,12 +71,13 @@ from .batch import (
     solve_entries,
     solve_entry,
 )
-from .batch_io import parse_batch
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
-from .kernel.read import Batch
 from .orders import ORDERS
 from .propagate import PROPAGATORS
 from .space import KERNELS
+
+if TYPE_CHECKING:
+    from .kernel.read import Batch
 
 PROG = "python -m parallel_backtrack.sudoku"
 SOLVERS = ("backtrack", "cdcl", "auto")
@@ -163,6 +165,8 @@ def _bulk(raw: bytes, args: argparse.Namespace) -> Batch | None:
         raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    from .batch_io import parse_batch  # numpy and the compiled reader: several puzzles only
+
     batch = parse_batch(raw)
     return batch if len(batch.givens) + len(batch.errors) > 1 else None
 
