@@ -165,10 +165,15 @@ def _bulk(raw: bytes, args: argparse.Namespace) -> Batch | None:
         raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    from .batch_io import parse_batch  # numpy and the compiled reader: several puzzles only
-
     batch = parse_batch(raw)
     return batch if len(batch.givens) + len(batch.errors) > 1 else None
+
+
+def parse_batch(raw: bytes) -> Batch:
+    """``batch_io.parse_batch``, loaded (numpy, the compiled reader) on first use."""
+    from .batch_io import parse_batch as parse
+
+    return parse(raw)
 
 
 def _fields(result: PuzzleResult, args: argparse.Namespace) -> str:
