@@ -148,13 +148,20 @@ def choice_type(kind: str, choices: Iterable[str]) -> Callable[[str], str]:
     return parse
 
 
-def add_engine_options(parser: argparse.ArgumentParser, default_workers: int = -1) -> None:
+def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | None = -1, *,
+                       helps: dict[str, str] | None = None, short_workers: bool = True) -> None:
     """--workers, --backend, --scheduler-address, --timeout, --budget, --budget-seconds,
-    --per-worker, --json, --stats, --progress."""
+    --per-worker, --json, --stats, --progress: the same options in every CLI.
+
+    ``default_workers`` None leaves the choice to the command (after parsing);
+    ``helps`` replaces the help text of an option by its name (``"--json"``), for
+    commands whose output differs; ``short_workers`` adds ``-w``."""
+    helps = helps or {}
     group = parser.add_argument_group("parallel run")
-    group.add_argument("--workers", "-w", type=workers_type, default=default_workers,
-                       metavar="W", help="worker processes; -1 = all cores "
-                       f"(default: {default_workers})")
+    flags = ("--workers", "-w") if short_workers else ("--workers",)
+    group.add_argument(*flags, type=workers_type, default=default_workers,
+                       metavar="W", help=helps.get("--workers", "worker processes; -1 = all "
+                                                   f"cores (default: {default_workers})"))
     group.add_argument("--backend", type=choice_type("backend", BACKENDS), default=None,
                        metavar="|".join(BACKENDS),
                        help="where tasks run (default: serial for 1 worker, else loky)")
@@ -170,9 +177,11 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int = -
     group.add_argument("--per-worker", type=positive_int, default=None, metavar="K",
                        help="subtrees per worker in the initial split (default 50)")
     out = parser.add_argument_group("output")
-    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--json", action="store_true",
+                     help=helps.get("--json", "print one JSON object"))
     out.add_argument("--stats", action="store_true",
-                     help="print a per-worker table: tasks, busy/idle seconds, node share")
+                     help=helps.get("--stats", "print a per-worker table: tasks, busy/idle "
+                                    "seconds, node share"))
     out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: only when stderr is a terminal)")
 

@@ -86,12 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--unique", action="store_true",
                         help="also report the essentially different solutions (up to rotation "
                         "and reflection, OEIS A002562)")
-    _cli.add_engine_options(parser)
     # Counting wants every core; --find-one is one seeded search unless asked to race W.
-    workers = next(action for action in parser._actions if action.dest == "workers")
-    workers.default = None
-    workers.help = ("worker processes; -1 = all cores (default: -1 to count, 1 for boards up "
-                    f"to {SMALL_BOARD} and with --find-one)")
+    _cli.add_engine_options(parser, None, helps={
+        "--workers": "worker processes; -1 = all cores (default: -1 to count, 1 for boards "
+                     f"up to {SMALL_BOARD} and with --find-one)"})
     _cli.add_verify_option(parser)
     _cli.add_metrics_option(parser)
     _add_local_search(parser)

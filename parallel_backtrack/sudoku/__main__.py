@@ -56,7 +56,6 @@ from parallel_backtrack._cli import (
     choice_type,
     positive_int,
     usage_error,
-    workers_type,
 )
 
 from .batch import (
@@ -107,15 +106,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--count", action="store_true", help="count the solutions")
     parser.add_argument("--limit", type=positive_int, metavar="K",
                         help="with --count: stop counting at K")
-    parser.add_argument("--workers", type=workers_type, default=1, metavar="W",
-                        help="processes (joblib n_jobs: -1 = all cores; default 1)")
-    parser.add_argument("--json", action="store_true", help="JSON Lines, one object per puzzle")
-    parser.add_argument("--stats", action="store_true", help="nodes and seconds per puzzle")
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="progress bar on stderr (default: when stderr is a terminal)")
-    parser.add_argument("--timeout", type=_cli.positive_float, default=None, metavar="SECONDS",
-                        help="stop searching after SECONDS, print what was found (marked "
-                        "partial) and exit 3")
+    _cli.add_engine_options(parser, 1, helps={
+        "--workers": "processes (joblib n_jobs: -1 = all cores; default 1): one puzzle is "
+                     "split across them by the engine (--backend, --budget, "
+                     "--scheduler-address...), a file of many puzzles is dealt out",
+        "--json": "JSON Lines, one object per puzzle",
+        "--stats": "nodes and seconds per puzzle",
+    }, short_workers=False)
     parser.add_argument("--solver", type=choice_type("solver", SOLVERS), default="backtrack",
                         metavar="|".join(SOLVERS),
                         help="backtrack (default) | cdcl: clause learning, solve only, for "
@@ -215,9 +212,11 @@ def _check(args: argparse.Namespace) -> None:
                          "(use --solver backtrack to count)")
     if args.solver == "cdcl" and args.workers != 1:
         raise UsageError(f"--solver cdcl runs on one core; got --workers {args.workers}")
-    problem = _cli.too_many_workers(args.workers)
-    if problem:
-        raise UsageError(problem)
+    if args.scheduler_address is None and args.backend != "serial":
+        problem = _cli.too_many_workers(
+            args.workers, "; for more, join a cluster with --scheduler-address")
+        if problem:
+            raise UsageError(problem)
 
 
 def _job(args: argparse.Namespace, puzzles: int = 0) -> Job:
@@ -225,8 +224,10 @@ def _job(args: argparse.Namespace, puzzles: int = 0) -> Job:
     puzzle on one worker starts on the Python path (``PYTHON_FIRST`` nodes)."""
     deadline = None if args.timeout is None else time.time() + args.timeout
     python_first = PYTHON_FIRST if puzzles == 1 and args.workers == 1 else 0
+    options = {key: value for key, value in _cli.engine_options(args).items()
+               if key not in ("workers", "timeout", "progress") and value is not None}
     return Job(args.order, args.propagation, args.count, args.limit, deadline, args.verify,
-               args.kernel, python_first)
+               args.kernel, python_first, tuple(sorted(options.items())))
 
 
 def _uses_cdcl(entry: PuzzleEntry, args: argparse.Namespace) -> bool:

@@ -12,6 +12,8 @@ job
     ``python_first`` nodes (one worker, fast kernel) are searched on the Python
     path before the kernel takes the rest: a small job ends there without loading
     numba (the tree, the answers and the node counts are the same).
+    ``engine_options`` (backend, budget, address...) go to the engine's scheduler
+    when one puzzle is split across workers.
 result
     One ``PuzzleResult`` per entry, in file order: ``status`` is ``solved``,
     ``unsolvable`` (no solution), ``invalid`` (unreadable, or givens that
@@ -72,6 +74,7 @@ class Job:
     verify: bool = False
     kernel: str = "fast"
     python_first: int = 0
+    engine_options: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +206,7 @@ def _options(job: Job, workers: int, tally: _Tally) -> dict[str, Any] | None:
     if left is not None and left <= 0:
         tally.stop = "timeout"
         return None
-    return {"workers": workers, "timeout": left}
+    return {**dict(job.engine_options), "workers": workers, "timeout": left}
 
 
 def _search_pool(space: SudokuSpace, job: Job, workers: int, tally: _Tally) -> None:
