@@ -37,7 +37,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn, TextIO
 
-from .engine import BACKENDS, SearchReport, WorkerCrashError, did_you_mean, resolve_workers
+from .engine import BACKENDS, SearchReport, WorkerCrashError, resolve_workers
+from .engine.checks import did_you_mean, is_interrupt
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_TIMEOUT, EXIT_ERROR = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
@@ -255,7 +256,7 @@ def stop_code(stop_reason: str | None) -> int:
 def interrupted(error: BaseException) -> bool:
     """A Ctrl-C, also one that landed inside a compiled kernel (numba then raises a
     SystemError caused by the KeyboardInterrupt)."""
-    return isinstance(error, KeyboardInterrupt) or isinstance(error.__cause__, KeyboardInterrupt)
+    return is_interrupt(error)
 
 
 def failure(prog: str, error: BaseException) -> int:

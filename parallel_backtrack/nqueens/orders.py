@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..engine import check_name
+from ..engine.checks import check_name
 from .board import ImmutableQueenLocations
 
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine import Explored, SearchReport, check_name
+from ..engine import Explored, SearchReport
 from ..engine import count as engine_count
+from ..engine.checks import check_name
 from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
 from .orders import FirstAvailableRow, RowOrder
 from .symmetry import CanonicalBoard, canonical_children

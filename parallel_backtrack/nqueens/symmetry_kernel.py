@@ -49,6 +49,7 @@ import numpy as np
 from numba import njit
 
 from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from ..engine.checks import check_int
 from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations, bits
 from .symmetry import allowed_mask, bottom_row_shut, is_canonical, orbit, top_columns
 
@@ -301,6 +302,5 @@ def count_rotation_symmetric(n: int, turns: int) -> int:
     (``turns=2``) maps onto themselves (OEIS A033148 and A032522)."""
     if turns not in (1, 2):
         raise ValueError(f"turns must be 1 (quarter turn) or 2 (half turn), got {turns!r}")
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_KERNEL_SIZE:
-        raise ValueError(f"board size must be an integer in 1..{MAX_KERNEL_SIZE}, got {n!r}")
+    check_int("board size", n, low=1, high=MAX_KERNEL_SIZE)
     return int(_rotation_symmetric(n, turns))

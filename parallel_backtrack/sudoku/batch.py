@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parallel_backtrack import engine
+from parallel_backtrack.engine.checks import is_interrupt
 from parallel_backtrack.engine.split import run_subtrees
 
 from .formats import PuzzleEntry
@@ -297,7 +298,7 @@ def solve_entry(
     except KeyboardInterrupt:  # SearchInterrupted too: the tally holds the partial result
         tally.stop = "interrupted"
     except SystemError as error:  # a Ctrl-C inside a compiled kernel, as numba reports it
-        if not isinstance(error.__cause__, KeyboardInterrupt):
+        if not is_interrupt(error):
             raise
         tally.stop = "interrupted"
     except engine.WorkerCrashError as crash:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from parallel_backtrack.engine import UnknownNameError, did_you_mean
+from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
 from .propagate import all_open_candidates
 from .puzzle import ImmutableSudokuPuzzle

@@ -39,7 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from parallel_backtrack.engine import Explored, check_name
+from parallel_backtrack.engine import Explored
+from parallel_backtrack.engine.checks import check_name
 
 from .orders import FewestOptionsFirst, RowMajor, SquareOrder
 from .puzzle import ImmutableSudokuPuzzle

@@ -50,8 +50,8 @@ from typing import Any
 
 import numpy as np
 
-from ...engine import BACKENDS, check_name, did_you_mean, first_hit, resolve_workers
-from ...engine.executors import UnknownNameError
+from ...engine import BACKENDS, first_hit, resolve_workers
+from ...engine.checks import UnknownNameError, check_int, check_name, did_you_mean
 from ..board import MAX_BOARD_SIZE, from_columns
 from ..verify import is_queens_solution
 from .kernel import make_rng, min_conflicts_repair, min_conflicts_swaps
@@ -221,9 +221,13 @@ _RUNNERS: dict[str, Callable[[int, np.ndarray, int, dict[str, Any]], tuple]] = {
 }
 
 
+def _plain(value: object) -> object:
+    """A numpy integer as a Python int (anything else as it is), for ``check_int``."""
+    return int(value) if isinstance(value, np.integer) else value
+
+
 def _check_n(n: object) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise ValueError(f"n must be an integer, got {n!r}")
+    n = check_int("n", _plain(n))
     if not 1 <= n <= MAX_N:
         raise ValueError(f"n must be between 1 and {MAX_N}, got {n}")
     return int(n)
@@ -264,9 +268,7 @@ def _check_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def _integer(low: int) -> Callable[[str, Any], int]:
     def check(name: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-        return int(value)
+        return check_int(name, _plain(value), low=low)
     return check
 
 
