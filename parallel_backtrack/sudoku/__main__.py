@@ -58,21 +58,11 @@ from parallel_backtrack._cli import (
     usage_error,
 )
 
-from .batch import (
-    FAILED,
-    INVALID,
-    SOLVED,
-    STOPPED,
-    Job,
-    PuzzleResult,
-    Summary,
-    kernel_results,
-    solve_entries,
-    solve_entry,
-)
+from .batch import Job, kernel_results, solve_entries, solve_entry
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
 from .orders import ORDERS
 from .propagate import PROPAGATORS
+from .results import FAILED, INVALID, SOLVED, STOPPED, PuzzleResult, Summary
 from .space import KERNELS
 
 if TYPE_CHECKING:
@@ -201,7 +191,8 @@ def _text_grid(result: PuzzleResult, args: argparse.Namespace) -> str:
     extra = _fields(result, args).lstrip("\t").replace("\t", "  ")
     if result.status == STOPPED:
         extra = f"stopped ({result.stop_reason}), partial" + (f": {extra}" if extra else "")
-    return format_grid(parse_one(result.solution)) + (f"\n{extra}" if extra else "")
+    cells = result.cells if result.cells is not None else parse_one(result.solution)
+    return format_grid(cells) + (f"\n{extra}" if extra else "")
 
 
 def _check(args: argparse.Namespace) -> None:

@@ -17,7 +17,7 @@ job
 result
     One ``PuzzleResult`` per entry, in file order: ``status`` is ``solved``,
     ``unsolvable`` (no solution), ``invalid`` (unreadable, or givens that
-    contradict each other), ``stopped`` (the search did not finish: the
+    contradict each other; see ``results``), ``stopped`` (the search did not finish: the
     deadline passed or Ctrl-C; ``stop_reason`` says which, ``count`` is a lower
     bound and ``solution`` is there if one was found) or ``failed`` (no
     trustworthy answer: the solution failed ``verify``, or worker processes
@@ -53,11 +53,18 @@ from parallel_backtrack.engine.split import run_subtrees
 
 from .formats import PuzzleEntry
 from .puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
+from .results import (
+    FAILED,
+    SOLVED,
+    STOPPED,
+    UNSOLVABLE,
+    PuzzleResult,
+    invalid,
+    wrong_solution,
+)
 from .search import space_for
 from .space import SudokuSpace, is_valid_solution
 
-SOLVED, UNSOLVABLE, INVALID = "solved", "unsolvable", "invalid"
-STOPPED, FAILED = "stopped", "failed"
 SLICE_SECONDS = 0.2
 # Solutions held at once while counting up to a limit on one worker.
 KEEP_AT_ONCE = 1_000
@@ -76,46 +83,6 @@ class Job:
     kernel: str = "fast"
     python_first: int = 0
     engine_options: tuple[tuple[str, Any], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class PuzzleResult:
-    """The answer for one file entry."""
-
-    index: int
-    line: int
-    status: str
-    solution: str | None = None
-    count: int | None = None
-    nodes: int = 0
-    seconds: float = 0.0
-    error: str | None = None
-    stop_reason: str | None = None
-
-    @property
-    def complete(self) -> bool:
-        return self.stop_reason is None
-
-    def as_json(self, counted: bool = False) -> dict[str, Any]:
-        """The JSON Lines object; ``count`` on every object when ``counted`` (null when
-        invalid), ``error`` only when invalid or failed, ``stop_reason`` only when
-        stopped."""
-        data: dict[str, Any] = {
-            "index": self.index,
-            "line": self.line,
-            "status": self.status,
-            "solution": self.solution,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-            "complete": self.complete,
-        }
-        if counted or self.count is not None:
-            data["count"] = self.count
-        if self.error is not None:
-            data["error"] = self.error
-        if self.stop_reason is not None:
-            data["stop_reason"] = self.stop_reason
-        return data
 
 
 @dataclass
@@ -248,19 +215,6 @@ def _take(tally: _Tally, report: engine.SearchReport) -> None:
         tally.count = max(1, report.count)
 
 
-def invalid(index: int, line: int, error: object) -> PuzzleResult:
-    """The result for an entry that is no puzzle (unreadable or contradictory givens)."""
-    return PuzzleResult(index, line, INVALID, error=f"line {line}: {error}")
-
-
-def wrong_solution(index: int, line: int, count: int | None, nodes: int,
-                   seconds: float) -> PuzzleResult:
-    """``--verify`` rejected what a solver found: an error, never printed as solved."""
-    return PuzzleResult(index, line, FAILED, None, count, nodes, seconds,
-                        error=f"line {line}: internal error: the solution found is wrong "
-                        "(is_valid_solution disagrees); not printed as solved")
-
-
 def _outcome(index: int, entry: PuzzleEntry, job: Job, tally: _Tally,
              seconds: float) -> PuzzleResult:
     solution = None if tally.first is None else tally.first.line()
@@ -275,7 +229,8 @@ def _outcome(index: int, entry: PuzzleEntry, job: Job, tally: _Tally,
     else:
         status = SOLVED if solution is not None else UNSOLVABLE
     return PuzzleResult(index, entry.line, status, solution, count, tally.nodes, seconds,
-                        stop_reason=tally.stop)
+                        stop_reason=tally.stop,
+                        cells=None if tally.first is None else tally.first.cells)
 
 
 def solve_entry(
@@ -404,35 +359,3 @@ def kernel_results(batch: Any, job: Job, *, workers: int = 1,
             continue
         yield PuzzleResult(index, line, SOLVED if count else UNSOLVABLE,
                            lines[at] if count else None, tally, int(found.nodes[at]), seconds)
-
-
-@dataclass
-class Summary:
-    """Running totals over results."""
-
-    solved: int = 0
-    unsolvable: int = 0
-    invalid: int = 0
-    stopped: int = 0
-    failed: int = 0
-    nodes: int = 0
-    solutions: int = 0
-
-    def add(self, result: PuzzleResult) -> None:
-        setattr(self, result.status, getattr(self, result.status) + 1)
-        self.nodes += result.nodes
-        self.solutions += result.count or 0
-
-    @property
-    def puzzles(self) -> int:
-        return self.solved + self.unsolvable + self.invalid + self.stopped + self.failed
-
-    def text(self, seconds: float, counted: bool) -> str:
-        rate = self.puzzles / seconds if seconds > 0 else float("inf")
-        counts = f", {self.solutions} solutions counted" if counted else ""
-        extra = "".join(f", {name} {getattr(self, name)}" for name in (STOPPED, FAILED)
-                        if getattr(self, name))
-        return (
-            f"solved {self.solved}, unsolvable {self.unsolvable}, invalid {self.invalid}{extra}"
-            f" in {seconds:.3f} s ({rate:.1f} puzzles/s), {self.nodes} nodes{counts}"
-        )

@@ -46,11 +46,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..batch import STOPPED, UNSOLVABLE, PuzzleResult, invalid, wrong_solution
 from ..formats import PuzzleEntry, value_symbol
 from ..grid import box_for_cells, grid_for
 from ..kernel.calls import call_kernel
 from ..puzzle import InvalidPuzzleError, check_givens, read_givens
+from ..results import STOPPED, UNSOLVABLE, PuzzleResult, invalid, wrong_solution
 from ..space import is_valid_solution
 from .kernel import (
     CONFLICTS,
@@ -242,4 +242,4 @@ def solve_entry_cdcl(index: int, entry: PuzzleEntry, *, deadline: float | None =
     if found.cells is not None and verify and not is_valid_solution(entry.cells, found.cells):
         return wrong_solution(index, entry.line, None, found.decisions, found.seconds)
     return PuzzleResult(index, entry.line, SOLVED if found.cells else UNSOLVABLE, found.line(),
-                        None, found.decisions, found.seconds)
+                        None, found.decisions, found.seconds, cells=found.cells)
