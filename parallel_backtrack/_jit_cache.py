@@ -53,6 +53,7 @@ from numba.core import caching, config
 PACKAGE = Path(__file__).resolve().parent
 NOTICE_SECONDS = 1.0  # a compile expected to take less is not announced
 _announced: set[str] = set()
+_held: list[Any] = []
 
 
 def _numba_class(name: str) -> type:
@@ -133,7 +134,9 @@ def quick_loads_in_commands() -> bool:
         return False
     from .engine.quickload import quick_loads
 
-    quick_loads().__enter__()  # for the rest of this one-shot process
+    block = quick_loads()
+    block.__enter__()  # for the rest of this one-shot process
+    _held.append(block)  # (dropped, the block's generator would close and end it)
     return True
 
 
