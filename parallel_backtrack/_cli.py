@@ -300,6 +300,8 @@ def kill_worker_pools() -> None:
     import signal
 
     for child in multiprocessing.active_children():
+        if child.pid is None:  # never started
+            continue
         try:
             os.kill(child.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
         except (OSError, TypeError):  # gone already, or never started

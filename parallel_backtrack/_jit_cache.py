@@ -74,8 +74,9 @@ def directory_stamp(directory: Path) -> str:
 
 def cache_root() -> Path:
     """Where every kernel directory's cache lives (see the glossary)."""
-    if config.CACHE_DIR:
-        return Path(config.CACHE_DIR) / "parallel_backtrack"
+    root = getattr(config, "CACHE_DIR", "")  # NUMBA_CACHE_DIR
+    if root:
+        return Path(root) / "parallel_backtrack"
     from numba.misc.appdirs import AppDirs
 
     return Path(AppDirs(appname="parallel_backtrack", appauthor=False).user_cache_dir) / "numba"
@@ -142,7 +143,8 @@ def quick_loads_in_commands() -> bool:
 
 def register() -> None:
     """Put this package's locators first in numba's list (idempotent)."""
-    classes = _numba_class("CacheImpl")._locator_classes
+    impl: Any = _numba_class("CacheImpl")
+    classes = impl._locator_classes
     for locator in (PackageInTreeLocator, SharedCacheLocator):
         if locator not in classes:
             classes.insert(0, locator)

@@ -50,6 +50,12 @@ class ImmutableQueenLocations:
     """Where the queens stand; ``create_next`` returns a new board with one more."""
 
     __slots__ = ("board_size", "queens", "cols", "diag", "anti", "filled")
+    board_size: int
+    queens: tuple[int, ...]
+    cols: int
+    diag: int
+    anti: int
+    filled: int
 
     def __init__(self, board_size: int) -> None:
         n = _check_size(board_size)
@@ -122,7 +128,7 @@ class ImmutableQueenLocations:
         return new
 
     def _check_index(self, what: str, index: object) -> None:
-        check_int(what, index)
+        index = check_int(what, index)
         if not 0 <= index < self.board_size:
             raise ValueError(
                 f"{what} {index} is off the board; expected 0..{self.board_size - 1}"

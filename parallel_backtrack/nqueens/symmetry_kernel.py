@@ -190,7 +190,8 @@ def count_canonical(board: ImmutableQueenLocations, budget: int) -> tuple[int, i
 
 def _count_from_empty(board: ImmutableQueenLocations, budget: int) -> tuple[int, int, list]:
     """The empty board: itself, then its children in order while the budget lasts."""
-    count, nodes, leftover = 0, 1, []
+    count, nodes = 0, 1
+    leftover: list[ImmutableQueenLocations] = []
     for col in top_columns(board.board_size):
         child = board.place(0, col)
         if nodes >= budget or leftover:
@@ -249,7 +250,7 @@ def _open_stack(board: ImmutableQueenLocations, first: int, depth: int,
     for k in range(depth):
         col = int(stack[k + 1, 1] ^ stack[k, 1]).bit_length() - 1
         prefixes.append(prefixes[-1].place(first + k, col))
-    leftover = []
+    leftover: list[ImmutableQueenLocations] = []
     for k in range(depth, -1, -1):
         leftover.extend(prefixes[k].place(first + k, col) for col in bits(int(stack[k, 0])))
     return leftover

@@ -43,7 +43,7 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -265,8 +265,8 @@ def solve_entry(
 
 def _solve_in_parallel(
     entries: Sequence[PuzzleEntry], job: Job, workers: int
-) -> Iterator[PuzzleResult]:
-    from joblib import Parallel, delayed
+) -> Generator[PuzzleResult, None, None]:
+    from joblib import Parallel, delayed  # type: ignore[import-untyped]
 
     parallel = Parallel(n_jobs=workers, return_as="generator", batch_size="auto")
     results = parallel(delayed(solve_entry)(i, entry, job) for i, entry in enumerate(entries))
@@ -285,14 +285,14 @@ def solve_entries(
     """One result per entry, in order, up to the first ``stopped`` one (a deadline or a
     Ctrl-C ends the whole batch there); a tqdm bar on stderr with ``progress``."""
     if workers == 1:
-        results: Iterator[PuzzleResult] = (
+        results: Generator[PuzzleResult, None, None] = (
             solve_entry(i, entry, job) for i, entry in enumerate(entries)
         )
     else:
         results = _solve_in_parallel(entries, job, workers)
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped]
 
         bar = tqdm(total=len(entries), unit="puzzle", file=sys.stderr, leave=False)
     try:
@@ -338,11 +338,13 @@ def kernel_results(batch: Any, job: Job, *, workers: int = 1,
         row = rows[line]
         if row >= done:
             first, done = row, min(row + slice_puzzles, len(batch.givens))
-            part, options = batch.givens[first:done], {"workers": workers, "budget": BULK_BUDGET}
+            part = batch.givens[first:done]
             if job.count:
-                found = count_batch(part, job.order, job.propagation, limit=job.limit, **options)
+                found = count_batch(part, job.order, job.propagation, limit=job.limit,
+                                    workers=workers, budget=BULK_BUDGET)
             else:
-                found = solve_batch(part, job.order, job.propagation, **options)
+                found = solve_batch(part, job.order, job.propagation, workers=workers,
+                                    budget=BULK_BUDGET)
             lines = puzzle_lines(found.values)
         at, seconds = row - first, found.seconds / (done - first)
         count = int(found.counts[at])

@@ -258,7 +258,7 @@ def _rest_of_line(readline: Callable[[int], bytes | str]) -> int:
     """Skip to the end of the line; returns how many characters were skipped."""
     skipped = 0
     while rest := readline(MAX_LINE_LENGTH):
-        ends = rest.endswith(b"\n" if isinstance(rest, bytes) else "\n")
+        ends = rest.endswith(b"\n") if isinstance(rest, bytes) else rest.endswith("\n")
         skipped += len(rest) - ends
         if ends:
             break

@@ -34,6 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from parallel_backtrack import engine
 from parallel_backtrack.engine.space import depth_first
@@ -112,14 +113,16 @@ def _search_parallel(
 ) -> Outcome:
     """Counting up to a limit streams the solutions (the first streamed is the first in
     depth-first order); counting them all uses the engine's count, then a solve."""
-    started, options = time.perf_counter(), {"workers": workers, "backend": backend}
+    started = time.perf_counter()
+    options: dict[str, Any] = {"workers": workers, "backend": backend}
     if count and limit is not None:
         stream = engine.solutions(space, limit=limit, **options)
-        first, total = None, 0
+        head, streamed = None, 0
         for state in stream:
-            first, total = first or state, total + 1
-        return Outcome(first, total, stream.report.nodes, time.perf_counter() - started)
-    total, nodes = None, 0
+            head, streamed = head or state, streamed + 1
+        return Outcome(head, streamed, stream.report.nodes, time.perf_counter() - started)
+    total: int | None = None
+    nodes = 0
     if count:
         report = engine.count(space, **options)
         total, nodes = report.count, report.nodes

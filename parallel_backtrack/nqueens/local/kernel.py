@@ -77,7 +77,7 @@ def next_random(rng: np.ndarray) -> np.uint64:
 def random_below(rng: np.ndarray, k: int) -> int:
     """A random int in [0, k) for 0 < k < 2**32, by multiply-shift (no division)."""
     high = next_random(rng) >> np.uint64(32)
-    return np.int64((high * np.uint64(k)) >> np.uint64(32))
+    return np.int64((high * np.uint64(k)) >> np.uint64(32))  # type: ignore[return-value]
 
 
 @njit(cache=True, nogil=True)

@@ -150,6 +150,8 @@ def find_one(
         found = first_hit(_portfolio_task, tasks, workers=workers, backend=backend)[1]
         if found is None:  # every search spent its whole cap
             found = _Found(None, cap * workers, 0, -1)
+    if found is None:
+        raise RuntimeError("internal error: a single search returned nothing")
     return _result(n, method, found, start, seed, workers)
 
 

@@ -137,7 +137,7 @@ def _thread_pool(workers: int) -> ThreadPoolExecutor:
 def _in_processes(givens: np.ndarray, box: int, codes: tuple[int, int, int, int], workers: int,
                   chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interleaved chunks (every k-th puzzle) on joblib's loky processes."""
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed  # type: ignore[import-untyped]
 
     parts = max(1, min(chunks, givens.shape[0]))
     pieces = [np.ascontiguousarray(givens[i::parts]) for i in range(parts)]
@@ -165,7 +165,8 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
     codes = (order_code(order), propagation_code(propagation), limit, int(budget or 0))
     workers = resolve_workers(workers)
     started = time.perf_counter()
-    with compile_notice(*COMPILED[search_many.__module__], [search_many]):
+    what, seconds = COMPILED[search_many.__module__]
+    with compile_notice(what, [search_many], seconds):
         if workers == 1 or array.shape[0] < 2:
             values, counts, nodes = search_chunk(array, box, *codes)
         elif backend == "threads":
