@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import ImmutableQueenLocations, from_columns
 from .orders import FewestCandidatesRow, FirstAvailableRow, order_named
-from .sequential import sequential_count
+from .sequential import lab_count
 from .space import QueensSpace, count_report, count_solutions, count_unique
 from .verify import is_queens_solution
 
@@ -24,8 +24,8 @@ __all__ = [
     "find_one",
     "from_columns",
     "is_queens_solution",
+    "lab_count",
     "order_named",
-    "sequential_count",
 ]
 
 if TYPE_CHECKING:

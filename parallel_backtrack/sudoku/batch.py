@@ -86,7 +86,7 @@ class Job:
 
 
 @dataclass
-class _Tally:
+class _Findings:
     """What one puzzle's search has found so far."""
 
     first: ImmutableSudokuPuzzle | None = None
@@ -111,7 +111,7 @@ def _slice(space: SudokuSpace, roots: list[Any], mode: str, seconds: float,
     return run_subtrees(space, roots, "all", budget, min(keep, KEEP_AT_ONCE), seconds=seconds)
 
 
-def _slices(space: SudokuSpace, roots: list[Any], mode: str, tally: _Tally,
+def _slices(space: SudokuSpace, roots: list[Any], mode: str, tally: _Findings,
             deadline: float | None, limit: int | None = None,
             nodes: int | None = None) -> list[Any]:
     """Search ``roots`` in slices (``first``: to the first solution; ``count``: all,
@@ -136,7 +136,7 @@ def _slices(space: SudokuSpace, roots: list[Any], mode: str, tally: _Tally,
     return roots
 
 
-def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, tally: _Tally) -> None:
+def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, tally: _Findings) -> None:
     """One worker, this process: the first solution, then (counting) the rest of the
     tree, each node visited once; the first ``job.python_first`` nodes of each part on
     the Python path, the rest (if any) in the kernel."""
@@ -149,7 +149,7 @@ def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, tally: _Tally) -> None
     _search_parts(space_for(puzzle, job.order, job.kernel), roots, job, tally, None)
 
 
-def _search_parts(space: SudokuSpace, roots: list[Any], job: Job, tally: _Tally,
+def _search_parts(space: SudokuSpace, roots: list[Any], job: Job, tally: _Findings,
                   nodes: int | None) -> list[Any]:
     """The first solution (unless found already), then the count; the rest, if the
     ``nodes`` ran out first."""
@@ -162,13 +162,13 @@ def _search_parts(space: SudokuSpace, roots: list[Any], job: Job, tally: _Tally,
     return _slices(space, roots, "count", tally, job.deadline, job.limit, nodes=nodes)
 
 
-def _absorb(tally: _Tally, report: engine.SearchReport) -> None:
+def _absorb(tally: _Findings, report: engine.SearchReport) -> None:
     tally.nodes += report.nodes
     if not report.complete:
         tally.stop = report.stop_reason or "interrupted"
 
 
-def _options(job: Job, workers: int, tally: _Tally) -> dict[str, Any] | None:
+def _options(job: Job, workers: int, tally: _Findings) -> dict[str, Any] | None:
     """The engine options for the time left, or None (and a stop) when none is."""
     left = _seconds_left(job.deadline)
     if left is not None and left <= 0:
@@ -177,7 +177,7 @@ def _options(job: Job, workers: int, tally: _Tally) -> dict[str, Any] | None:
     return {**dict(job.engine_options), "workers": workers, "timeout": left}
 
 
-def _search_pool(space: SudokuSpace, job: Job, workers: int, tally: _Tally) -> None:
+def _search_pool(space: SudokuSpace, job: Job, workers: int, tally: _Findings) -> None:
     """Several workers: the engine's scheduler.  Counting up to a limit streams the
     solutions; counting them all solves first (a solution to show), then counts."""
     options = _options(job, workers, tally)
@@ -197,7 +197,7 @@ def _search_pool(space: SudokuSpace, job: Job, workers: int, tally: _Tally) -> N
         _run(engine.count, space, options, tally)
 
 
-def _run(mode: Any, space: SudokuSpace, options: dict[str, Any], tally: _Tally) -> None:
+def _run(mode: Any, space: SudokuSpace, options: dict[str, Any], tally: _Findings) -> None:
     """``engine.solve`` or ``engine.count``; a Ctrl-C still leaves its part in the tally."""
     try:
         report = mode(space, **options)
@@ -207,7 +207,7 @@ def _run(mode: Any, space: SudokuSpace, options: dict[str, Any], tally: _Tally) 
     _take(tally, report)
 
 
-def _take(tally: _Tally, report: engine.SearchReport) -> None:
+def _take(tally: _Findings, report: engine.SearchReport) -> None:
     _absorb(tally, report)
     if report.mode == "first":
         tally.first, tally.count = report.solution, int(report.solution is not None)
@@ -215,7 +215,7 @@ def _take(tally: _Tally, report: engine.SearchReport) -> None:
         tally.count = max(1, report.count)
 
 
-def _outcome(index: int, entry: PuzzleEntry, job: Job, tally: _Tally,
+def _outcome(index: int, entry: PuzzleEntry, job: Job, tally: _Findings,
              seconds: float) -> PuzzleResult:
     solution = None if tally.first is None else tally.first.line()
     count = tally.count if job.count else None
@@ -244,7 +244,7 @@ def solve_entry(
         puzzle = ImmutableSudokuPuzzle(entry.cells, job.propagation)
     except InvalidPuzzleError as error:
         return invalid(index, entry.line, error)
-    started, tally = time.perf_counter(), _Tally()
+    started, tally = time.perf_counter(), _Findings()
     try:
         if workers == 1:
             _search_here(puzzle, job, tally)

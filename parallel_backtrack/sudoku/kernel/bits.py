@@ -94,8 +94,3 @@ def has_many(mask: np.uint64) -> bool:
 def full_mask(size: int) -> int:
     """The mask of all values 1..size."""
     return (1 << size) - 1
-
-
-def mask_values(mask: int) -> list[int]:
-    """The values of a mask, ascending (Python side, for messages and tests)."""
-    return [bit + 1 for bit in range(mask.bit_length()) if mask >> bit & 1]
