@@ -16,7 +16,6 @@ from sudoku_data import HARDEST
 from parallel_backtrack import _cli
 from parallel_backtrack.nqueens.__main__ import main as nqueens_main
 from parallel_backtrack.sudoku.__main__ import main as sudoku_main
-from parallel_backtrack.sudoku.batch import Job, solve_entry
 from parallel_backtrack.sudoku.formats import (
     PUZZLE_CELLS,
     PuzzleFileError,
@@ -27,6 +26,7 @@ from parallel_backtrack.sudoku.formats import (
 )
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
 from parallel_backtrack.sudoku.results import FAILED, INVALID, SOLVED, STOPPED, UNSOLVABLE
+from parallel_backtrack.sudoku.runner import Job, solve_entry
 from parallel_backtrack.sudoku.space import is_valid_solution
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True,

@@ -16,7 +16,7 @@ and a summary saying how many were not searched.
 Glossary
 --------
 entry, result, status
-    See ``batch``: one result per puzzle in the file, ``solved``,
+    See ``runner`` and ``results``: one result per puzzle in the file, ``solved``,
     ``unsolvable``, ``invalid`` (with its line number and the reason),
     ``stopped`` (``--timeout`` or Ctrl-C: ``count>=N`` is a lower bound) or
     ``failed`` (no trustworthy answer).  File-wide problems (missing, a
@@ -58,11 +58,11 @@ from parallel_backtrack._cli import (
     usage_error,
 )
 
-from .batch import Job, kernel_results, solve_entries, solve_entry
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
 from .orders import ORDERS
 from .propagate import PROPAGATORS
 from .results import FAILED, INVALID, SOLVED, STOPPED, PuzzleResult, Summary
+from .runner import Job, kernel_results, solve_entries, solve_entry
 from .space import KERNELS
 
 if TYPE_CHECKING:

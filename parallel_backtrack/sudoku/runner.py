@@ -1,4 +1,7 @@
-"""Many puzzles at once: one result per file entry, split across processes by joblib.
+"""Running a file's puzzles: one result per file entry, split across processes by joblib.
+
+(A *batch* elsewhere is one array of puzzles solved in one compiled call:
+``kernel.batch``; ``kernel_results`` below hands a bulk-read file to it.)
 
 Glossary
 --------
@@ -45,7 +48,7 @@ import time
 import warnings
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parallel_backtrack import engine
 from parallel_backtrack.engine.checks import is_interrupt
@@ -64,6 +67,9 @@ from .results import (
 )
 from .search import space_for
 from .space import SudokuSpace, is_valid_solution
+
+if TYPE_CHECKING:
+    from .kernel.read import Batch
 
 SLICE_SECONDS = 0.2
 # Solutions held at once while counting up to a limit on one worker.
@@ -283,7 +289,7 @@ def solve_entries(
     entries: Sequence[PuzzleEntry], job: Job, *, workers: int = 1, progress: bool = False
 ) -> Iterator[PuzzleResult]:
     """One result per entry, in order, up to the first ``stopped`` one (a deadline or a
-    Ctrl-C ends the whole batch there); a tqdm bar on stderr with ``progress``."""
+    Ctrl-C ends the whole run there); a tqdm bar on stderr with ``progress``."""
     if workers == 1:
         results: Generator[PuzzleResult, None, None] = (
             solve_entry(i, entry, job) for i, entry in enumerate(entries)
@@ -313,7 +319,7 @@ def solve_entries(
 BULK_BUDGET = 100_000
 
 
-def kernel_results(batch: Any, job: Job, *, workers: int = 1,
+def kernel_results(batch: Batch, job: Job, *, workers: int = 1,
                    slice_puzzles: int = 4096) -> Iterator[PuzzleResult]:
     """Every puzzle of a bulk-read ``kernel_read.Batch`` through the compiled kernel, in
     file order, with its unreadable lines as ``invalid`` results.
