@@ -27,9 +27,9 @@ result
     kept dying), with the solution as one line of cells, the count when
     counting, the nodes visited and the seconds.
 slice
-    A search on one worker runs in slices of at most ``SLICE_SECONDS``, so a
-    Ctrl-C loses at most one slice of the partial count and a deadline is met
-    within one.
+    A search on one worker runs in slices of ``space.node_budget`` nodes (some
+    0.1 s; ``search.solve_then_count``), so a Ctrl-C loses at most one slice of
+    the partial count and a deadline is met within one.
 workers
     joblib's ``n_jobs``: 1 solves in this process, -1 uses every core.  Puzzles
     go to the workers in batches (joblib's ``batch_size="auto"``); each puzzle
@@ -52,7 +52,6 @@ from typing import TYPE_CHECKING, Any
 
 from parallel_backtrack import engine
 from parallel_backtrack.engine.checks import is_interrupt
-from parallel_backtrack.engine.split import run_subtrees
 
 from .formats import PuzzleEntry
 from .puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
@@ -65,15 +64,12 @@ from .results import (
     invalid,
     wrong_solution,
 )
-from .search import space_for
+from .search import Findings, solve_then_count, space_for
 from .space import SudokuSpace, is_valid_solution
 
 if TYPE_CHECKING:
     from .kernel.read import Batch
 
-SLICE_SECONDS = 0.2
-# Solutions held at once while counting up to a limit on one worker.
-KEEP_AT_ONCE = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,152 +87,92 @@ class Job:
     engine_options: tuple[tuple[str, Any], ...] = ()
 
 
-@dataclass
-class _Findings:
-    """What one puzzle's search has found so far."""
-
-    first: ImmutableSudokuPuzzle | None = None
-    count: int = 0
-    nodes: int = 0
-    stop: str | None = None
+def _seconds_left(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - time.time()
 
 
-def _seconds_left(deadline: float | None, most: float | None = None) -> float | None:
-    if deadline is None:
-        return most
-    left = deadline - time.time()
-    return left if most is None else min(most, left)
-
-
-def _slice(space: SudokuSpace, roots: list[Any], mode: str, seconds: float,
-           keep: int | None, budget: int | None) -> Any:
-    if mode == "first":
-        return run_subtrees(space, roots, "first", budget, seconds=seconds)
-    if keep is None:
-        return run_subtrees(space, roots, "count", budget, seconds=seconds)
-    return run_subtrees(space, roots, "all", budget, min(keep, KEEP_AT_ONCE), seconds=seconds)
-
-
-def _slices(space: SudokuSpace, roots: list[Any], mode: str, tally: _Findings,
-            deadline: float | None, limit: int | None = None,
-            nodes: int | None = None) -> list[Any]:
-    """Search ``roots`` in slices (``first``: to the first solution; ``count``: all,
-    or up to ``limit``), for about ``nodes`` nodes at most; returns the unexplored rest."""
-    spent = 0
-    while roots and tally.stop is None and (nodes is None or spent < nodes):
-        seconds = _seconds_left(deadline, SLICE_SECONDS) or 0.0
-        if seconds <= 0:
-            tally.stop = "timeout"
-            break
-        keep = None if limit is None else limit - tally.count
-        part = _slice(space, roots, mode, seconds, keep, None if nodes is None else nodes - spent)
-        spent += part.nodes
-        tally.nodes += part.nodes
-        tally.count += part.count
-        roots = list(part.leftover)
-        if mode == "first" and part.solutions:
-            tally.first = part.solutions[0]
-            break
-        if limit is not None and tally.count >= limit:
-            break
-    return roots
-
-
-def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, tally: _Findings) -> None:
-    """One worker, this process: the first solution, then (counting) the rest of the
-    tree, each node visited once; the first ``job.python_first`` nodes of each part on
-    the Python path, the rest (if any) in the kernel."""
-    roots: list[Any] = [(puzzle, 1)]
+def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) -> None:
+    """One worker, this process: ``search.solve_then_count``; the first
+    ``job.python_first`` nodes on the Python path, the rest (if any) in the kernel."""
+    roots = None
+    options: dict[str, Any] = {"count": job.count, "limit": job.limit, "deadline": job.deadline}
     if job.kernel == "fast" and job.python_first:
-        roots = _search_parts(space_for(puzzle, job.order, "reference"), roots, job, tally,
-                              job.python_first)
-        if not roots or tally.stop is not None:
+        roots = solve_then_count(space_for(puzzle, job.order, "reference"), findings,
+                                 nodes=job.python_first, **options)
+        if not roots or findings.stop is not None:
             return
-    _search_parts(space_for(puzzle, job.order, job.kernel), roots, job, tally, None)
+    solve_then_count(space_for(puzzle, job.order, job.kernel), findings, roots=roots, **options)
 
 
-def _search_parts(space: SudokuSpace, roots: list[Any], job: Job, tally: _Findings,
-                  nodes: int | None) -> list[Any]:
-    """The first solution (unless found already), then the count; the rest, if the
-    ``nodes`` ran out first."""
-    if tally.first is None:
-        roots = _slices(space, roots, "first", tally, job.deadline, nodes=nodes)
-        if tally.first is None:
-            return roots  # unsolvable (no roots left), or out of nodes or time
-    if not job.count or (job.limit is not None and tally.count >= job.limit):
-        return []
-    return _slices(space, roots, "count", tally, job.deadline, job.limit, nodes=nodes)
-
-
-def _absorb(tally: _Findings, report: engine.SearchReport) -> None:
-    tally.nodes += report.nodes
+def _absorb(findings: Findings, report: engine.SearchReport) -> None:
+    findings.nodes += report.nodes
     if not report.complete:
-        tally.stop = report.stop_reason or "interrupted"
+        findings.stop = report.stop_reason or "interrupted"
 
 
-def _options(job: Job, workers: int, tally: _Findings) -> dict[str, Any] | None:
+def _options(job: Job, workers: int, findings: Findings) -> dict[str, Any] | None:
     """The engine options for the time left, or None (and a stop) when none is."""
     left = _seconds_left(job.deadline)
     if left is not None and left <= 0:
-        tally.stop = "timeout"
+        findings.stop = "timeout"
         return None
     return {**dict(job.engine_options), "workers": workers, "timeout": left}
 
 
-def _search_pool(space: SudokuSpace, job: Job, workers: int, tally: _Findings) -> None:
+def _search_pool(space: SudokuSpace, job: Job, workers: int, findings: Findings) -> None:
     """Several workers: the engine's scheduler.  Counting up to a limit streams the
     solutions; counting them all solves first (a solution to show), then counts."""
-    options = _options(job, workers, tally)
+    options = _options(job, workers, findings)
     if options is None:
         return
     if job.count and job.limit is not None:
         stream = engine.solutions(space, limit=job.limit, **options)
         try:
             for state in stream:
-                tally.first, tally.count = tally.first or state, tally.count + 1
+                findings.first, findings.count = findings.first or state, findings.count + 1
         finally:
-            _absorb(tally, stream.report)
+            _absorb(findings, stream.report)
         return
-    _run(engine.solve, space, options, tally)
-    options = _options(job, workers, tally) if job.count and tally.stop is None else None
-    if options is not None and tally.first is not None:
-        _run(engine.count, space, options, tally)
+    _run(engine.solve, space, options, findings)
+    options = _options(job, workers, findings) if job.count and findings.stop is None else None
+    if options is not None and findings.first is not None:
+        _run(engine.count, space, options, findings)
 
 
-def _run(mode: Any, space: SudokuSpace, options: dict[str, Any], tally: _Findings) -> None:
-    """``engine.solve`` or ``engine.count``; a Ctrl-C still leaves its part in the tally."""
+def _run(mode: Any, space: SudokuSpace, options: dict[str, Any], findings: Findings) -> None:
+    """``engine.solve`` or ``engine.count``; a Ctrl-C still leaves its part in the findings."""
     try:
         report = mode(space, **options)
     except engine.SearchInterrupted as stop:
-        _take(tally, stop.report)
+        _take(findings, stop.report)
         raise
-    _take(tally, report)
+    _take(findings, report)
 
 
-def _take(tally: _Findings, report: engine.SearchReport) -> None:
-    _absorb(tally, report)
+def _take(findings: Findings, report: engine.SearchReport) -> None:
+    _absorb(findings, report)
     if report.mode == "first":
-        tally.first, tally.count = report.solution, int(report.solution is not None)
+        findings.first, findings.count = report.solution, int(report.solution is not None)
     else:  # the count run counts the whole tree again, the first solution included
-        tally.count = max(1, report.count)
+        findings.count = max(1, report.count)
 
 
-def _outcome(index: int, entry: PuzzleEntry, job: Job, tally: _Findings,
+def _outcome(index: int, entry: PuzzleEntry, job: Job, findings: Findings,
              seconds: float) -> PuzzleResult:
-    solution = None if tally.first is None else tally.first.line()
-    count = tally.count if job.count else None
+    solution = None if findings.first is None else findings.first.line()
+    count = findings.count if job.count else None
     if count is not None and job.limit is not None:
         count = min(count, job.limit)
-    if (tally.first is not None and job.verify
-            and not is_valid_solution(entry.cells or (), tally.first.cells)):
-        return wrong_solution(index, entry.line, count, tally.nodes, seconds)
-    if tally.stop is not None:
+    if (findings.first is not None and job.verify
+            and not is_valid_solution(entry.cells or (), findings.first.cells)):
+        return wrong_solution(index, entry.line, count, findings.nodes, seconds)
+    if findings.stop is not None:
         status = STOPPED
     else:
         status = SOLVED if solution is not None else UNSOLVABLE
-    return PuzzleResult(index, entry.line, status, solution, count, tally.nodes, seconds,
-                        stop_reason=tally.stop,
-                        cells=None if tally.first is None else tally.first.cells)
+    return PuzzleResult(index, entry.line, status, solution, count, findings.nodes, seconds,
+                        stop_reason=findings.stop,
+                        cells=None if findings.first is None else findings.first.cells)
 
 
 def solve_entry(
@@ -250,23 +186,23 @@ def solve_entry(
         puzzle = ImmutableSudokuPuzzle(entry.cells, job.propagation)
     except InvalidPuzzleError as error:
         return invalid(index, entry.line, error)
-    started, tally = time.perf_counter(), _Findings()
+    started, findings = time.perf_counter(), Findings()
     try:
         if workers == 1:
-            _search_here(puzzle, job, tally)
+            _search_here(puzzle, job, findings)
         else:
-            _search_pool(space_for(puzzle, job.order, job.kernel), job, workers, tally)
-    except KeyboardInterrupt:  # SearchInterrupted too: the tally holds the partial result
-        tally.stop = "interrupted"
+            _search_pool(space_for(puzzle, job.order, job.kernel), job, workers, findings)
+    except KeyboardInterrupt:  # SearchInterrupted too: the findings holds the partial result
+        findings.stop = "interrupted"
     except SystemError as error:  # a Ctrl-C inside a compiled kernel, as numba reports it
         if not is_interrupt(error):
             raise
-        tally.stop = "interrupted"
+        findings.stop = "interrupted"
     except engine.WorkerCrashError as crash:
-        return PuzzleResult(index, entry.line, FAILED, nodes=tally.nodes + crash.report.nodes,
+        return PuzzleResult(index, entry.line, FAILED, nodes=findings.nodes + crash.report.nodes,
                             seconds=time.perf_counter() - started,
                             error=f"line {entry.line}: {crash}")
-    return _outcome(index, entry, job, tally, time.perf_counter() - started)
+    return _outcome(index, entry, job, findings, time.perf_counter() - started)
 
 
 def _solve_in_parallel(
@@ -361,9 +297,9 @@ def kernel_results(batch: Batch, job: Job, *, workers: int = 1,
             if result.stop_reason is not None:
                 return
             continue
-        tally = count if job.count else None
+        findings = count if job.count else None
         if count and job.verify and not is_valid_solution(batch.givens[row].tolist(), lines[at]):
-            yield wrong_solution(index, line, tally, int(found.nodes[at]), seconds)
+            yield wrong_solution(index, line, findings, int(found.nodes[at]), seconds)
             continue
         yield PuzzleResult(index, line, SOLVED if count else UNSOLVABLE,
-                           lines[at] if count else None, tally, int(found.nodes[at]), seconds)
+                           lines[at] if count else None, findings, int(found.nodes[at]), seconds)
