@@ -51,6 +51,24 @@ REFERENCE_BUDGET = 20_000
 QueensState = ImmutableQueenLocations | CanonicalBoard
 
 
+# What a first compile is called on stderr, and about how long it takes.
+KERNEL_NAME, KERNEL_COMPILE_SECONDS = "the N-Queens kernel", "5-20 s"
+
+
+def _compiled(canonical: bool) -> Any:
+    """The compiled function behind ``count_canonical`` or ``count_subtree``."""
+    from . import kernel, symmetry_kernel
+
+    return symmetry_kernel._run if canonical else kernel._run
+
+
+def compile_notice(what: str, functions: list[Any], seconds: str) -> Any:
+    """``_jit_cache.compile_notice``, loaded with the kernels (it imports numba)."""
+    from .._jit_cache import compile_notice as notice
+
+    return notice(what, functions, seconds)
+
+
 def _load_kernels() -> tuple[Any, Any]:
     """The compiled counters, imported (with numba) only by a space that uses them."""
     from .kernel import count_subtree
@@ -119,10 +137,12 @@ class QueensSpace:
         if not self.fast:
             return None
         count_subtree, count_canonical = _load_kernels()
-        if isinstance(state, CanonicalBoard):
-            count, nodes, leftover = count_canonical(state.board, budget)
-            return Explored(count, nodes, (), tuple(CanonicalBoard(b) for b in leftover))
-        count, nodes, leftover = count_subtree(state, budget)
+        canonical = isinstance(state, CanonicalBoard)
+        with compile_notice(KERNEL_NAME, [_compiled(canonical)], KERNEL_COMPILE_SECONDS):
+            if canonical:
+                count, nodes, leftover = count_canonical(state.board, budget)
+                return Explored(count, nodes, (), tuple(CanonicalBoard(b) for b in leftover))
+            count, nodes, leftover = count_subtree(state, budget)
         return Explored(count, nodes, (), tuple(leftover))
 
 
