@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed
 
-from parallel_backtrack.nqueens.local_search import find_one, is_queens_solution
+from parallel_backtrack.nqueens.local.search import find_one, is_queens_solution
 
 DEFAULT_SPECS = ["min-conflicts", "hill-climbing", "hill-climbing:sideways=0", "annealing",
                  "genetic", "constructive"]

@@ -17,7 +17,7 @@ checker) and ``search``.
 
 from .candidates import CandidateSet
 from .formats import PuzzleEntry, format_grid, format_line, parse_puzzles, read_puzzles
-from .grid import Grid, grid_for
+from .grid import Grid, Square, grid_for
 from .orders import FewestOptionsFirst, RowMajor, SquareOrder, order_named
 from .propagate import PROPAGATORS, propagator_named
 from .puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
@@ -34,6 +34,7 @@ __all__ = [
     "Outcome",
     "PuzzleEntry",
     "RowMajor",
+    "Square",
     "SquareOrder",
     "SudokuSpace",
     "count_solutions",
