@@ -339,8 +339,6 @@ def test_first_mode_keeps_the_solution_and_stops() -> None:
 def test_space_hooks_equal_the_reference_path() -> None:
     from parallel_backtrack import engine
 
-    if not hasattr(SudokuSpace, "count_below"):
-        pytest.skip("sudoku.space has no kernel hooks yet")
     for order, propagation in (("fewest", "units"), ("row-major", "peers")):
         puzzle = ImmutableSudokuPuzzle(THIRTEEN, propagation)
         fast = SudokuSpace(puzzle, order_named(order))
