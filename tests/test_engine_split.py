@@ -101,7 +101,7 @@ def test_a_raised_stop_flag_hands_everything_back_at_once():
 
 
 def test_time_budget_alone_ends_tasks_and_the_rest_is_exact():
-    space = NoAdjacentOnes(20)
+    space = NoAdjacentOnes(24)  # 0.2 s or so: a hundred budgets of 2 ms
     count = nodes = 0
     seconds = []
     pending = [(space.root(), 1)]
