@@ -121,7 +121,6 @@ def test_swaps_kernel_survives_a_full_suspect_list():
     assert solved and is_queens_solution(cols)
 
 
-@pytest.mark.slow
 def test_swaps_kernel_solves_a_million():
     cols, steps, _, solved = min_conflicts_swaps(10**6, make_rng(1), 10**9, 10**6 + 10**4, 50)
     assert solved and is_queens_solution(cols)

@@ -37,6 +37,7 @@ def test_oeis_counts_12_to_14_fast(n, workers, backend):
 
 
 @pytest.mark.slow
+@pytest.mark.ci
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("n", [15, 16])
 def test_oeis_counts_15_16(n):

@@ -236,9 +236,8 @@ def test_parallel_symmetric_counts_with_process_pools(workers, backend):
         assert got == (A000170[n - 1], A002562[n - 1])
 
 
-@pytest.mark.slow
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("n", [15, 16])
+@pytest.mark.parametrize("n", [15, pytest.param(16, marks=[pytest.mark.slow, pytest.mark.ci])])
 def test_oeis_totals_and_unique_counts_15_16(n):
     assert count_unique(n, workers=2) == (A000170[n - 1], A002562[n - 1])
 
