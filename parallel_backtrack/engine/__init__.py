@@ -1,5 +1,9 @@
 """The problem-agnostic engine: spaces, splitting, scheduling, executors (and a virtual
-pool that simulates P workers on one core), reports, metrics."""
+pool that simulates P workers on one core), reports, metrics.
+
+How it works and how to use it (the Space contract, fast hooks, modes, the scheduler and
+its budgets, executors, Dask): docs/engine.md in the repository.
+"""
 
 from .checks import UnknownNameError, check_int, check_name, did_you_mean, is_interrupt
 from .executors import BACKENDS, Executor, cpu_count, make_executor, resolve_workers

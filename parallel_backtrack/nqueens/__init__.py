@@ -1,4 +1,8 @@
-"""N-Queens on the engine: the lab's immutable board, row orders, a fast kernel."""
+"""N-Queens on the engine: the lab's immutable board, row orders, a fast kernel.
+
+The board, symmetry and unique counts, the kernel and local search: docs/nqueens.md in
+the repository; the command line ``python -m parallel_backtrack.nqueens``: docs/cli.md.
+"""
 
 from .board import ImmutableQueenLocations, from_columns
 from .local_search import LocalResult, find_one
