@@ -23,7 +23,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from docs_blocks import (
@@ -39,8 +38,8 @@ from docs_blocks import (
     links,
     pages,
     slug,
-    without_code,
     table_options,
+    without_code,
 )
 
 # A cold numba cache compiles the Sudoku kernels once (about a minute); warm, a command
@@ -144,3 +143,14 @@ def test_cli_options_match_help(command, shell_env):
     assert offered, f"{command} --help lists no options"
     assert not documented - offered, f"documented but not in --help: {documented - offered}"
     assert not offered - documented, f"in --help but not documented: {offered - documented}"
+
+
+def test_project_urls_name_pages_that_exist():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    section = re.search(r"^\[project\.urls\]\n(.*?)(?=^\[)", text, re.M | re.S)
+    assert section, "pyproject.toml has no [project.urls]"
+    urls = dict(re.findall(r'^"?([\w ]+?)"?\s*=\s*"([^"]+)"', section.group(1), re.M))
+    assert "Documentation" in urls
+    for name, url in urls.items():
+        if not re.match(r"^[a-z][a-z0-9+.-]*:", url):
+            assert (ROOT / url).is_file(), f"project.urls {name!r}: no file {url}"

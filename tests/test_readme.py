@@ -4,7 +4,6 @@ Its code blocks and links are checked with the rest of the docs (tests/test_docs
 """
 
 import re
-from pathlib import Path
 
 from docs_blocks import ROOT, blocks
 
