@@ -132,7 +132,7 @@ def table_options(section: str) -> set[str]:
     for line in lines[start + 2:]:
         if not line.startswith("|"):
             break
-        options.update(LONG_OPTION.findall(line.split("|")[1]))
+        options.update(LONG_OPTION.findall(re.split(r"(?<!\\)\|", line)[1]))
     return options
 
 
