@@ -15,7 +15,8 @@ anchor
     GitHub's id for a heading: lower case, punctuation dropped, spaces to hyphens,
     ``-1``, ``-2`` ... for repeats.  ``anchors(page)`` lists a page's.
 CLI section
-    In docs/cli.md, a ``## python -m parallel_backtrack.X`` heading and the
+    In docs/cli.md, a ``## python -m parallel_backtrack.X`` heading (``###`` and the
+    subcommand after it for a command with subcommands) and the
     ``| option | meaning |`` table under it.
 """
 
@@ -33,7 +34,8 @@ FENCE = re.compile(r"^(```+)([^\n`]*)\n(.*?)^\1[ \t]*$", re.M | re.S)
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$", re.M)
 LONG_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
-CLI_HEADING = re.compile(r"^## (python -m parallel_backtrack(?:\.[a-z_]+)+)\s*$", re.M)
+CLI_HEADING = re.compile(
+    r"^#{2,3} (python -m parallel_backtrack(?:\.[a-z_]+)+(?: [a-z0-9_-]+)*)\s*$", re.M)
 
 
 @dataclass(frozen=True)

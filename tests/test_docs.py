@@ -13,8 +13,10 @@ Conventions for README.md and docs/*.md (written for authors at the top of docs/
 * every relative link and image resolves, and a ``#anchor`` names a heading of the
   target page;
 * every docs page has a contents list before its first ``##`` heading;
-* docs/cli.md has a ``## python -m parallel_backtrack.X`` section per command line,
-  whose ``| option | meaning |`` table lists exactly the long options of its --help.
+* docs/cli.md has a ``## python -m parallel_backtrack.X`` section per command line
+  (and a ``### python -m parallel_backtrack.X SUB`` one per subcommand, if it has
+  them), whose ``| option | meaning |`` table lists exactly the long options of that
+  command's --help.
 """
 
 from __future__ import annotations
@@ -134,13 +136,14 @@ def test_every_command_line_has_a_cli_section():
 @pytest.mark.parametrize("command", sorted(SECTIONS))
 def test_cli_options_match_help(command, shell_env):
     documented = table_options(SECTIONS[command])
-    assert documented, f"{CLI_PAGE.name}: '## {command}' has no | option | meaning | table"
-    module = command.split()[-1]
-    done = subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT, env=shell_env,
-                          capture_output=True, text=True, timeout=50)
+    done = subprocess.run([sys.executable, *command.split()[1:], "--help"], cwd=ROOT,
+                          env=shell_env, capture_output=True, text=True, timeout=50)
     assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage:"), done.stdout[:200]
     offered = help_options(done.stdout)
-    assert offered, f"{command} --help lists no options"
+    # A command whose options all belong to its subcommands may have no table of its own.
+    assert documented or not offered, (
+        f"{CLI_PAGE.name}: '{command}' has no | option | meaning | table")
     assert not documented - offered, f"documented but not in --help: {documented - offered}"
     assert not offered - documented, f"in --help but not documented: {offered - documented}"
 
