@@ -203,7 +203,7 @@ def reference_solver(mode: str):  # type: ignore[no-untyped-def]
     from parallel_backtrack.sudoku.search import search
 
     def solve(cells: list[int]) -> object:
-        return search(cells, "fewest", count=(mode == "count"))
+        return search(cells, "fewest", count=(mode == "count"), kernel="reference")
 
     return solve
 

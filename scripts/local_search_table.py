@@ -16,7 +16,7 @@ spec
 success
     Solved runs / runs, within the cap.
 
-    python scripts/local_search_table.py                        # the README table
+    python scripts/local_search_table.py                        # the table in docs/results.md
     python scripts/local_search_table.py --runs 10 --sizes 8,64 --methods genetic
 
 Prints a markdown table; writes ``OUT/local_search_table.csv`` and ``.png``.

@@ -2,7 +2,11 @@
 ``hooks``), splitting (``split``), scheduling (``scheduler`` with ``probe``, ``pending``
 and a ``reduction`` per mode), executors behind a backend registry (``executors``,
 ``backends``, ``dask_executor``, and a ``virtual`` pool that simulates P workers on one
-core), what runs in a worker (``worker``), reports and metrics."""
+core), what runs in a worker (``worker``), reports and metrics.
+
+How it works and how to use it (the Space contract, fast hooks, modes, the scheduler and
+its budgets, executors, Dask): docs/engine.md in the repository.
+"""
 
 from . import dask_executor  # noqa: F401 - registers the dask backend
 from .backends import backend_names, cpu_count, register_backend, resolve_workers

@@ -2,6 +2,9 @@
 
 ``find_one`` and ``LocalResult`` (local search, numpy and numba) load on first use,
 so that importing the package (and ``--help``) does not load a compiler.
+
+The board, symmetry and unique counts, the kernel and local search: docs/nqueens.md in
+the repository; the command line ``python -m parallel_backtrack.nqueens``: docs/cli.md.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -8,11 +8,8 @@ Quick use::
     print(solve(puzzle))                     # the first solution, as a grid
     count_solutions(puzzle, limit=2)         # 1: a proper puzzle
 
-The CLI is ``python -m parallel_backtrack.sudoku FILE``.  See ``grid`` (squares,
-units, peers), ``candidates`` (CandidateSet), ``propagate`` (none, peers, units,
-twins, locked, matching; the last two use ``matching``), ``puzzle``, ``orders``
-(row-major, fewest), ``formats``, ``space`` (the engine Space and the independent
-checker) and ``search``.
+Propagators, orders, the compiled kernel and clause learning: docs/sudoku.md in the
+repository; the command line ``python -m parallel_backtrack.sudoku FILE``: docs/cli.md.
 """
 
 from .candidates import CandidateSet
