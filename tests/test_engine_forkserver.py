@@ -24,14 +24,14 @@ pytestmark = pytest.mark.skipif("forkserver" not in __import__("multiprocessing"
 # worker whether the space was there before its first task, count through it.
 PROGRAM = """
 import json, os, sys, time
-from parallel_backtrack.engine import count, executors, forkserver, make_executor
-from parallel_backtrack.engine.split import warm_task
+from parallel_backtrack.engine import count, forkserver, make_executor, worker
+from parallel_backtrack.engine.worker import warm_task
 from parallel_backtrack.nqueens.board import ImmutableQueenLocations
 from parallel_backtrack.nqueens.space import QueensSpace
 
 
 def preloaded(key):
-    return key in executors._SHIPPED, os.getpid()
+    return key in worker._SHIPPED, os.getpid()
 
 
 def cmdline(pid):
@@ -137,7 +137,7 @@ def test_a_server_that_never_says_ready_is_used_after_the_limit(monkeypatch, tmp
 def test_the_parent_searches_until_the_workers_can_start_without_waiting():
     from parallel_backtrack.engine import count
     from parallel_backtrack.engine.executors import ThreadExecutor
-    from parallel_backtrack.engine.split import warm_task
+    from parallel_backtrack.engine.worker import warm_task
     from parallel_backtrack.nqueens.board import ImmutableQueenLocations
     from parallel_backtrack.nqueens.space import QueensSpace
 

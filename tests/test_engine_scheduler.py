@@ -160,7 +160,7 @@ def test_time_and_node_budgets_together_stop_at_the_first_reached():
 def test_tasks_get_the_whole_budget_while_much_is_pending_and_less_later(monkeypatch):
     import pickle
 
-    from parallel_backtrack.engine import scheduler
+    from parallel_backtrack.engine import pending, scheduler
 
     budgets = []
 
@@ -173,7 +173,7 @@ def test_tasks_get_the_whole_budget_while_much_is_pending_and_less_later(monkeyp
     space = NoAdjacentOnes(22)
     report = count(space, workers=2, backend="threads", budget=800, per_worker=30)
     assert report.count == sequential_count(space).count
-    tail = 800 // scheduler.TAIL_SHRINK
+    tail = 800 // pending.TAIL_SHRINK
     assert set(budgets) <= {800, 800 // 2, tail}
     assert budgets[0] == 800 // 2  # nothing measured yet: no sure sign of plenty
     assert 800 in budgets  # 60 subtrees of some 1,600 nodes each: plenty pending
@@ -265,18 +265,18 @@ def test_once_the_pool_starts_the_parent_probes_in_short_rounds(monkeypatch):
     begin at WARMING_ROUND_SECONDS once the pool starts and double up to
     PROBE_ROUND_SECONDS, so a pool that is warm in 30 ms is fed some 10 ms later,
     not after a whole 50 ms round."""
-    from parallel_backtrack.engine import scheduler
+    from parallel_backtrack.engine import probe
     from parallel_backtrack.engine.executors import ThreadExecutor
-    from parallel_backtrack.engine.split import warm_task
+    from parallel_backtrack.engine.worker import warm_task
 
     limits = []
-    probe_round = scheduler.Run._probe_round
+    probe_round = probe.Probe.round
 
     def recorded(self, roots, budgets, limit, round_):
         limits.append(limit)
         return probe_round(self, roots, budgets, limit, round_)
 
-    monkeypatch.setattr(scheduler.Run, "_probe_round", recorded)
+    monkeypatch.setattr(probe.Probe, "round", recorded)
 
     class WarmIn30ms(ThreadExecutor):
         slow_start = True
@@ -291,6 +291,6 @@ def test_once_the_pool_starts_the_parent_probes_in_short_rounds(monkeypatch):
     report = count(space, executor=WarmIn30ms(2), budget=20_000)
     assert report.count == 514_229  # Fibonacci(29): 27 bits, no two 1s adjacent
     assert limits[0] == 0.02  # the first round: the executor's start cost
-    doubling = [scheduler.WARMING_ROUND_SECONDS * 2**k for k in range(4)] + [0.05] * 50
+    doubling = [probe.WARMING_ROUND_SECONDS * 2**k for k in range(4)] + [0.05] * 50
     assert len(limits) >= 2 and limits[1:] == doubling[:len(limits) - 1]
-    assert max(limits[1:]) <= scheduler.PROBE_ROUND_SECONDS
+    assert max(limits[1:]) <= probe.PROBE_ROUND_SECONDS

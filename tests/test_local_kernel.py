@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parallel_backtrack.nqueens.local_kernel import (
+from parallel_backtrack.nqueens.local.kernel import (
     SUSPECTS_MAX,
     _ReferenceRandom,
     make_rng,
@@ -18,7 +18,7 @@ from parallel_backtrack.nqueens.local_kernel import (
     reference_min_conflicts_repair,
     swap_columns,
 )
-from parallel_backtrack.nqueens.local_search import is_queens_solution
+from parallel_backtrack.nqueens.local.search import is_queens_solution
 
 
 def collisions(cols: np.ndarray) -> int:

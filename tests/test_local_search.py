@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parallel_backtrack.nqueens import verify
-from parallel_backtrack.nqueens.local_search import (
+from parallel_backtrack.nqueens.local.search import (
     DEFAULT_MAX_STEPS,
     METHODS,
     PARAMETERS,

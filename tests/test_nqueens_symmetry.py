@@ -10,6 +10,7 @@ import pytest
 from parallel_backtrack.engine import count, sequential_count, sequential_solutions
 from parallel_backtrack.nqueens import ImmutableQueenLocations, QueensSpace, is_queens_solution
 from parallel_backtrack.nqueens.__main__ import main
+from parallel_backtrack.nqueens.burnside import unique_from_total
 from parallel_backtrack.nqueens.space import count_report, count_unique
 from parallel_backtrack.nqueens.symmetry import (
     REFLECTIONS,
@@ -24,7 +25,6 @@ from parallel_backtrack.nqueens.symmetry import (
     stabilizer,
     top_columns,
     transform,
-    unique_from_total,
 )
 from parallel_backtrack.nqueens.symmetry_kernel import count_canonical, count_rotation_symmetric
 

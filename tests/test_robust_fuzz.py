@@ -16,15 +16,6 @@ from sudoku_data import HARDEST
 from parallel_backtrack import _cli
 from parallel_backtrack.nqueens.__main__ import main as nqueens_main
 from parallel_backtrack.sudoku.__main__ import main as sudoku_main
-from parallel_backtrack.sudoku.batch import (
-    FAILED,
-    INVALID,
-    SOLVED,
-    STOPPED,
-    UNSOLVABLE,
-    Job,
-    solve_entry,
-)
 from parallel_backtrack.sudoku.formats import (
     PUZZLE_CELLS,
     PuzzleFileError,
@@ -34,6 +25,8 @@ from parallel_backtrack.sudoku.formats import (
     read_puzzles,
 )
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
+from parallel_backtrack.sudoku.results import FAILED, INVALID, SOLVED, STOPPED, UNSOLVABLE
+from parallel_backtrack.sudoku.runner import Job, solve_entry
 from parallel_backtrack.sudoku.space import is_valid_solution
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True,

@@ -1,4 +1,4 @@
-"""The clause-learning solver (sudoku/cdcl.py, sudoku/cdcl_kernel.py) and --solver."""
+"""The clause-learning solver (sudoku/cdcl/solver.py, sudoku/cdcl/kernel.py) and --solver."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 from sudoku_data import DATA, FIXTURES, HARDEST, gecode_25x25, gecode_25x25_solutions
 
-from parallel_backtrack.sudoku import cdcl, count_solutions, read_puzzles, solve
+from parallel_backtrack.sudoku import count_solutions, read_puzzles, solve
 from parallel_backtrack.sudoku.__main__ import main
+from parallel_backtrack.sudoku.batch_io import puzzle_lines, read_batch
 from parallel_backtrack.sudoku.cdcl import (
     SOLVED,
     STOPPED_AT_LIMIT,
@@ -22,7 +23,8 @@ from parallel_backtrack.sudoku.cdcl import (
     solve_cdcl,
     sudoku_cnf,
 )
-from parallel_backtrack.sudoku.cdcl_kernel import (
+from parallel_backtrack.sudoku.cdcl import solver as cdcl
+from parallel_backtrack.sudoku.cdcl.kernel import (
     LIMIT,
     SATISFIED,
     cdcl_search,
@@ -31,7 +33,7 @@ from parallel_backtrack.sudoku.cdcl_kernel import (
     new_stats,
     new_tuning,
 )
-from parallel_backtrack.sudoku.kernel_batch import puzzle_lines, read_batch, solve_batch
+from parallel_backtrack.sudoku.kernel.batch import solve_batch
 from parallel_backtrack.sudoku.puzzle import InvalidPuzzleError
 from parallel_backtrack.sudoku.space import is_valid_solution
 
@@ -171,7 +173,7 @@ def test_pure_python_kernel_takes_the_same_steps(tuning: dict[str, float]) -> No
     """The kernel's plain-Python run (NUMBA_DISABLE_JIT) is the reference: same answers,
     same conflicts, decisions and propagations as the compiled one."""
     puzzles = ["1" + "." * 15, "1...3.1..4.2...3", FATA_MORGANA, HARDEST_WRONG]
-    code = ("import json, sys\nfrom parallel_backtrack.sudoku import cdcl\n"
+    code = ("import json, sys\nfrom parallel_backtrack.sudoku.cdcl import solver as cdcl\n"
             f"cdcl.TUNING.update({tuning!r})\n"
             "print(json.dumps([(r.status, r.line(), r.conflicts, r.decisions, r.propagations)"
             f" for r in map(cdcl.solve_cdcl, {puzzles!r})]))\n")

@@ -10,10 +10,12 @@ import pytest
 from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack.engine import explore, sequential_count
-from parallel_backtrack.sudoku.kernel import (
+from parallel_backtrack.sudoku.batch_io import parse_batch, read_batch
+from parallel_backtrack.sudoku.kernel.batch import UNFINISHED, count_batch, solve_batch
+from parallel_backtrack.sudoku.kernel.bits import low_bit, low_bit_index, popcount
+from parallel_backtrack.sudoku.kernel.calls import call_kernel, check_box
+from parallel_backtrack.sudoku.kernel.masks import (
     branch_masks,
-    call_kernel,
-    check_box,
     count_masks,
     explore_masks,
     mask_rows,
@@ -21,16 +23,8 @@ from parallel_backtrack.sudoku.kernel import (
     solve_masks,
     values_of,
 )
-from parallel_backtrack.sudoku.kernel_batch import (
-    UNFINISHED,
-    count_batch,
-    parse_batch,
-    read_batch,
-    solve_batch,
-)
-from parallel_backtrack.sudoku.kernel_bits import low_bit, low_bit_index, popcount
-from parallel_backtrack.sudoku.kernel_search import explore_roots, search_many
-from parallel_backtrack.sudoku.kernel_tables import kernel_tables
+from parallel_backtrack.sudoku.kernel.search import explore_roots, search_many
+from parallel_backtrack.sudoku.kernel.tables import kernel_tables
 from parallel_backtrack.sudoku.orders import order_named
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
 from parallel_backtrack.sudoku.space import SudokuSpace
