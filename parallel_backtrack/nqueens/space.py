@@ -139,7 +139,7 @@ class QueensSpace:
         count_subtree, count_canonical = _load_kernels()
         canonical = isinstance(state, CanonicalBoard)
         with compile_notice(KERNEL_NAME, [_compiled(canonical)], KERNEL_COMPILE_SECONDS):
-            if canonical:
+            if isinstance(state, CanonicalBoard):
                 count, nodes, leftover = count_canonical(state.board, budget)
                 return Explored(count, nodes, (), tuple(CanonicalBoard(b) for b in leftover))
             count, nodes, leftover = count_subtree(state, budget)
