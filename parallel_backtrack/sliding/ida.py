@@ -37,7 +37,7 @@ from .astar import UnsolvableError
 from .board import MOVES, Board
 from .heuristics import Tables, tables_for, to_frame
 
-CHUNK = 1 << 22
+CHUNK = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +123,10 @@ def solve(board: Board, heuristic: str = "manhattan", *, complete_last: bool = F
     if one.h0 == 0:
         return IdaResult("", 1, 0, 0, time.perf_counter() - started)
     while True:
+        reason = _stop_reason(nodes, max_nodes, deadline, stop)
+        if reason:
+            return IdaResult(None, nodes, iterations, bound, time.perf_counter() - started,
+                             reason)
         iterations += 1
         one.begin(bound)
         while one.run(chunk, not complete_last) == kernel.PAUSED:
