@@ -6,6 +6,8 @@ legality of each step are worked out here from scratch.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 DELTA = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -59,3 +61,9 @@ def read_cs61b(path: Path) -> list[int]:
 def cs61b_expected(path: Path) -> int:
     """The optimal length in a CS61B file's name (``puzzle4x4-37.txt`` -> 37)."""
     return int(path.stem.split("-")[-1].removeprefix("puzzle"))
+
+
+# Pattern databases built by the tests go here (kept between runs), never to the user's
+# cache; an explicit PARALLEL_BACKTRACK_CACHE wins.
+CACHE = os.environ.setdefault("PARALLEL_BACKTRACK_CACHE",
+                              os.path.join(tempfile.gettempdir(), "pb-sliding-test-cache"))

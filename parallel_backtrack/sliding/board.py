@@ -190,7 +190,15 @@ class Board:
                        if 0 <= row + dr < n and 0 <= col + dc < n)
 
     def move(self, move: str) -> Board:
-        return Board(apply_move(self.tiles, self.size(), move), self.goal)
+        return self._unchecked(apply_move(self.tiles, self.size(), move))
+
+    def _unchecked(self, tiles: tuple[int, ...]) -> Board:
+        """A board one legal move from this one: valid by construction, not re-checked
+        (A* makes millions)."""
+        board = object.__new__(Board)
+        object.__setattr__(board, "tiles", tiles)
+        object.__setattr__(board, "goal", self.goal)
+        return board
 
     def neighbors(self) -> list[Board]:
         """The boards one blank move away, in ``U L R D`` order."""
