@@ -89,7 +89,7 @@ class Tables:
         self.__dict__.update(tables_for(state["n"], state["name"]).__dict__)
 
     def aux_width(self) -> int:
-        return max(2 + 2 * self.n, 2 * self.offsets.shape[0])
+        return max(2 + 2 * self.n, 4 * self.offsets.shape[0])
 
     def kernel_args(self) -> tuple[Any, ...]:
         return (self.kind, self.cost, self.tables, self.offsets, self.group, self.stride,

@@ -25,8 +25,9 @@ kind
     by the whole permutation: 2x2 and 3x3).
 aux[depth]
     Per-depth heuristic state: LINEAR keeps the Manhattan sum and the conflict
-    cost of every row then column; PATTERN keeps each group's index, then the
-    reflected indices.
+    cost of every row then column; PATTERN keeps each group's index, the
+    reflected indices, then each group's table value and its reflected value
+    (a move reads two table entries, the moved tile's group and its mirror's).
 reg
     The registers of a paused search: depth, nodes so far, next bound, the
     depth of the first goal found (-1: none).
@@ -88,12 +89,13 @@ def exact_rank(tiles):
 
 
 @njit(cache=True, nogil=True)
-def _pattern_h(tables, offsets, aux_row, groups):
+def _pattern_h(row, groups):
+    """max(plain sum, mirrored sum) of the per-group values kept in ``row``."""
     plain = 0
     mirror = 0
     for g in range(groups):
-        plain += tables[offsets[g] + aux_row[g]]
-        mirror += tables[offsets[g] + aux_row[groups + g]]
+        plain += row[2 * groups + g]
+        mirror += row[3 * groups + g]
     return max(plain, mirror)
 
 
@@ -114,7 +116,10 @@ def initial_h(tiles, n, kind, cost, tables, offsets, group, stride, rtile, rcell
                 aux0[groups + group[rt]] += rcell[cell] * stride[rt]
         if not reflect:
             aux0[groups: 2 * groups] = aux0[:groups]
-        return np.int64(_pattern_h(tables, offsets, aux0, groups))
+        for g in range(groups):
+            aux0[2 * groups + g] = tables[offsets[g] + aux0[g]]
+            aux0[3 * groups + g] = tables[offsets[g] + aux0[groups + g]]
+        return np.int64(_pattern_h(aux0, groups))
     md = 0
     for cell in range(size):
         if tiles[cell] != 0:
@@ -144,13 +149,18 @@ def _child_h(tiles, n, kind, cost, tables, offsets, group, stride, rtile, rcell,
     row[:] = aux[depth]
     if kind == PATTERN:
         groups = offsets.shape[0]
-        row[group[t]] += (a - b) * stride[t]
+        g = group[t]
+        row[g] += (a - b) * stride[t]
+        row[2 * groups + g] = tables[offsets[g] + row[g]]
         if reflect:
             rt = rtile[t]
-            row[groups + group[rt]] += (rcell[a] - rcell[b]) * stride[rt]
+            rg = group[rt]
+            row[groups + rg] += (rcell[a] - rcell[b]) * stride[rt]
+            row[3 * groups + rg] = tables[offsets[rg] + row[groups + rg]]
         else:
-            row[groups + group[t]] = row[group[t]]
-        return np.int64(_pattern_h(tables, offsets, row, groups))
+            row[groups + g] = row[g]
+            row[3 * groups + g] = row[2 * groups + g]
+        return np.int64(_pattern_h(row, groups))
     row[0] += cost[t * size + a] - cost[t * size + b]
     if d == 1 or d == 2:  # the tile slid along its row: its old and new column change
         first, second, base, is_row = b % n, a % n, 2 + n, False
@@ -195,20 +205,27 @@ def search(tiles, n, g0, bound, first_move, kind, cost, tables, offsets, group, 
             continue
         nodes += 1
         t = tiles[b]
-        tiles[a] = t
-        tiles[b] = 0
-        if kind == PER_TILE:  # the common case, kept inline
+        if kind == PER_TILE:  # the common case, kept inline, tiles moved only if kept
             h = hs[depth] + cost[t * size + a] - cost[t * size + b]
+            f = g0 + depth + 1 + h
+            if f > bound or depth + 1 >= MAX_DEPTH:
+                if f < next_bound:
+                    next_bound = f
+                continue
+            tiles[a] = t
+            tiles[b] = 0
         else:
+            tiles[a] = t
+            tiles[b] = 0
             h = _child_h(tiles, n, kind, cost, tables, offsets, group, stride, rtile, rcell,
                          reflect, aux, depth, hs, t, b, a, d)
-        f = g0 + depth + 1 + h
-        if f > bound or depth + 1 >= MAX_DEPTH:
-            if f < next_bound:
-                next_bound = f
-            tiles[b] = t
-            tiles[a] = 0
-            continue
+            f = g0 + depth + 1 + h
+            if f > bound or depth + 1 >= MAX_DEPTH:
+                if f < next_bound:
+                    next_bound = f
+                tiles[b] = t
+                tiles[a] = 0
+                continue
         path[depth] = d
         depth += 1
         blanks[depth], hs[depth], dirs[depth] = b, h, 0
