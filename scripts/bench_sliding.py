@@ -138,9 +138,10 @@ def rate_section(ids: list[int], repeats: int) -> dict[str, Any]:
             table.append({"id": number, "nodes": ours.nodes, "ours_s": ours.seconds,
                           "c_s": float(c_seconds), "ratio": ratio})
     median = statistics.median(ratios)
+    ours = statistics.median(r["nodes"] / r["ours_s"] for r in table) / 1e6
+    theirs = statistics.median(r["nodes"] / r["c_s"] for r in table) / 1e6
     print(f"\nManhattan node rate, numba / C (same nodes, {len(ratios)} interleaved runs): "
-          f"median {median:.2f}x (ours {statistics.median(r['nodes'] / r['ours_s'] for r in table) / 1e6:.1f}"
-          f" M/s, C {statistics.median(r['nodes'] / r['c_s'] for r in table) / 1e6:.1f} M/s)")
+          f"median {median:.2f}x (ours {ours:.1f} M/s, C {theirs:.1f} M/s)")
     return {"median_ratio": median, "runs": table}
 
 
@@ -186,9 +187,10 @@ def astar_section() -> dict[str, Any]:
                      "nodes": outcome["nodes"]})
     total = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    slowest = sorted(rows, key=lambda r: -r["seconds"])[:3]
+    slowest = [(r["file"], round(r["seconds"], 2))
+               for r in sorted(rows, key=lambda r: -r["seconds"])[:3]]
     print(f"\nA* (default heuristic) on {len(files)} CS61B files, one worker: {total:.1f} s, "
-          f"peak RSS {peak:.0f} MB; slowest {[(r['file'], round(r['seconds'], 2)) for r in slowest]}")
+          f"peak RSS {peak:.0f} MB; slowest {slowest}")
     return {"total_s": total, "peak_rss_mb": peak, "rows": rows}
 
 
