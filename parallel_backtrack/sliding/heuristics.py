@@ -28,6 +28,8 @@ import numpy as np
 from . import kernel
 from .board import Board
 
+_kernel: Any = kernel  # numba's Dispatcher type lists no arguments
+
 HEURISTICS = ("hamming", "manhattan", "linear", "pdb")
 PDB_NAMES = ("pdb-exact", "pdb-555", "pdb-663")
 
@@ -157,6 +159,6 @@ def python_heuristic(name: str, n: int) -> Any:
 
     def lookup(board: Board) -> int:
         tiles = np.array(to_frame(board), np.int8)
-        return int(kernel.initial_h(tiles, n, *tables.kernel_args()[:9], aux))
+        return int(_kernel.initial_h(tiles, n, *tables.kernel_args()[:9], aux))
 
     return lookup

@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +39,7 @@ from .board import MOVES, Board
 from .heuristics import Tables, tables_for, to_frame
 
 CHUNK = 1 << 20
+_kernel: Any = kernel  # numba's Dispatcher type lists no arguments
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +74,7 @@ class Pass:
         self.hs = np.zeros(depth, np.int64)
         self.aux = np.zeros((depth, tables.aux_width()), np.int64)
         self.reg = np.zeros(4, np.int64)
-        self.h0 = int(kernel.initial_h(self.start, tables.n, *tables.kernel_args()[:9],
+        self.h0 = int(_kernel.initial_h(self.start, tables.n, *tables.kernel_args()[:9],
                                        self.aux[0]))
 
     def begin(self, bound: int) -> None:
@@ -84,7 +86,7 @@ class Pass:
         self.reg[:] = (0, 0, kernel.NO_BOUND, -1)
 
     def run(self, budget: int, stop_at_goal: bool) -> int:
-        return int(kernel.search(self.tiles, self.tables.n, self.g0, self.bound,
+        return int(_kernel.search(self.tiles, self.tables.n, self.g0, self.bound,
                                  self.first_move, *self.tables.kernel_args(), self.blanks,
                                  self.dirs, self.path, self.hs, self.aux, self.reg, budget,
                                  stop_at_goal, self.best))

@@ -196,7 +196,7 @@ def build_pattern(n: int, pattern: tuple[int, ...], neighbors: np.ndarray,
 def _build(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> np.ndarray:
     bar = None
     if progress or (progress is None and sys.stderr.isatty()):
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped]
 
         bar = tqdm(desc=f"building {name} ({n}x{n}, once)", unit=" states", file=sys.stderr)
     try:
@@ -207,6 +207,12 @@ def _build(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> n
     finally:
         if bar is not None:
             bar.close()
+
+
+def _crc(table: np.ndarray) -> int:
+    """CRC-32 of the array's bytes (no copy: numpy arrays are buffers)."""
+    buffer: Any = np.ascontiguousarray(table)
+    return zlib.crc32(buffer)
 
 
 def _paths(n: int, name: str) -> tuple[Path, Path]:
@@ -223,7 +229,7 @@ def load_cached(n: int, name: str) -> np.ndarray | None:
         header = json.loads(meta.read_text())
         table = np.load(data, mmap_mode="r")
         if (table.dtype != np.uint8 or table.shape != (header["length"],)
-                or zlib.crc32(table) != header["crc32"]):
+                or _crc(table) != header["crc32"]):
             return None
         return table
     except (OSError, ValueError, KeyError, TypeError):
@@ -239,7 +245,7 @@ def store(n: int, name: str, table: np.ndarray) -> None:
     with partial.open("wb") as stream:
         np.save(stream, table)
     os.replace(partial, data)
-    header = {"length": int(table.shape[0]), "crc32": zlib.crc32(table), "name": name, "n": n}
+    header = {"length": int(table.shape[0]), "crc32": _crc(table), "name": name, "n": n}
     partial_meta = meta.with_suffix(f".tmp{os.getpid()}")
     partial_meta.write_text(json.dumps(header))
     os.replace(partial_meta, meta)
