@@ -124,3 +124,26 @@ def test_help_does_not_load_numba() -> None:
                           env=env, timeout=60)
     assert done.stdout.strip().endswith("False")
     assert "--complete-last-iteration" in done.stdout
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_exits_130_without_strays(shared_data: Path, workers: str) -> None:
+    import signal
+    import time
+
+    import psutil
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    hard = shared_data / "search" / "15puzzle_80moves.txt"
+    child = subprocess.Popen([sys.executable, "-m", "parallel_backtrack.sliding", str(hard),
+                              "--heuristic", "manhattan", "--workers", workers],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    time.sleep(4)
+    family = psutil.Process(child.pid).children(recursive=True)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == 130
+    assert b"Traceback" not in err
+    time.sleep(1)
+    assert not [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
