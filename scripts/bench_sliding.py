@@ -21,6 +21,10 @@ speedup
 astar
     A* with the default heuristic on all 141 CS61B files, one worker, the total
     time and the peak resident memory of the process.
+simulate
+    The same parallel IDA* on ``engine.VirtualExecutor`` (tasks run here and are
+    timed; a virtual clock schedules them on P workers) for P = 1..64, Manhattan
+    on ``--simulate-instances``: simulated speedup and efficiency.
 memory
     Peak RSS / USS of the command line and each worker solving 20 Korf instances
     with 6-6-3 on 2 workers.
@@ -194,6 +198,32 @@ def astar_section() -> dict[str, Any]:
     return {"total_s": total, "peak_rss_mb": peak, "rows": rows}
 
 
+def simulate_section(ids: list[int]) -> dict[str, Any]:
+    from parallel_backtrack.engine import VirtualExecutor
+
+    rows = {r[0]: r for r in korf_rows()}
+    table = []
+    print("\n| P | simulated s | speedup | efficiency | tasks |\n|---|---|---|---|---|")
+    base = None
+    for workers in (1, 2, 4, 8, 16, 32, 64):
+        clock = busy = 0.0
+        tasks = 0
+        for number in ids:
+            pool = VirtualExecutor(workers)
+            board = Board(tuple(rows[number][1:17]), "blank-first")
+            result = solve_parallel(board, "manhattan", executor=pool)
+            assert len(result.moves or "") == rows[number][17]
+            clock += pool.clock if workers > 1 else result.seconds
+            busy += pool.busy
+            tasks += pool.tasks
+        base = base or clock
+        table.append({"workers": workers, "clock_s": clock, "speedup": base / clock,
+                      "tasks": tasks})
+        print(f"| {workers} | {clock:.2f} | {base / clock:.2f} | "
+              f"{base / clock / workers:.2f} | {tasks} |")
+    return {"instances": ids, "rows": table}
+
+
 def memory_section() -> dict[str, Any]:
     from _memory import measure_memory
 
@@ -212,11 +242,12 @@ def memory_section() -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", default="korf,hard80,rate,speedup,astar,memory")
+    parser.add_argument("--only", default="korf,hard80,rate,speedup,astar,simulate,memory")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rate-instances", default="13,16,2,5,6")
     parser.add_argument("--speedup-instances", default=None)
+    parser.add_argument("--simulate-instances", default="82,1,66")
     parser.add_argument("--speedup-max-nodes", type=int, default=300_000_000)
     args = parser.parse_args()
     wanted = args.only.split(",")
@@ -236,6 +267,9 @@ def main() -> None:
         results["speedup"] = speedup_section(ids, args.repeats)
     if "astar" in wanted:
         results["astar"] = astar_section()
+    if "simulate" in wanted:
+        results["simulate"] = simulate_section([int(i) for i in
+                                                args.simulate_instances.split(",")])
     if "memory" in wanted:
         results["memory"] = memory_section()
     results["machine"]["load_after"] = os.getloadavg()
