@@ -63,9 +63,7 @@ class Pass:
 
     def __init__(self, tables: Tables, tiles: tuple[int, ...], g0: int = 0,
                  first_move: int = -1) -> None:
-        self.tables, self.g0, self.first_move = tables, g0, first_move
-        self.start = np.array(tiles, np.int8)
-        self.tiles = self.start.copy()
+        self.tables = tables
         depth = kernel.MAX_DEPTH + 1
         self.blanks = np.zeros(depth, np.int64)
         self.dirs = np.zeros(depth, np.int64)
@@ -74,8 +72,16 @@ class Pass:
         self.hs = np.zeros(depth, np.int64)
         self.aux = np.zeros((depth, tables.aux_width()), np.int64)
         self.reg = np.zeros(4, np.int64)
-        self.h0 = int(_kernel.initial_h(self.start, tables.n, *tables.kernel_args()[:9],
-                                       self.aux[0]))
+        self.reset(tiles, g0, first_move)
+
+    def reset(self, tiles: tuple[int, ...], g0: int = 0, first_move: int = -1) -> None:
+        """Start over below other tiles, reusing the arrays (a parallel task runs many
+        subtrees)."""
+        self.g0, self.first_move = g0, first_move
+        self.start = np.array(tiles, np.int8)
+        self.tiles = self.start.copy()
+        self.h0 = int(_kernel.initial_h(self.start, self.tables.n,
+                                        *self.tables.kernel_args()[:9], self.aux[0]))
 
     def begin(self, bound: int) -> None:
         self.bound = bound

@@ -18,6 +18,7 @@ Example: ``solve_parallel(board, "manhattan", workers=2).moves`` is optimal.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,13 +48,14 @@ class SlidingSpace:
     def __init__(self, tiles: tuple[int, ...], n: int, heuristic: str) -> None:
         self.start, self.n, self.heuristic = tiles, n, heuristic
         self._tables: Tables | None = None
+        self._local = threading.local()  # one pass per thread (the threads backend)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"start": self.start, "n": self.n, "heuristic": self.heuristic}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._tables = None
+        self._tables, self._local = None, threading.local()
 
     @property
     def tables(self) -> Tables:
@@ -64,8 +66,17 @@ class SlidingSpace:
     def root(self) -> Node:
         return Node(self.start, 0, -1, ())
 
+    def _reset(self, state: Node) -> Pass:
+        """This process's one pass, set to start below ``state``."""
+        one: Pass | None = getattr(self._local, "one", None)
+        if one is None:
+            one = self._local.one = Pass(self.tables, state.tiles, state.g, state.last)
+        else:
+            one.reset(state.tiles, state.g, state.last)
+        return one
+
     def f(self, state: Node) -> float:
-        return state.g + Pass(self.tables, state.tiles).h0
+        return state.g + self._reset(state).h0
 
     def is_solution(self, state: Node) -> bool:
         return state.tiles == tuple(range(self.n * self.n))
@@ -85,7 +96,7 @@ class SlidingSpace:
 
     def search_below(self, state: Node, bound: float, complete: bool,
                      stop: Callable[[], bool]) -> Bounded:
-        one = Pass(self.tables, state.tiles, state.g, state.last)
+        one = self._reset(state)
         if state.g + one.h0 > bound:  # only the root can get here (its f is the bound)
             return Bounded(0, state.g + one.h0)
         one.begin(int(bound))
