@@ -51,7 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                         default="auto", metavar="|".join(FORMAT_CHOICES),
                         help="input format (default: auto, from the first data line)")
     parser.add_argument("--algorithm", type=_cli.choice_type("algorithm", ALGORITHMS),
-                        default="ida", metavar="ida|astar", help="default: ida")
+                        default="ida", metavar="ida|astar",
+                        help="ida: compiled IDA* (default); astar: A* in Python, for "
+                        "8-puzzles and easy 15-puzzles (see --max-nodes)")
     parser.add_argument("--heuristic", type=_cli.choice_type("heuristic", HEURISTIC_CHOICES),
                         default="auto", metavar="|".join(HEURISTIC_CHOICES[:5]),
                         help="auto (default): pdb on 3x3 (exact) and 4x4 (6-6-3 with "
