@@ -92,8 +92,8 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
                        help="print the solution: the blank's moves (U D L R) or every board")
     group.add_argument("--json", action="store_true", help="one JSON object per puzzle")
     group.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                       help="progress on stderr (pattern-database builds; default: only "
-                       "on a terminal)")
+                       help="progress on stderr: pattern-database builds, and a line per "
+                       "IDA* iteration (default: only on a terminal)")
     _cli.add_verify_option(parser)
 
 
@@ -115,8 +115,13 @@ def _jobs(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
             else:
                 jobs.append(Job(source, item.line, item.tiles, item.expected, args.goal,
                                 args.algorithm, args.heuristic, args.max_nodes,
-                                args.complete_last_iteration))
+                                args.complete_last_iteration,
+                                progress=_progress(args)))
     return jobs, errors
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    return bool(args.progress or (args.progress is None and sys.stderr.isatty()))
 
 
 def _print(outcome: dict[str, Any], args: argparse.Namespace, out: TextIO) -> None:

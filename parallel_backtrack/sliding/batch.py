@@ -10,6 +10,9 @@ outcome
     ``invalid``, ``timeout`` or ``max-nodes``; when solved, ``moves`` (the
     count), ``solution`` (the blank's moves, ``U L R D``), ``nodes`` and
     ``seconds``.  ``nodes`` is A*'s enqueued nodes or IDA*'s generated nodes.
+progress
+    With ``Job.progress`` a sequential IDA* prints a line to stderr after each
+    iteration (bound, nodes so far, seconds).
 batch
     Several puzzles: each is one task on the executor (one puzzle per worker
     at a time, searched sequentially there), printed in input order.
@@ -23,6 +26,7 @@ Example: ``solve_job(Job("f", 1, (1, 2, 3, 0), None, "blank-last", "ida",
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,6 +47,7 @@ class Job:
     max_nodes: int | None = None
     complete_last: bool = False
     timeout: float | None = None
+    progress: bool = False
 
 
 def replays(tiles: tuple[int, ...], goal: str, solution: str) -> bool:
@@ -122,8 +127,12 @@ def _ida(board: Board, heuristic: str, job: Job, started: float
     from .ida import solve
 
     deadline = None if job.timeout is None else started + job.timeout
+    def report(bound: int, nodes: int) -> None:
+        print(f"{job.source}:{job.line}  bound {bound}: {nodes:,} nodes, "
+              f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+
     result = solve(board, heuristic, complete_last=job.complete_last, max_nodes=job.max_nodes,
-                   deadline=deadline)
+                   deadline=deadline, on_iteration=report if job.progress else None)
     return result.moves, result.nodes, result.stop_reason
 
 

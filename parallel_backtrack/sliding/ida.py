@@ -120,9 +120,11 @@ def board_moves(board: Board, frame_moves: list[int]) -> str:
 
 def solve(board: Board, heuristic: str = "manhattan", *, complete_last: bool = False,
           max_nodes: int | None = None, deadline: float | None = None,
-          stop: Callable[[], bool] | None = None, chunk: int = CHUNK) -> IdaResult:
+          stop: Callable[[], bool] | None = None, chunk: int = CHUNK,
+          on_iteration: Callable[[int, int], None] | None = None) -> IdaResult:
     """Optimal moves for ``board`` by IDA*; stops early (``stop_reason``) at
-    ``deadline`` (a ``time.perf_counter`` value), ``max_nodes`` or ``stop()``."""
+    ``deadline`` (a ``time.perf_counter`` value), ``max_nodes`` or ``stop()``;
+    ``on_iteration(bound, nodes so far)`` after each iteration."""
     if not board.is_solvable():
         raise UnsolvableError("unsolvable: the tile parity differs from the goal's")
     started = time.perf_counter()
@@ -143,6 +145,8 @@ def solve(board: Board, heuristic: str = "manhattan", *, complete_last: bool = F
                 return IdaResult(None, nodes + one.nodes, iterations, bound,
                                  time.perf_counter() - started, reason)
         nodes += one.nodes
+        if on_iteration is not None:
+            on_iteration(bound, nodes)
         found = one.goal_moves()
         if found is not None:
             return IdaResult(board_moves(board, found), nodes, iterations, bound,
