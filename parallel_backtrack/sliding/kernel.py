@@ -183,6 +183,7 @@ def search(tiles, n, g0, bound, first_move, kind, cost, tables, offsets, group, 
     at most about ``budget`` nodes.  ``best`` receives the moves of the first goal."""
     depth = reg[DEPTH]
     size = n * n
+    groups = offsets.shape[0]
     nodes = np.int64(0)
     next_bound = reg[NEXT]
     while depth >= 0:
@@ -207,6 +208,28 @@ def search(tiles, n, g0, bound, first_move, kind, cost, tables, offsets, group, 
         t = tiles[b]
         if kind == PER_TILE:  # the common case, kept inline, tiles moved only if kept
             h = hs[depth] + cost[t * size + a] - cost[t * size + b]
+            f = g0 + depth + 1 + h
+            if f > bound or depth + 1 >= MAX_DEPTH:
+                if f < next_bound:
+                    next_bound = f
+                continue
+            tiles[a] = t
+            tiles[b] = 0
+        elif kind == PATTERN:  # inline too: a call with this many arrays costs more
+            row = aux[depth + 1]
+            row[:] = aux[depth]
+            g = group[t]
+            row[g] += (a - b) * stride[t]
+            row[2 * groups + g] = tables[offsets[g] + row[g]]
+            if reflect:
+                rt = rtile[t]
+                rg = group[rt]
+                row[groups + rg] += (rcell[a] - rcell[b]) * stride[rt]
+                row[3 * groups + rg] = tables[offsets[rg] + row[groups + rg]]
+            else:
+                row[groups + g] = row[g]
+                row[3 * groups + g] = row[2 * groups + g]
+            h = _pattern_h(row, groups)
             f = g0 + depth + 1 + h
             if f > bound or depth + 1 >= MAX_DEPTH:
                 if f < next_bound:
