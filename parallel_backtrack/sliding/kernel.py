@@ -136,31 +136,10 @@ def initial_h(tiles, n, kind, cost, tables, offsets, group, stride, rtile, rcell
 
 
 @njit(cache=True, nogil=True)
-def _child_h(tiles, n, kind, cost, tables, offsets, group, stride, rtile, rcell, reflect,
-             aux, depth, hs, t, b, a, d):
-    """The heuristic after tile ``t`` slid from cell ``b`` to ``a`` (tiles already moved);
-    the child's per-depth state goes to ``aux[depth + 1]``."""
+def _linear_h(tiles, n, cost, row, t, b, a, d):
+    """Manhattan plus linear conflicts after tile ``t`` slid from ``b`` to ``a`` (tiles
+    already moved): only the two lines the tile left and entered change."""
     size = n * n
-    if kind == PER_TILE:
-        return hs[depth] + cost[t * size + a] - cost[t * size + b]
-    if kind == EXACT:
-        return np.int64(tables[exact_rank(tiles)])
-    row = aux[depth + 1]
-    row[:] = aux[depth]
-    if kind == PATTERN:
-        groups = offsets.shape[0]
-        g = group[t]
-        row[g] += (a - b) * stride[t]
-        row[2 * groups + g] = tables[offsets[g] + row[g]]
-        if reflect:
-            rt = rtile[t]
-            rg = group[rt]
-            row[groups + rg] += (rcell[a] - rcell[b]) * stride[rt]
-            row[3 * groups + rg] = tables[offsets[rg] + row[groups + rg]]
-        else:
-            row[groups + g] = row[g]
-            row[3 * groups + g] = row[2 * groups + g]
-        return np.int64(_pattern_h(row, groups))
     row[0] += cost[t * size + a] - cost[t * size + b]
     if d == 1 or d == 2:  # the tile slid along its row: its old and new column change
         first, second, base, is_row = b % n, a % n, 2 + n, False
@@ -240,8 +219,12 @@ def search(tiles, n, g0, bound, first_move, kind, cost, tables, offsets, group, 
         else:
             tiles[a] = t
             tiles[b] = 0
-            h = _child_h(tiles, n, kind, cost, tables, offsets, group, stride, rtile, rcell,
-                         reflect, aux, depth, hs, t, b, a, d)
+            if kind == EXACT:
+                h = np.int64(tables[exact_rank(tiles)])
+            else:
+                row = aux[depth + 1]
+                row[:] = aux[depth]
+                h = _linear_h(tiles, n, cost, row, t, b, a, d)
             f = g0 + depth + 1 + h
             if f > bound or depth + 1 >= MAX_DEPTH:
                 if f < next_bound:
