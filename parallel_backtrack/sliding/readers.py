@@ -71,8 +71,9 @@ def _fail(line: int, why: str) -> PuzzleFormatError:
 def _data_lines(text: str) -> Iterator[tuple[int, list[str]]]:
     for number, raw in enumerate(text.splitlines(), 1):
         stripped = raw.strip()
-        if stripped and not stripped.startswith("#"):
-            yield number, stripped.replace(",", " ").split()
+        words = stripped.replace(",", " ").split()
+        if words and not stripped.startswith("#"):
+            yield number, words
 
 
 def _leading_ints(words: list[str]) -> list[int]:
