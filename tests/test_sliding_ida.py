@@ -118,3 +118,13 @@ def test_80_move_positions(shared_data: Path) -> None:
             tiles = [int(w) for w in line.split()[:16]]
             result = solve(Board(tuple(tiles)), "pdb-663")
             assert len(result.moves or "") == 80 and solves(tiles, result.moves or "")
+
+
+@pytest.mark.slow
+def test_rosetta_52(shared_data: Path) -> None:
+    line = next(line for line in (shared_data / "search" / "15puzzle_misc.txt").read_text()
+                .splitlines() if line and not line.startswith("#"))
+    tiles = [int(w) for w in line.split()[:16]]
+    result = solve(Board(tuple(tiles)), "pdb-555")
+    assert len(result.moves or "") == int(line.split()[16]) == 52
+    assert solves(tiles, result.moves or "")
