@@ -46,7 +46,7 @@ class Job:
     heuristic: str
     max_nodes: int | None = None
     complete_last: bool = False
-    timeout: float | None = None
+    ends_at: float | None = None  # wall clock (time.time()): a task may start late
     progress: bool = False
 
 
@@ -83,6 +83,9 @@ def solve_job(job: Job, workers: int = 1, backend: str | None = None) -> dict[st
     if not board.is_solvable():
         return {**out, "status": "unsolvable", "nodes": 0, "seconds": 0.0}
     started = time.perf_counter()
+    timeout = None if job.ends_at is None else job.ends_at - time.time()
+    if timeout is not None and timeout <= 0:
+        return {**out, "status": "timeout", "nodes": 0, "seconds": 0.0}
     heuristic = out["heuristic"]
     if job.algorithm == "astar":
         found = _astar(board, heuristic, job.max_nodes)
@@ -90,10 +93,10 @@ def solve_job(job: Job, workers: int = 1, backend: str | None = None) -> dict[st
         from .parallel import solve_parallel
 
         result = solve_parallel(board, heuristic, workers=workers, backend=backend,
-                                complete_last=job.complete_last, timeout=job.timeout)
+                                complete_last=job.complete_last, timeout=timeout)
         found = (result.moves, result.nodes, result.stop_reason)
     else:
-        found = _ida(board, heuristic, job, started)
+        found = _ida(board, heuristic, job, None if timeout is None else started + timeout)
     moves, nodes, reason = found
     out.update(nodes=nodes, seconds=time.perf_counter() - started)
     if moves is None:
@@ -122,11 +125,11 @@ def _move_between(before: Board, after: Board) -> str:
     return {-n: "U", n: "D", -1: "L", 1: "R"}[b - a]
 
 
-def _ida(board: Board, heuristic: str, job: Job, started: float
+def _ida(board: Board, heuristic: str, job: Job, deadline: float | None
          ) -> tuple[str | None, int, str | None]:
     from .ida import solve
 
-    deadline = None if job.timeout is None else started + job.timeout
+    started = time.perf_counter()
     def report(bound: int, nodes: int) -> None:
         print(f"{job.source}:{job.line}  bound {bound}: {nodes:,} nodes, "
               f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
@@ -170,7 +173,7 @@ def _left(job: Job, deadline: float | None) -> Job:
         return job
     from dataclasses import replace
 
-    return replace(job, timeout=max(0.001, deadline - time.perf_counter()))
+    return replace(job, ends_at=time.time() + deadline - time.perf_counter())
 
 
 def _ordered(pool: Any, jobs: list[Job], deadline: float | None
