@@ -92,6 +92,12 @@ class Pass:
         self.reg[:] = (0, 0, kernel.NO_BOUND, -1)
 
     def run(self, budget: int, stop_at_goal: bool) -> int:
+        tables = self.tables
+        if tables.kind == kernel.PER_TILE:
+            return int(_kernel.search_tile(
+                self.tiles, tables.n, self.g0, self.bound, self.first_move, tables.cost,
+                tables.neighbors, self.blanks, self.dirs, self.path, self.hs, self.reg,
+                budget, stop_at_goal, self.best))
         return int(_kernel.search(self.tiles, self.tables.n, self.g0, self.bound,
                                  self.first_move, *self.tables.kernel_args(), self.blanks,
                                  self.dirs, self.path, self.hs, self.aux, self.reg, budget,
