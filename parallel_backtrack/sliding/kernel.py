@@ -256,6 +256,7 @@ def search_tile(tiles, n, g0, bound, first_move, cost, neighbors, blanks, dirs, 
     size = n * n
     nodes = np.int64(0)
     next_bound = reg[NEXT]
+    limit = bound - g0  # a child with depth + 1 + h above this is pruned
     while depth >= 0:
         if nodes >= budget:
             reg[DEPTH], reg[NODES], reg[NEXT] = depth, reg[NODES] + nodes, next_bound
@@ -277,10 +278,9 @@ def search_tile(tiles, n, g0, bound, first_move, cost, neighbors, blanks, dirs, 
         nodes += 1
         t = tiles[b]
         h = hs[depth] + cost[t * size + a] - cost[t * size + b]
-        f = g0 + depth + 1 + h
-        if f > bound or depth + 1 >= MAX_DEPTH:
-            if f < next_bound:
-                next_bound = f
+        if depth + 1 + h > limit or depth + 1 >= MAX_DEPTH:
+            if g0 + depth + 1 + h < next_bound:
+                next_bound = g0 + depth + 1 + h
             continue
         tiles[a] = t
         tiles[b] = 0
