@@ -35,7 +35,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .executors import Executor, make_executor, unship
+from .executors import Executor, make_executor
+from .worker import unship
 
 INFINITE = float("inf")
 PER_WORKER = 200
