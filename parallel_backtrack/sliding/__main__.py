@@ -1,0 +1,221 @@
+"""``python -m parallel_backtrack.sliding FILE...``: solve sliding-tile puzzles optimally.
+
+Parse, read every file, solve each puzzle (a batch spreads over the workers; a
+single puzzle with IDA* splits each iteration over them), print one line or one
+JSON object per puzzle.  Exit codes as the other CLIs (``_cli``): 0 all solved,
+1 some puzzle unsolvable or invalid, 2 usage, 3 stopped by ``--timeout`` or
+``--max-nodes``, 130 Ctrl-C.
+
+Glossary
+--------
+puzzle label
+    ``FILE:LINE``, the line where the puzzle starts.
+show
+    ``--show moves`` prints the blank's moves (``U D L R``); ``--show boards``
+    prints every board of the solution path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, TextIO
+
+from .. import _cli
+from ..engine import BACKENDS
+
+PROG = "python -m parallel_backtrack.sliding"
+ALGORITHMS = ("ida", "astar")
+HEURISTIC_CHOICES = ("auto", "hamming", "manhattan", "linear", "pdb", "pdb-555", "pdb-663",
+                     "pdb-exact")
+GOAL_CHOICES = ("blank-last", "blank-first")
+FORMAT_CHOICES = ("auto", "cs61b", "rows", "korf")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _cli.Parser(
+        prog=PROG,
+        description="Solve sliding-tile puzzles (8-puzzle, 15-puzzle, n x n up to 10x10) "
+        "optimally: IDA* in a compiled kernel with Manhattan, linear-conflict or pattern-"
+        "database heuristics, or A*. Several puzzles in a file are one batch over the "
+        "workers; one puzzle with IDA* splits each iteration's tree over them.",
+        epilog="examples:\n  %(prog)s puzzle.txt --show moves\n"
+        "  %(prog)s korf100.txt --goal blank-first --heuristic pdb --workers 2\n"
+        "  echo '1 2 3 4 5 6 0 7 8' | %(prog)s - --algorithm astar --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="puzzle files (CS61B/algs4 boards, one-line rows, Korf rows); "
+                        "- reads stdin")
+    parser.add_argument("--format", type=_cli.choice_type("format", FORMAT_CHOICES),
+                        default="auto", metavar="|".join(FORMAT_CHOICES),
+                        help="input format (default: auto, from the first data line)")
+    parser.add_argument("--algorithm", type=_cli.choice_type("algorithm", ALGORITHMS),
+                        default="ida", metavar="ida|astar",
+                        help="ida: compiled IDA* (default); astar: A* in Python, for "
+                        "8-puzzles and easy 15-puzzles (see --max-nodes)")
+    parser.add_argument("--heuristic", type=_cli.choice_type("heuristic", HEURISTIC_CHOICES),
+                        default="auto", metavar="|".join(HEURISTIC_CHOICES[:5]),
+                        help="auto (default): pdb on 3x3 (exact) and 4x4 (6-6-3 with "
+                        "reflection; built once, about a minute, then cached), linear "
+                        "elsewhere; also pdb-555, pdb-663, pdb-exact")
+    parser.add_argument("--goal", type=_cli.choice_type("goal", GOAL_CHOICES),
+                        default="blank-last", metavar="blank-last|blank-first",
+                        help="the solved board: 1 2 .. 0 (default; CS61B) or 0 1 2 .. (Korf)")
+    _run_options(parser)
+    _output_options(parser)
+    return parser
+
+
+def _run_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("run")
+    group.add_argument("--workers", "-w", type=_cli.workers_type, default=1, metavar="W",
+                       help="worker processes; -1 = all cores (default: 1)")
+    group.add_argument("--backend", type=_cli.choice_type("backend", BACKENDS), default=None,
+                       metavar="|".join(BACKENDS),
+                       help="where tasks run (default: serial for 1 worker, else loky)")
+    group.add_argument("--timeout", type=_cli.positive_float, default=None, metavar="S",
+                       help="stop at this wall-clock limit (all puzzles), exit 3")
+    group.add_argument("--max-nodes", type=_cli.positive_int, default=None, metavar="N",
+                       help="give a puzzle up after N nodes (A*: enqueued; IDA*: generated) "
+                       "instead of filling memory or running on; exit 3")
+    group.add_argument("--complete-last-iteration", action="store_true",
+                       help="IDA*: finish the last iteration too, so node counts are the "
+                       "same for any number of workers")
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("output")
+    group.add_argument("--show", nargs="?", const="moves", default=None,
+                       type=_cli.choice_type("show", ("moves", "boards")),
+                       metavar="moves|boards",
+                       help="print the solution: the blank's moves (U D L R) or every board")
+    group.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    group.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="progress on stderr: pattern-database builds, and a line per "
+                       "IDA* iteration (default: only on a terminal)")
+    _cli.add_verify_option(parser)
+
+
+def _jobs(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
+    """Jobs for every readable puzzle, and one error line per bad one."""
+    from .batch import Job
+    from .readers import Failure, PuzzleFormatError, read_source
+
+    jobs, errors = [], []
+    for source in args.files:
+        try:
+            items = read_source(source, args.format)
+        except (PuzzleFormatError, OSError) as error:  # the file fails, not the batch
+            errors.append(" ".join(str(error).split()))
+            continue
+        for item in items:
+            if isinstance(item, Failure):
+                errors.append(f"{source}: {item.message}")
+            else:
+                jobs.append(Job(source, item.line, item.tiles, item.expected, args.goal,
+                                args.algorithm, args.heuristic, args.max_nodes,
+                                args.complete_last_iteration,
+                                progress=_progress(args)))
+    return jobs, errors
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    return bool(args.progress or (args.progress is None and sys.stderr.isatty()))
+
+
+def _print(outcome: dict[str, Any], args: argparse.Namespace, out: TextIO) -> None:
+    if args.json:
+        _cli.print_json(outcome, out)
+        return
+    label = f"{outcome['source']}:{outcome['line']}"
+    if outcome["status"] != "solved":
+        extra = f" after {outcome['nodes']:,} nodes" if outcome.get("nodes") else ""
+        print(f"{label}  {outcome['status']}{extra}", file=out)
+        return
+    print(f"{label}  {outcome['moves']} moves  {outcome['nodes']:,} nodes  "
+          f"{outcome['seconds']:.3f} s", file=out)
+    if args.show == "moves":
+        print(" ".join(outcome["solution"]) or "(already solved)", file=out)
+    elif args.show == "boards":
+        _print_boards(outcome, out)
+
+
+def _print_boards(outcome: dict[str, Any], out: TextIO) -> None:
+    from .board import Board
+
+    board = Board(outcome["tiles"], outcome["goal"])
+    print(board, file=out)
+    for move in outcome["solution"]:
+        board = board.move(move)
+        print(f"\n{move}\n{board}", file=out)
+
+
+def _verify(outcome: dict[str, Any]) -> None:
+    from .batch import replays
+
+    if outcome["status"] == "solved" and not replays(tuple(outcome["tiles"]), outcome["goal"],
+                                                     outcome["solution"]):
+        raise RuntimeError(f"--verify: the solution for {outcome['source']}:"
+                           f"{outcome['line']} does not reach the goal")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    from .batch import run_batch
+
+    problem = _cli.too_many_workers(args.workers) if args.backend != "serial" else None
+    if problem:
+        return _cli.usage_error(PROG, problem)
+    deadline = None if args.timeout is None else time.perf_counter() + args.timeout
+    jobs, errors = _jobs(args)
+    for line in errors:
+        print(f"{PROG}: error: {line}", file=sys.stderr)
+    _prepare(jobs, args)
+    statuses = set()
+    from ..engine import resolve_workers
+
+    for job, outcome in zip(jobs, run_batch(jobs, resolve_workers(args.workers), args.backend,
+                                            deadline)):
+        outcome["tiles"] = list(job.tiles)
+        if args.verify:
+            _verify(outcome)
+        _print(outcome, args, out)
+        statuses.add(outcome["status"])
+    if statuses & {"timeout", "max-nodes"}:
+        return _cli.EXIT_TIMEOUT
+    return _cli.EXIT_NO if errors or "unsolvable" in statuses else _cli.EXIT_OK
+
+
+def _prepare(jobs: list[Any], args: argparse.Namespace) -> None:
+    """Build or map the pattern databases once, here, before any worker needs them."""
+    from .batch import heuristic_for
+    from .heuristics import tables_for
+
+    for n in sorted({round(len(job.tiles) ** 0.5) for job in jobs}):
+        name = heuristic_for(args.heuristic, n)
+        if name.startswith("pdb"):
+            tables_for(n, name, args.progress)
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the CLI; returns the exit status (never raises)."""
+    out = out or sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else _cli.EXIT_USAGE
+    try:
+        return run(args, out)
+    except (BrokenPipeError, KeyboardInterrupt, MemoryError) as error:
+        return _cli.failure(PROG, error)
+    except RuntimeError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return _cli.EXIT_ERROR
+    except (ValueError, OSError) as error:
+        return _cli.usage_error(PROG, " ".join(str(error).split()))
+    except Exception as error:  # noqa: BLE001 - one line, never a traceback
+        return _cli.failure(PROG, error)
+
+
+if __name__ == "__main__":
+    _cli.run_process(main)

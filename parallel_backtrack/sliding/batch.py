@@ -1,0 +1,199 @@
+"""Solve one puzzle or a batch of them: the work behind the command line.
+
+Glossary
+--------
+job
+    ``Job``: one puzzle read from a file (its source, line, tiles, expected
+    length) and the options to solve it with.
+outcome
+    A plain dict, ready for JSON: ``status`` is ``solved``, ``unsolvable``,
+    ``invalid``, ``timeout`` or ``max-nodes``; when solved, ``moves`` (the
+    count), ``solution`` (the blank's moves, ``U L R D``), ``nodes`` and
+    ``seconds``.  ``nodes`` is A*'s enqueued nodes or IDA*'s generated nodes.
+progress
+    With ``Job.progress`` a sequential IDA* prints a line to stderr after each
+    iteration (bound, nodes so far, seconds).
+batch
+    Several puzzles: each is one task on the executor (one puzzle per worker
+    at a time, searched sequentially there), printed in input order.
+replay check
+    ``replays(tiles, goal, solution)``: apply the moves one by one with the
+    board's own rules and compare with the goal (``--verify``).
+
+Example: ``solve_job(Job("f", 1, (1, 2, 3, 0), None, "blank-last", "ida",
+"manhattan"))["status"] == "solved"``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .board import Board, apply_move, goal_tiles
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    source: str
+    line: int
+    tiles: tuple[int, ...]
+    expected: int | None
+    goal: str
+    algorithm: str
+    heuristic: str
+    max_nodes: int | None = None
+    complete_last: bool = False
+    ends_at: float | None = None  # wall clock (time.time()): a task may start late
+    progress: bool = False
+
+
+def replays(tiles: tuple[int, ...], goal: str, solution: str) -> bool:
+    """Do the blank's moves take ``tiles`` to the goal?"""
+    n = round(len(tiles) ** 0.5)
+    try:
+        for move in solution:
+            tiles = apply_move(tiles, n, move)
+    except ValueError:
+        return False
+    return tiles == goal_tiles(n, goal)
+
+
+def heuristic_for(name: str, n: int) -> str:
+    """``auto``: a pattern database where there is one (3x3, 4x4), else linear."""
+    if name != "auto":
+        return name
+    return "pdb" if n in (3, 4) else "linear"
+
+
+def _base(job: Job, board: Board) -> dict[str, Any]:
+    return {"source": job.source, "line": job.line, "n": board.size(), "goal": job.goal,
+            "algorithm": job.algorithm, "heuristic": heuristic_for(job.heuristic,
+                                                                  board.size()),
+            "expected": job.expected}
+
+
+def solve_job(job: Job, workers: int = 1, backend: str | None = None) -> dict[str, Any]:
+    """Solve one puzzle (IDA* over ``workers`` when more than one); never raises for
+    an unsolvable board or a limit reached."""
+    board = Board(job.tiles, job.goal)
+    out = _base(job, board)
+    if not board.is_solvable():
+        return {**out, "status": "unsolvable", "nodes": 0, "seconds": 0.0}
+    started = time.perf_counter()
+    timeout = None if job.ends_at is None else job.ends_at - time.time()
+    if timeout is not None and timeout <= 0:
+        return {**out, "status": "timeout", "nodes": 0, "seconds": 0.0}
+    heuristic = out["heuristic"]
+    if job.algorithm == "astar":
+        found = _astar(board, heuristic, job.max_nodes)
+    elif workers > 1:
+        from .parallel import solve_parallel
+
+        result = solve_parallel(board, heuristic, workers=workers, backend=backend,
+                                complete_last=job.complete_last, timeout=timeout)
+        found = (result.moves, result.nodes, result.stop_reason)
+    else:
+        found = _ida(board, heuristic, job, None if timeout is None else started + timeout)
+    moves, nodes, reason = found
+    out.update(nodes=nodes, seconds=time.perf_counter() - started)
+    if moves is None:
+        return {**out, "status": reason or "timeout"}
+    return {**out, "status": "solved", "moves": len(moves), "solution": moves}
+
+
+def _astar(board: Board, heuristic: str, max_nodes: int | None
+           ) -> tuple[str | None, int, str | None]:
+    from .astar import NodeLimitError, Solver
+    from .heuristics import python_heuristic
+
+    try:
+        solver = Solver(board, heuristic=python_heuristic(heuristic, board.size()),
+                        max_nodes=max_nodes)
+    except NodeLimitError:
+        return None, max_nodes or 0, "max-nodes"
+    states = solver.solution()
+    moves = "".join(_move_between(a, b) for a, b in zip(states, states[1:]))
+    return moves, solver.enqueued, None
+
+
+def _move_between(before: Board, after: Board) -> str:
+    n = before.size()
+    a, b = before.blank(), after.blank()
+    return {-n: "U", n: "D", -1: "L", 1: "R"}[b - a]
+
+
+def _ida(board: Board, heuristic: str, job: Job, deadline: float | None
+         ) -> tuple[str | None, int, str | None]:
+    from .ida import solve
+
+    started = time.perf_counter()
+    def report(bound: int, nodes: int) -> None:
+        print(f"{job.source}:{job.line}  bound {bound}: {nodes:,} nodes, "
+              f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+
+    result = solve(board, heuristic, complete_last=job.complete_last, max_nodes=job.max_nodes,
+                   deadline=deadline, on_iteration=report if job.progress else None)
+    return result.moves, result.nodes, result.stop_reason
+
+
+def run_batch(jobs: list[Job], workers: int, backend: str | None,
+              deadline: float | None) -> Iterator[dict[str, Any]]:
+    """Outcomes in input order; the puzzles spread over ``workers`` processes."""
+    if workers == 1 or len(jobs) == 1:
+        for job in jobs:
+            yield _late(job) if _past(deadline) else solve_job(_left(job, deadline), workers,
+                                                               backend)
+        return
+    from ..engine import make_executor
+
+    pool = make_executor(workers, backend)
+    kill = True
+    try:
+        yield from _ordered(pool, jobs, deadline)
+        kill = _past(deadline)  # tasks still running past the deadline: end them
+    finally:
+        pool.close(kill=kill)
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() >= deadline
+
+
+def _late(job: Job) -> dict[str, Any]:
+    """The outcome of a puzzle the deadline passed before it started."""
+    return {**_base(job, Board(job.tiles, job.goal)), "status": "timeout", "nodes": 0,
+            "seconds": 0.0}
+
+
+def _left(job: Job, deadline: float | None) -> Job:
+    if deadline is None:
+        return job
+    from dataclasses import replace
+
+    return replace(job, ends_at=time.time() + deadline - time.perf_counter())
+
+
+def _ordered(pool: Any, jobs: list[Job], deadline: float | None
+             ) -> Iterator[dict[str, Any]]:
+    def submit(job: Job) -> Any:
+        return pool.submit(solve_job, _left(job, deadline))
+
+    waiting = list(reversed(range(len(jobs))))
+    futures: dict[Any, int] = {}
+    done: dict[int, dict[str, Any]] = {}
+    emitted = 0
+    while emitted < len(jobs):
+        while waiting and len(futures) < 2 * pool.workers:
+            index = waiting.pop()
+            if _past(deadline):
+                done[index] = _late(jobs[index])
+            else:
+                futures[submit(jobs[index])] = index
+        for future in pool.wait_any(list(futures), timeout=0.25) if futures else ():
+            done[futures.pop(future)] = future.result()
+        while emitted in done:
+            yield done.pop(emitted)
+            emitted += 1

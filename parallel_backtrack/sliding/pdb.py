@@ -1,0 +1,290 @@
+"""Pattern databases: built in numba on first use, cached on disk, memory-mapped.
+
+Glossary
+--------
+pattern
+    A set of tiles; its database holds, for every placement of those tiles,
+    the fewest moves *of pattern tiles* that bring them home (the blank and
+    the other tiles move for free).  Databases of disjoint patterns add up to
+    an admissible heuristic (Korf & Felner's additive databases).
+index
+    ``sum(cell_of(pattern[i]) * N**i)``: sparse (some entries never used) but
+    updated by one multiply-add when a tile moves.
+region
+    The cells the blank reaches without moving a pattern tile; a BFS state is
+    (index, lowest cell of the blank's region), searched layer by layer.
+reflection
+    The main-diagonal mirror of a state is a state with the same distance; the
+    4x4 heuristics take the max of the lookup of both (no extra tables).
+exact
+    ``pdb-exact``: a full BFS of every state of a 2x2 or 3x3 board (181,440 on
+    3x3), indexed by the rank of the whole permutation.
+cache
+    ``$PARALLEL_BACKTRACK_CACHE`` or the per-user cache directory
+    (``platformdirs.user_cache_dir``), folder ``pdb``: ``NAME.npy`` (the uint8
+    array) and ``NAME.json`` (length and CRC-32), written after the array: a
+    missing, short or altered file is rebuilt, never trusted.
+
+Example: ``pattern_tables(4, "pdb-663", neighbors_table(4))`` builds (about
+2 x 16.8 MB) once, then maps the file in every later process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import zlib
+from math import factorial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from . import kernel
+
+CACHE_ENV = "PARALLEL_BACKTRACK_CACHE"
+FORMAT = 1
+UNSEEN = 255
+# Blank-first frame: the top row's three tiles, then two 2x3 blocks (as Korf & Felner).
+PARTITIONS = {
+    "pdb-663": ((4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15), (1, 2, 3)),
+    "pdb-555": ((1, 2, 3, 5, 6), (4, 7, 8, 11, 12), (9, 10, 13, 14, 15)),
+}
+
+
+def cache_dir() -> Path:
+    """Where databases live: ``$PARALLEL_BACKTRACK_CACHE/pdb`` or the user cache."""
+    base = os.environ.get(CACHE_ENV)
+    if not base:
+        from platformdirs import user_cache_dir
+
+        base = user_cache_dir("parallel_backtrack")
+    return Path(base) / "pdb"
+
+
+@njit(cache=True, nogil=True)
+def _region(occupied, start, neighbors):
+    """Bit mask of the cells the blank reaches from ``start`` without crossing tiles."""
+    seen = np.int64(1) << start
+    stack = np.empty(64, np.int64)
+    stack[0] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        cell = stack[top]
+        for d in range(4):
+            nb = neighbors[cell * 4 + d]
+            if nb >= 0 and not (occupied >> nb) & 1 and not (seen >> nb) & 1:
+                seen |= np.int64(1) << nb
+                stack[top] = nb
+                top += 1
+    return seen
+
+
+@njit(cache=True, nogil=True)
+def _lowest(mask):
+    cell = 0
+    while not (mask >> cell) & 1:
+        cell += 1
+    return cell
+
+
+@njit(cache=True, nogil=True)
+def expand_layer(layer, count, depth, table, seen, k, size, neighbors, powers):
+    """The next BFS layer of (index, region cell) states; fills ``table`` and ``seen``."""
+    out = np.empty(max(16, 2 * count), np.int64)
+    found = 0
+    pos = np.empty(k, np.int64)
+    for s in range(count):
+        index, blank = layer[s] // size, layer[s] % size
+        occupied = np.int64(0)
+        for i in range(k):
+            pos[i] = (index // powers[i]) % size
+            occupied |= np.int64(1) << pos[i]
+        region = _region(occupied, blank, neighbors)
+        for i in range(k):
+            cell = pos[i]
+            for d in range(4):
+                to = neighbors[cell * 4 + d]
+                if to < 0 or not (region >> to) & 1:
+                    continue
+                child = index + (to - cell) * powers[i]
+                moved = (occupied & ~(np.int64(1) << cell)) | (np.int64(1) << to)
+                key = child * size + _lowest(_region(moved, cell, neighbors))
+                if seen[key >> 3] & (1 << (key & 7)):
+                    continue
+                seen[key >> 3] |= 1 << (key & 7)
+                if table[child] == UNSEEN:
+                    table[child] = depth + 1
+                if found == out.shape[0]:
+                    out = np.concatenate((out, np.empty(found, np.int64)))
+                out[found] = key
+                found += 1
+    return out, found
+
+
+@njit(cache=True, nogil=True)
+def _unrank(rank, size, out):
+    free = np.arange(size)
+    left = size
+    for i in range(size):
+        f = 1
+        for j in range(2, left):
+            f *= j
+        pick = rank // f
+        rank %= f
+        out[i] = free[pick]
+        free[pick: left - 1] = free[pick + 1: left]
+        left -= 1
+
+
+@njit(cache=True, nogil=True)
+def exact_bfs(size, neighbors, total):
+    """Distances of every state from the blank-first goal, by permutation rank."""
+    dist = np.full(total, UNSEEN, np.uint8)
+    queue = np.empty(total, np.int64)
+    tiles = np.arange(size).astype(np.int8)
+    queue[0] = kernel.exact_rank(tiles)
+    dist[queue[0]] = 0
+    head, tail = 0, 1
+    while head < tail:
+        _unrank(queue[head], size, tiles)
+        head += 1
+        here = dist[kernel.exact_rank(tiles)]
+        blank = 0
+        while tiles[blank] != 0:
+            blank += 1
+        for d in range(4):
+            nb = neighbors[blank * 4 + d]
+            if nb < 0:
+                continue
+            tiles[blank], tiles[nb] = tiles[nb], 0
+            rank = kernel.exact_rank(tiles)
+            if dist[rank] == UNSEEN:
+                dist[rank] = here + 1
+                queue[tail] = rank
+                tail += 1
+            tiles[nb], tiles[blank] = tiles[blank], 0
+    return dist
+
+
+def build_pattern(n: int, pattern: tuple[int, ...], neighbors: np.ndarray,
+                  bar: Any = None) -> np.ndarray:
+    """The database of one pattern (blank-first goal): uint8 of length N**k."""
+    size, k = n * n, len(pattern)
+    powers = np.array([size**i for i in range(k)], np.int64)
+    table = np.full(size**k, UNSEEN, np.uint8)
+    seen = np.zeros(size**k * size // 8 + 1, np.uint8)
+    index = int(sum(t * size**i for i, t in enumerate(pattern)))
+    table[index] = 0
+    occupied = sum(1 << t for t in pattern)
+    key = index * size + int(_lowest(_region(np.int64(occupied), 0, neighbors)))
+    seen[key >> 3] |= 1 << (key & 7)
+    layer, count, depth = np.array([key], np.int64), 1, 0
+    while count:
+        layer, count = expand_layer(layer, count, depth, table, seen, k, size, neighbors,
+                                    powers)
+        depth += 1
+        if bar is not None:
+            bar.update(count)
+    table[table == UNSEEN] = 0  # placements no state has (two tiles on one cell)
+    return table
+
+
+def _build(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> np.ndarray:
+    bar = None
+    if progress or (progress is None and sys.stderr.isatty()):
+        from tqdm import tqdm  # type: ignore[import-untyped]
+
+        bar = tqdm(desc=f"building {name} ({n}x{n}, once)", unit=" states", file=sys.stderr)
+    try:
+        if name == "pdb-exact":
+            return exact_bfs(n * n, neighbors, factorial(n * n))
+        parts = [build_pattern(n, p, neighbors, bar) for p in PARTITIONS[name]]
+        return np.concatenate(parts)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _crc(table: np.ndarray) -> int:
+    """CRC-32 of the array's bytes (no copy: numpy arrays are buffers)."""
+    buffer: Any = np.ascontiguousarray(table)
+    return zlib.crc32(buffer)
+
+
+def _paths(n: int, name: str) -> tuple[Path, Path]:
+    # The partition is part of the name: changing it never reads an old file.
+    tag = zlib.crc32(repr(PARTITIONS.get(name)).encode()) & 0xFFFF
+    stem = cache_dir() / f"{name}-{n}x{n}-v{FORMAT}-{tag:04x}"
+    return stem.with_suffix(".npy"), stem.with_suffix(".json")
+
+
+def load_cached(n: int, name: str) -> np.ndarray | None:
+    """The cached database, memory-mapped, or None if absent, short or corrupt."""
+    data, meta = _paths(n, name)
+    try:
+        header = json.loads(meta.read_text())
+        table = np.load(data, mmap_mode="r")
+        if (table.dtype != np.uint8 or table.shape != (header["length"],)
+                or _crc(table) != header["crc32"]):
+            return None
+        return table
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def store(n: int, name: str, table: np.ndarray) -> None:
+    """Write the array, then its header (the header is what makes it trusted)."""
+    data, meta = _paths(n, name)
+    data.parent.mkdir(parents=True, exist_ok=True)
+    meta.unlink(missing_ok=True)
+    partial = data.with_suffix(f".tmp{os.getpid()}")
+    with partial.open("wb") as stream:
+        np.save(stream, table)
+    os.replace(partial, data)
+    header = {"length": int(table.shape[0]), "crc32": _crc(table), "name": name, "n": n}
+    partial_meta = meta.with_suffix(f".tmp{os.getpid()}")
+    partial_meta.write_text(json.dumps(header))
+    os.replace(partial_meta, meta)
+
+
+def database(n: int, name: str, neighbors: np.ndarray, progress: bool | None = None
+             ) -> np.ndarray:
+    """The table of ``name`` for n x n: from the cache, else built and cached."""
+    if name == "pdb-exact" and n not in (2, 3):
+        raise ValueError(f"pdb-exact is for 2x2 and 3x3 boards, not {n}x{n}")
+    if name in PARTITIONS and n != 4:
+        raise ValueError(f"{name} is for 4x4 boards, not {n}x{n}")
+    table = load_cached(n, name)
+    if table is None:
+        store(n, name, _build(n, name, neighbors, progress))
+        table = load_cached(n, name)
+        if table is None:
+            raise OSError(f"could not read back the {name} database from {cache_dir()}")
+    return table
+
+
+def pattern_tables(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> Any:
+    """``heuristics.Tables`` for a named database."""
+    from .heuristics import Tables, reflection
+
+    table = database(n, name, neighbors, progress)
+    if name == "pdb-exact":
+        return Tables(n, name, kernel.EXACT, tables=table, neighbors=neighbors)
+    size = n * n
+    group = np.zeros(size, np.int64)
+    stride = np.zeros(size, np.int64)
+    offsets = []
+    at = 0
+    for g, pattern in enumerate(PARTITIONS[name]):
+        offsets.append(at)
+        for i, tile in enumerate(pattern):
+            group[tile], stride[tile] = g, size**i
+        at += size ** len(pattern)
+    rtile, rcell = reflection(n)
+    return Tables(n, name, kernel.PATTERN, tables=table, offsets=np.array(offsets, np.int64),
+                  group=group, stride=stride, rtile=rtile, rcell=rcell, reflect=True,
+                  neighbors=neighbors)

@@ -1,0 +1,220 @@
+"""Readers for sliding-puzzle files: CS61B/algs4 boards, one-line rows, Korf rows.
+
+Glossary
+--------
+entry
+    One puzzle read from a file: its 1-based ``line``, its ``tiles``, and the
+    ``expected`` optimal length when the row carries one (the first number after
+    the tiles), else None.
+cs61b
+    algs4's ``In`` format: a line with the single integer N, then N*N tiles over
+    the next lines (``3`` / ``0 1 3`` / ``4 2 5`` / ``7 8 6``).  Several such
+    blocks may follow each other.
+rows
+    One puzzle per line: N*N tiles, then at most ``MAX_ANNOTATIONS`` numbers
+    (an optimal length, a heuristic value, ...) and anything after a word is
+    ignored (``1 2 3 4 5 6 7 0 8 1``).
+korf
+    Korf's rows: an id, 16 tiles, then annotations (``1 14 13 15 7 ... 57 41``).
+auto
+    The format is chosen from the first line holding data: one integer is
+    cs61b; an id followed by a permutation of 0..15 (and not itself starting
+    with one) is korf; anything else is rows.
+comment
+    A line starting with ``#``, or blank: skipped.
+
+Every problem raises ``PuzzleFormatError`` with ``line N: reason`` (one line);
+``read_entries`` collects them per puzzle so a bad line fails that line only.
+
+Example: ``parse_text("3\\n0 1 3\\n4 2 5\\n7 8 6\\n")`` gives one entry on line 1
+with tiles ``(0, 1, 3, 4, 2, 5, 7, 8, 6)``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from math import isqrt
+from pathlib import Path
+
+from .board import MAX_SIZE, InvalidBoardError, check_tiles
+
+FORMATS = ("auto", "cs61b", "rows", "korf")
+MAX_ANNOTATIONS = 3
+MAX_BYTES = 64 * 2**20
+
+
+class PuzzleFormatError(ValueError):
+    """A line that does not hold a valid puzzle (the message names the line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    line: int
+    tiles: tuple[int, ...]
+    expected: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A puzzle that could not be read: ``message`` starts with ``line N:``."""
+
+    line: int
+    message: str
+
+
+def _fail(line: int, why: str) -> PuzzleFormatError:
+    return PuzzleFormatError(f"line {line}: {why}")
+
+
+def _data_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+    for number, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.strip()
+        words = stripped.replace(",", " ").split()
+        if words and not stripped.startswith("#"):
+            yield number, words
+
+
+def _leading_ints(words: list[str]) -> list[int]:
+    """The numbers before the first word that is not one."""
+    numbers = []
+    for word in words:
+        if not (word.isascii() and word.lstrip("+-").isdigit()) or len(word) > 30:
+            break
+        numbers.append(int(word))
+    return numbers
+
+
+def _board(line: int, tiles: list[int]) -> tuple[int, ...]:
+    try:
+        check_tiles(tiles)
+    except InvalidBoardError as error:
+        raise _fail(line, str(error)) from None
+    return tuple(tiles)
+
+
+def _row_entry(line: int, words: list[str], korf: bool) -> Entry:
+    numbers = _leading_ints(words)
+    if not numbers:
+        raise _fail(line, f"expected tile numbers, got {words[0][:20]!r}")
+    if korf:
+        if len(numbers) < 17:
+            raise _fail(line, f"a Korf row is an id and 16 tiles; got {len(numbers)} numbers")
+        tiles, extra = numbers[1:17], numbers[17:]
+    else:
+        n = isqrt(len(numbers))
+        if n > MAX_SIZE:
+            raise _fail(line, f"{len(numbers)} numbers: n = {n} is more than {MAX_SIZE}")
+        if n < 2 or len(numbers) - n * n > MAX_ANNOTATIONS:
+            raise _fail(line, f"{len(numbers)} numbers is not a square tile count (n*n tiles, "
+                        f"then at most {MAX_ANNOTATIONS} annotation numbers)")
+        tiles, extra = numbers[: n * n], numbers[n * n:]
+        if extra and sorted(tiles) != list(range(n * n)):  # not tiles plus annotations
+            raise _fail(line, f"{len(numbers)} numbers is not a square tile count (n*n "
+                        f"tiles, then at most {MAX_ANNOTATIONS} annotation numbers)")
+    return Entry(line, _board(line, tiles), extra[0] if extra else None)
+
+
+def _korf_like(numbers: list[int]) -> bool:
+    def permutation(part: list[int]) -> bool:
+        return sorted(part) == list(range(16))
+
+    return len(numbers) >= 17 and permutation(numbers[1:17]) and not permutation(numbers[:16])
+
+
+def detect(text: str) -> str:
+    """The format of ``text`` (``auto`` resolved), from its first data line."""
+    for _, words in _data_lines(text):
+        numbers = _leading_ints(words)
+        if len(words) == 1 and len(numbers) == 1:
+            return "cs61b"
+        return "korf" if _korf_like(numbers) else "rows"
+    return "rows"
+
+
+def _cs61b_entries(text: str) -> Iterator[Entry | Failure]:
+    """Blocks of ``N`` then N*N tiles; a bad block ends the file (its rest is unreadable)."""
+    tokens = [(number, word) for number, words in _data_lines(text) for word in words]
+    at = 0
+    while at < len(tokens):
+        line, word = tokens[at]
+        try:
+            yield _cs61b_block(tokens, at)
+        except PuzzleFormatError as error:
+            yield Failure(line, str(error))
+            return
+        at += 1 + int(word) ** 2
+
+
+def _cs61b_block(tokens: list[tuple[int, str]], at: int) -> Entry:
+    line, word = tokens[at]
+    numbers = _leading_ints([word])
+    if not numbers:
+        raise _fail(line, f"expected the board size N, got {word[:20]!r}")
+    n = numbers[0]
+    if not 2 <= n <= MAX_SIZE:
+        raise _fail(line, f"board size N = {n} is out of range 2..{MAX_SIZE}")
+    body = tokens[at + 1: at + 1 + n * n]
+    values = _leading_ints([w for _, w in body])
+    if len(values) < len(body):
+        bad_line, bad = body[len(values)]
+        raise _fail(bad_line, f"expected a tile number, got {bad[:20]!r}")
+    if len(values) < n * n:
+        raise _fail(line, f"N = {n} needs {n * n} tiles; the file ends after {len(values)}")
+    return Entry(line, _board(line, values))
+
+
+def parse_text(text: str, fmt: str = "auto") -> list[Entry | Failure]:
+    """Every puzzle in ``text``: entries, and failures for the lines that are bad."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
+    if fmt == "auto":
+        fmt = detect(text)
+    if fmt == "cs61b":
+        return list(_cs61b_entries(text))
+    found: list[Entry | Failure] = []
+    for line, words in _data_lines(text):
+        try:
+            found.append(_row_entry(line, words, fmt == "korf"))
+        except PuzzleFormatError as error:
+            found.append(Failure(line, str(error)))
+    return found
+
+
+def decode(data: bytes, source: str) -> str:
+    """Text of a file, or PuzzleFormatError for binary data."""
+    if b"\0" in data:
+        raise PuzzleFormatError(f"{source}: binary data, not a text file of tiles")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PuzzleFormatError(f"{source}: not UTF-8 text (byte {error.start})") from None
+
+
+def read_source(source: str, fmt: str = "auto") -> list[Entry | Failure]:
+    """The puzzles of a file path, or of stdin for ``-``; an empty file is an error."""
+    if source == "-":
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+    else:
+        path = Path(source)
+        if path.is_dir():
+            raise PuzzleFormatError(f"{source}: is a directory, not a puzzle file")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise PuzzleFormatError(f"{source}: larger than {MAX_BYTES // 2**20} MiB")
+    found = parse_text(decode(data, source), fmt)
+    if not found:
+        raise PuzzleFormatError(f"{source}: no puzzles (empty, or only comments)")
+    return found
+
+
+def read_boards(source: str, fmt: str = "auto") -> list[Entry]:
+    """The puzzles of one source; the first bad one raises (``source: line N: why``)."""
+    entries = []
+    for item in read_source(source, fmt):
+        if isinstance(item, Failure):
+            raise PuzzleFormatError(f"{source}: {item.message}")
+        entries.append(item)
+    return entries

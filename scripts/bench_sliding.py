@@ -1,0 +1,298 @@
+"""Sliding-puzzle benchmark: Korf's 100 with 6-6-3, the 80-move positions, the node
+rate against a C IDA*, the 2-worker speedup, A* on the CS61B files, memory.
+
+Sections (``--only a,b``):
+
+korf
+    All 100 of Korf's instances (blank-first goal), IDA* with the 6-6-3 pattern
+    databases (with reflection), one puzzle per task over ``--workers`` processes:
+    the wall time of the batch, every instance's nodes and length (checked against
+    the file), and the mean nodes next to Korf & Felner's 617,555 for 6-6-3.
+hard80
+    The 17 positions that need 80 moves, 6-6-3, one after the other; time each.
+rate
+    Manhattan IDA* on one core: our kernel and ``scripts/sliding_ida.c`` (the same
+    shape, compiled here with ``cc -O2``) on the same instances, interleaved,
+    ``--repeats`` times; the median ratio of node rates.
+speedup
+    Manhattan IDA* on ``--speedup-instances`` (default: the 10 hardest of Korf's
+    100 under ``--speedup-max-nodes``), sequential and parallel on 2 workers,
+    interleaved; the load average is recorded (the machine may be shared).
+astar
+    A* with the default heuristic on all 141 CS61B files, one worker, the total
+    time and the peak resident memory of the process.
+simulate
+    The same parallel IDA* on ``engine.VirtualExecutor`` (tasks run here and are
+    timed; a virtual clock schedules them on P workers) for P = 1..64, Manhattan
+    on ``--simulate-instances``: simulated speedup and efficiency.
+memory
+    Peak RSS / USS of the command line and each worker solving 20 Korf instances
+    with 6-6-3 on 2 workers.
+
+    python scripts/bench_sliding.py                 # everything
+    python scripts/bench_sliding.py --only rate,speedup --repeats 3
+
+Prints a table per section and adds its sections to ``results/bench_sliding.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+DATA = ROOT.parent / "shared" / "data" / "search"
+RESULTS = ROOT / "results"
+KORF_FELNER_663 = 617_555
+
+from parallel_backtrack.sliding import Board  # noqa: E402
+from parallel_backtrack.sliding.batch import Job, replays, run_batch, solve_job  # noqa: E402
+from parallel_backtrack.sliding.heuristics import tables_for  # noqa: E402
+from parallel_backtrack.sliding.ida import solve  # noqa: E402
+from parallel_backtrack.sliding.parallel import solve_parallel  # noqa: E402
+
+
+def korf_rows() -> list[list[int]]:
+    return [[int(w) for w in line.split()] for line in (DATA / "korf100.txt").read_text()
+            .splitlines() if line and not line.startswith("#")]
+
+
+def machine() -> dict[str, Any]:
+    model = platform.processor()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "cpu": model, "date": time.strftime("%Y-%m-%d %H:%M UTC",
+            time.gmtime()), "load": os.getloadavg()}
+
+
+def korf_section(workers: int) -> dict[str, Any]:
+    tables_for(4, "pdb-663")
+    rows = korf_rows()
+    jobs = [Job("korf", r[0], tuple(r[1:17]), r[17], "blank-first", "ida", "pdb-663")
+            for r in rows]
+    started = time.perf_counter()
+    outcomes = list(run_batch(jobs, workers, None, None))
+    wall = time.perf_counter() - started
+    for job, o in zip(jobs, outcomes):
+        assert o["moves"] == job.expected and replays(job.tiles, "blank-first", o["solution"])
+    nodes = [o["nodes"] for o in outcomes]
+    print(f"\nKorf 100, 6-6-3 + reflection, {workers} workers: {wall:.2f} s wall, all optimal; "
+          f"mean nodes {statistics.mean(nodes):,.0f} (Korf & Felner 6-6-3: {KORF_FELNER_663:,})")
+    return {"workers": workers, "wall_s": wall, "mean_nodes": statistics.mean(nodes),
+            "per_instance": [{"id": j.line, "moves": o["moves"], "nodes": o["nodes"],
+                              "seconds": o["seconds"]} for j, o in zip(jobs, outcomes)]}
+
+
+def hard80_section() -> dict[str, Any]:
+    tables_for(4, "pdb-663")
+    rows = []
+    print("\n| position | moves | nodes | s |\n|---|---|---|---|")
+    for index, line in enumerate(l for l in (DATA / "15puzzle_80moves.txt").read_text()
+                                 .splitlines() if l and not l.startswith("#")):
+        tiles = tuple(int(w) for w in line.split()[:16])
+        result = solve(Board(tiles), "pdb-663")
+        assert len(result.moves or "") == 80 and replays(tiles, "blank-last", result.moves or "")
+        rows.append({"position": index + 1, "nodes": result.nodes, "seconds": result.seconds})
+        print(f"| {index + 1} | 80 | {result.nodes:,} | {result.seconds:.2f} |")
+    print(f"total {sum(r['seconds'] for r in rows):.1f} s")
+    return {"rows": rows}
+
+
+def _c_binary() -> str:
+    if shutil.which("cc") is None:
+        raise SystemExit("the rate section needs a C compiler (cc)")
+    out = Path(tempfile.mkdtemp()) / "sliding_ida"
+    subprocess.run(["cc", "-O2", "-o", str(out), str(Path(__file__).with_name("sliding_ida.c"))],
+                   check=True)
+    return str(out)
+
+
+def rate_section(ids: list[int], repeats: int) -> dict[str, Any]:
+    binary, rows = _c_binary(), {r[0]: r for r in korf_rows()}
+    solve(Board(tuple(rows[12][1:17]), "blank-first"), "manhattan")  # load the kernel
+    ratios, table = [], []
+    for _ in range(repeats):
+        for number in ids:
+            tiles = tuple(rows[number][1:17])
+            ours = solve(Board(tiles, "blank-first"), "manhattan")
+            done = subprocess.run([binary], input=" ".join(map(str, tiles)), text=True,
+                                  capture_output=True, check=True)
+            length, c_nodes, c_seconds = done.stdout.split()
+            assert int(c_nodes) == ours.nodes == rows[number][20]
+            ratio = (ours.nodes / ours.seconds) / (int(c_nodes) / float(c_seconds))
+            ratios.append(ratio)
+            table.append({"id": number, "nodes": ours.nodes, "ours_s": ours.seconds,
+                          "c_s": float(c_seconds), "ratio": ratio})
+    median = statistics.median(ratios)
+    ours = statistics.median(r["nodes"] / r["ours_s"] for r in table) / 1e6
+    theirs = statistics.median(r["nodes"] / r["c_s"] for r in table) / 1e6
+    print(f"\nManhattan node rate, numba / C (same nodes, {len(ratios)} interleaved runs): "
+          f"median {median:.2f}x (ours {ours:.1f} M/s, C {theirs:.1f} M/s)")
+    return {"median_ratio": median, "runs": table}
+
+
+def speedup_section(ids: list[int], repeats: int, complete: bool = False) -> dict[str, Any]:
+    from parallel_backtrack.engine import make_executor
+
+    rows = {r[0]: r for r in korf_rows()}
+    pool = make_executor(2, "loky")
+    table, ratios = [], []
+    warm = Board(tuple(rows[12][1:17]), "blank-first")  # start the workers, load the kernel
+    solve_parallel(warm, "manhattan", executor=pool, parent_nodes=0)
+    try:
+        for _ in range(repeats):
+            for number in ids:
+                board = Board(tuple(rows[number][1:17]), "blank-first")
+                one = solve(board, "manhattan", complete_last=complete)
+                load = os.getloadavg()[0]
+                two = solve_parallel(board, "manhattan", executor=pool, complete_last=complete)
+                assert not complete or one.nodes == two.nodes
+                assert len(two.moves or "") == len(one.moves or "") == rows[number][17]
+                table.append({"id": number, "seq_s": one.seconds, "par_s": two.seconds,
+                              "load1": load, "seq_nodes": one.nodes, "par_nodes": two.nodes})
+        total_seq = sum(r["seq_s"] for r in table)
+        total_par = sum(r["par_s"] for r in table)
+        ratios = [r["seq_s"] / r["par_s"] for r in table]
+    finally:
+        pool.close()
+    what = " (last iteration completed: same nodes)" if complete else ""
+    print(f"\n2-worker speedup{what}, Manhattan, Korf {ids}: total {total_seq:.1f} s -> "
+          f"{total_par:.1f} s = {total_seq / total_par:.2f}x (median per instance "
+          f"{statistics.median(ratios):.2f}x; load average {os.getloadavg()})")
+    return {"complete_last": complete, "speedup_total": total_seq / total_par,
+            "median": statistics.median(ratios),
+            "runs": table}
+
+
+def astar_section() -> dict[str, Any]:
+    files = sorted((DATA / "cs61b_puzzles").glob("puzzle*.txt"))
+    tables_for(3, "pdb")
+    tables_for(4, "pdb")
+    rows = []
+    started = time.perf_counter()
+    for path in files:
+        tiles = tuple(int(w) for w in path.read_text().split()[1:])
+        outcome = solve_job(Job(path.name, 1, tiles, None, "blank-last", "astar", "auto"))
+        assert outcome["moves"] == int(path.stem.split("-")[-1].removeprefix("puzzle"))
+        rows.append({"file": path.name, "seconds": outcome["seconds"],
+                     "nodes": outcome["nodes"]})
+    total = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    slowest = [(r["file"], round(r["seconds"], 2))
+               for r in sorted(rows, key=lambda r: -r["seconds"])[:3]]
+    print(f"\nA* (default heuristic) on {len(files)} CS61B files, one worker: {total:.1f} s, "
+          f"peak RSS {peak:.0f} MB; slowest {slowest}")
+    return {"total_s": total, "peak_rss_mb": peak, "rows": rows}
+
+
+def simulate_section(ids: list[int]) -> dict[str, Any]:
+    from parallel_backtrack.engine import VirtualExecutor
+
+    rows = {r[0]: r for r in korf_rows()}
+    table = []
+    print("\n| P | simulated s | speedup | efficiency | tasks |\n|---|---|---|---|---|")
+    base = None
+    for workers in (1, 2, 4, 8, 16, 32, 64):
+        clock = busy = 0.0
+        tasks = 0
+        for number in ids:
+            pool = VirtualExecutor(workers)
+            board = Board(tuple(rows[number][1:17]), "blank-first")
+            result = solve_parallel(board, "manhattan", executor=pool)
+            assert len(result.moves or "") == rows[number][17]
+            clock += pool.clock if workers > 1 else result.seconds
+            busy += pool.busy
+            tasks += pool.tasks
+        base = base or clock
+        table.append({"workers": workers, "clock_s": clock, "speedup": base / clock,
+                      "tasks": tasks})
+        print(f"| {workers} | {clock:.2f} | {base / clock:.2f} | "
+              f"{base / clock / workers:.2f} | {tasks} |")
+    return {"instances": ids, "rows": table}
+
+
+def memory_section() -> dict[str, Any]:
+    from _memory import measure_memory
+
+    lines = [" ".join(map(str, r[1:18])) for r in korf_rows()[:20]]
+    path = Path(tempfile.mkdtemp()) / "korf20.txt"
+    path.write_text("\n".join(lines) + "\n")
+    argv = ["-m", "parallel_backtrack.sliding", str(path), "--goal", "blank-first",
+            "--heuristic", "pdb", "--workers", "2", "--format", "rows"]
+    found, _ = measure_memory(argv, 0.2, 300)
+    print("\n| process | peak RSS MB | peak USS MB |\n|---|---|---|")
+    for row in found:
+        print(f"| {row['role']} | {row.get('rss_mb', row.get('peak_rss_mb', 0)):.0f} | "
+              f"{row.get('uss_mb', row.get('peak_uss_mb', 0)):.0f} |")
+    return {"processes": found}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default="korf,hard80,rate,speedup,astar,simulate,memory")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rate-instances", default="13,16,2,5,6")
+    parser.add_argument("--speedup-instances", default=None)
+    parser.add_argument("--speedup-complete", action="store_true",
+                        help="speedup with the last iteration completed (equal node counts)")
+    parser.add_argument("--simulate-instances", default="4,50,40")
+    parser.add_argument("--speedup-max-nodes", type=int, default=300_000_000)
+    args = parser.parse_args()
+    wanted = args.only.split(",")
+    results: dict[str, Any] = {"machine": machine(), "command": " ".join(sys.argv)}
+    if "korf" in wanted:
+        results["korf"] = korf_section(args.workers)
+    if "hard80" in wanted:
+        results["hard80"] = hard80_section()
+    if "rate" in wanted:
+        results["rate"] = rate_section([int(i) for i in args.rate_instances.split(",")],
+                                       args.repeats)
+    if "speedup" in wanted:
+        ids = ([int(i) for i in args.speedup_instances.split(",")] if args.speedup_instances
+               else [r[0] for r in sorted((r for r in korf_rows()
+                                           if r[20] <= args.speedup_max_nodes),
+                                          key=lambda r: -r[20])[:10]])
+        key = "speedup_complete" if args.speedup_complete else "speedup"
+        results[key] = speedup_section(ids, args.repeats, args.speedup_complete)
+    if "astar" in wanted:
+        results["astar"] = astar_section()
+    if "simulate" in wanted:
+        results["simulate"] = simulate_section([int(i) for i in
+                                                args.simulate_instances.split(",")])
+    if "memory" in wanted:
+        results["memory"] = memory_section()
+    results["machine"]["load_after"] = os.getloadavg()
+    RESULTS.mkdir(exist_ok=True)
+    target = RESULTS / "bench_sliding.json"
+    # Sections run separately add up: each keeps its own machine line and command.
+    merged = json.loads(target.read_text()) if target.exists() else {}
+    for name, section in results.items():
+        if isinstance(section, dict) and name not in ("machine",):
+            section.setdefault("machine", results["machine"])
+            section.setdefault("command", results["command"])
+        merged[name] = section
+    target.write_text(json.dumps(merged, indent=1))
+    print(f"\nmachine: {results['machine']}\nwrote {RESULTS / 'bench_sliding.json'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""An independent checker for sliding-puzzle answers: replays blank moves on a plain list.
+
+It shares no code with ``parallel_backtrack.sliding``: the goal, the moves and the
+legality of each step are worked out here from scratch.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+DELTA = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+
+
+def goal_of(size: int, goal: str) -> list[int]:
+    if goal == "blank-first":
+        return list(range(size))
+    return list(range(1, size)) + [0]
+
+
+def replay(tiles: list[int] | tuple[int, ...], moves: str) -> list[int]:
+    """The tiles after the blank makes ``moves``; ValueError on an illegal move."""
+    cells = list(tiles)
+    n = int(round(len(cells) ** 0.5))
+    assert n * n == len(cells)
+    blank = cells.index(0)
+    for step, move in enumerate(moves):
+        dr, dc = DELTA[move]
+        row, col = blank // n + dr, blank % n + dc
+        if not (0 <= row < n and 0 <= col < n):
+            raise ValueError(f"move {step} ({move}) leaves the board")
+        other = row * n + col
+        cells[blank], cells[other] = cells[other], 0
+        blank = other
+    return cells
+
+
+def solves(tiles: list[int] | tuple[int, ...], moves: str, goal: str = "blank-last") -> bool:
+    return replay(tiles, moves) == goal_of(len(tiles), goal)
+
+
+def path_is_walk(states: list[tuple[int, ...]], goal: str = "blank-last") -> bool:
+    """Consecutive boards differ by one legal blank move and the last one is the goal."""
+    for before, after in zip(states, states[1:]):
+        n = int(round(len(before) ** 0.5))
+        a, b = before.index(0), after.index(0)
+        adjacent = abs(a // n - b // n) + abs(a % n - b % n) == 1
+        swapped = list(before)
+        swapped[a], swapped[b] = swapped[b], 0
+        if not adjacent or swapped != list(after):
+            return False
+    return list(states[-1]) == goal_of(len(states[-1]), goal)
+
+
+def read_cs61b(path: Path) -> list[int]:
+    numbers = [int(w) for w in path.read_text().split()]
+    return numbers[1:]
+
+
+def cs61b_expected(path: Path) -> int:
+    """The optimal length in a CS61B file's name (``puzzle4x4-37.txt`` -> 37)."""
+    return int(path.stem.split("-")[-1].removeprefix("puzzle"))
+
+
+# Pattern databases built by the tests go here (kept between runs), never to the user's
+# cache; an explicit PARALLEL_BACKTRACK_CACHE wins.
+CACHE = os.environ.setdefault("PARALLEL_BACKTRACK_CACHE",
+                              os.path.join(tempfile.gettempdir(), "pb-sliding-test-cache"))

@@ -1,0 +1,141 @@
+"""Board: the CS61B/algs4 methods, both goal conventions, parity, twin, printing."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from sliding_check import goal_of, replay
+
+from parallel_backtrack.sliding.board import (
+    Board,
+    InvalidBoardError,
+    WorldState,
+    apply_move,
+    check_tiles,
+    goal_tiles,
+    is_solvable,
+)
+
+
+def reachable(tiles: tuple[int, ...], goal: str) -> bool:
+    """Plain BFS over a 2x2 or 3x3 board: the reference for parity."""
+    target = tuple(goal_of(len(tiles), goal))
+    seen, frontier = {tiles}, [tiles]
+    while frontier:
+        new = []
+        for state in frontier:
+            for move in "UDLR":
+                try:
+                    nxt = tuple(replay(state, move))
+                except ValueError:
+                    continue
+                if nxt not in seen:
+                    seen.add(nxt)
+                    new.append(nxt)
+        frontier = new
+    return target in seen
+
+
+@pytest.mark.parametrize("goal", ["blank-last", "blank-first"])
+def test_parity_matches_bfs_on_every_2x2(goal: str) -> None:
+    for perm in itertools.permutations(range(4)):
+        assert is_solvable(perm, goal) == reachable(perm, goal), perm
+
+
+@pytest.mark.parametrize("goal", ["blank-last", "blank-first"])
+def test_parity_matches_bfs_on_3x3_samples(goal: str) -> None:
+    rng = random.Random(5)
+    # One BFS from the goal gives every reachable state; parity must agree on samples.
+    start = tuple(goal_of(9, goal))
+    seen, frontier = {start}, [start]
+    while frontier:
+        new = []
+        for state in frontier:
+            for move in "UDLR":
+                try:
+                    nxt = tuple(replay(state, move))
+                except ValueError:
+                    continue
+                if nxt not in seen:
+                    seen.add(nxt)
+                    new.append(nxt)
+        frontier = new
+    assert len(seen) == 181440
+    for _ in range(400):
+        perm = tuple(rng.sample(range(9), 9))
+        assert is_solvable(perm, goal) == (perm in seen)
+
+
+def test_methods_on_algs4_example() -> None:
+    board = Board.from_rows([[8, 1, 3], [4, 0, 2], [7, 6, 5]])
+    assert board.size() == 3
+    assert board.tile_at(0, 0) == 8 and board.tile_at(1, 1) == 0
+    assert board.hamming() == 5  # algs4's worked example
+    assert board.manhattan() == 10
+    assert board.estimated_distance_to_goal() == 10
+    assert not board.is_goal()
+    assert Board.solved(3).is_goal() and Board.solved(3, "blank-first").is_goal()
+    assert str(board) == "8 1 3\n4 _ 2\n7 6 5"
+    assert isinstance(board, WorldState)
+
+
+def test_neighbors_are_one_legal_move_each() -> None:
+    board = Board.from_rows([[8, 1, 3], [4, 0, 2], [7, 6, 5]])
+    found = board.neighbors()
+    assert [b.tiles for b in found] == [tuple(replay(board.tiles, m)) for m in "ULRD"]
+    corner = Board((0, 1, 2, 3), "blank-first")
+    assert [b.tiles for b in corner.neighbors()] == [(1, 0, 2, 3), (2, 1, 0, 3)]
+
+
+def test_equality_hash_immutability() -> None:
+    a, b = Board((1, 2, 3, 0)), Board([1, 2, 3, 0])
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != Board((1, 2, 3, 0), "blank-first")
+    with pytest.raises(AttributeError):
+        a.tiles = (0, 1, 2, 3)  # type: ignore[misc]
+
+
+def test_twin_flips_solvability() -> None:
+    rng = random.Random(1)
+    for n in (2, 3, 4, 5):
+        for _ in range(20):
+            board = Board(tuple(rng.sample(range(n * n), n * n)))
+            assert board.twin().is_solvable() != board.is_solvable()
+            assert sorted(board.twin().tiles) == sorted(board.tiles)
+
+
+def test_goal_conventions() -> None:
+    assert goal_tiles(3) == (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    assert goal_tiles(3, "blank-first") == tuple(range(9))
+    assert Board(tuple(range(9)), "blank-first").manhattan() == 0
+    assert Board(tuple(range(9))).manhattan() > 0
+    with pytest.raises(ValueError, match="unknown goal 'middle'"):
+        Board(tuple(range(9)), "middle")
+
+
+@pytest.mark.parametrize("tiles, message", [
+    ((1, 2, 3), "3 tiles is not a square number"),
+    ((1, 2, 3, 4), "no blank"),
+    ((0, 1, 1, 2), "tile 1 appears twice"),
+    ((0, 1, 2, 7), "tile 7 is out of range 0..3"),
+    ((0,), "n = 1 is out of range"),
+    (tuple(range(121)), "n = 11 is out of range"),
+])
+def test_bad_tiles(tiles: tuple[int, ...], message: str) -> None:
+    with pytest.raises(InvalidBoardError, match=message):
+        check_tiles(tiles)
+
+
+def test_apply_move_refuses_leaving_the_board() -> None:
+    with pytest.raises(ValueError, match="off the board"):
+        apply_move((0, 1, 2, 3), 2, "U")
+    with pytest.raises(ValueError, match="unknown move"):
+        apply_move((0, 1, 2, 3), 2, "X")
+
+
+def test_large_board_prints_aligned() -> None:
+    board = Board.solved(10)
+    lines = str(board).splitlines()
+    assert len(lines) == 10 and lines[-1].endswith(" _") and lines[0].startswith(" 1")

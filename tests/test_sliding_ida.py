@@ -1,0 +1,130 @@
+"""IDA* (the compiled pass and its driver): optimal lengths, Korf's exact node counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sliding_check import CACHE, cs61b_expected, read_cs61b, solves
+
+from parallel_backtrack.sliding import Board, UnsolvableError
+from parallel_backtrack.sliding.ida import solve
+
+assert CACHE  # pattern databases go to a test cache, never the user's
+
+# Korf's instances with under about 3 million nodes (Manhattan): quick enough for CI.
+FAST_KORF = (79, 12, 42, 55, 97, 19, 94, 47, 93, 9, 74, 48, 30, 86, 31, 85)
+
+
+def korf_rows(shared_data: Path) -> dict[int, list[int]]:
+    rows = {}
+    for line in (shared_data / "search" / "korf100.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            numbers = [int(w) for w in line.split()]
+            rows[numbers[0]] = numbers
+    return rows
+
+
+def heuristic_for_test(n: int) -> str:
+    return {3: "pdb-exact", 4: "pdb-555"}.get(n, "linear")
+
+
+def test_all_cs61b_files(shared_data: Path) -> None:
+    files = sorted((shared_data / "search" / "cs61b_puzzles").glob("puzzle*.txt"))
+    assert len(files) == 141
+    for path in files:
+        tiles = read_cs61b(path)
+        result = solve(Board(tuple(tiles)), heuristic_for_test(round(len(tiles) ** 0.5)))
+        assert result.moves is not None and len(result.moves) == cs61b_expected(path), path
+        assert solves(tiles, result.moves)
+
+
+@pytest.mark.parametrize("heuristic", ["manhattan", "linear", "pdb-exact", "hamming"])
+def test_8puzzle_every_distance(shared_data: Path, heuristic: str) -> None:
+    seen = set()
+    for line in (shared_data / "search" / "8puzzle_graded.txt").read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        numbers = [int(w) for w in line.split()]
+        tiles, expected = numbers[:9], numbers[9]
+        if heuristic == "hamming" and expected > 24:
+            continue
+        result = solve(Board(tuple(tiles)), heuristic)
+        assert result.moves is not None and len(result.moves) == expected
+        assert solves(tiles, result.moves)
+        seen.add(expected)
+    assert seen >= set(range(25))
+
+
+@pytest.mark.parametrize("number", FAST_KORF)
+def test_korf_manhattan_node_counts(shared_data: Path, number: int) -> None:
+    row = korf_rows(shared_data)[number]
+    tiles, length, nodes = row[1:17], row[17], row[20]
+    result = solve(Board(tuple(tiles), "blank-first"), "manhattan")
+    assert result.moves is not None and len(result.moves) == length
+    assert result.nodes == nodes  # Korf's rule: children generated + 1 (the file's header)
+    assert solves(tiles, result.moves, "blank-first")
+
+
+@pytest.mark.slow
+def test_korf_all_manhattan_counts(shared_data: Path) -> None:
+    for row in korf_rows(shared_data).values():
+        if row[20] > 10**9:
+            continue
+        result = solve(Board(tuple(row[1:17]), "blank-first"), "manhattan")
+        assert result.nodes == row[20] and len(result.moves or "") == row[17]
+
+
+@pytest.mark.parametrize("heuristic", ["linear", "pdb-555"])
+def test_korf_lengths_with_stronger_heuristics(shared_data: Path, heuristic: str) -> None:
+    rows = korf_rows(shared_data)
+    for number in FAST_KORF[:6]:
+        tiles, length = rows[number][1:17], rows[number][17]
+        result = solve(Board(tuple(tiles), "blank-first"), heuristic)
+        assert result.moves is not None and len(result.moves) == length
+        assert solves(tiles, result.moves, "blank-first")
+
+
+def test_blank_last_boards_use_their_own_moves() -> None:
+    tiles = (1, 2, 3, 4, 5, 6, 7, 0, 8)
+    result = solve(Board(tiles))
+    assert result.moves == "R" and result.nodes >= 2
+    assert solve(Board((1, 2, 3, 4, 5, 6, 7, 8, 0))).moves == ""
+
+
+def test_complete_last_iteration_counts_more() -> None:
+    board = Board((8, 6, 7, 2, 5, 4, 3, 0, 1))
+    first, whole = solve(board), solve(board, complete_last=True)
+    assert len(first.moves or "") == len(whole.moves or "") == 31
+    assert whole.nodes > first.nodes
+
+
+def test_limits_stop_the_search() -> None:
+    board = Board((0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1))  # 80 moves
+    result = solve(board, "manhattan", max_nodes=10**6, chunk=1 << 16)
+    assert result.moves is None and result.stop_reason == "max-nodes"
+    assert 10**6 <= result.nodes < 2 * 10**6
+    with pytest.raises(UnsolvableError):
+        solve(board.twin())
+
+
+@pytest.mark.slow
+def test_80_move_positions(shared_data: Path) -> None:
+    # Each takes minutes with 6-6-3 here: the first three (all 17: scripts/bench_sliding.py).
+    lines = [line for line in (shared_data / "search" / "15puzzle_80moves.txt").read_text()
+             .splitlines() if line and not line.startswith("#")]
+    for line in lines[:3]:
+        if line:
+            tiles = [int(w) for w in line.split()[:16]]
+            result = solve(Board(tuple(tiles)), "pdb-663")
+            assert len(result.moves or "") == 80 and solves(tiles, result.moves or "")
+
+
+@pytest.mark.slow
+def test_rosetta_52(shared_data: Path) -> None:
+    line = next(line for line in (shared_data / "search" / "15puzzle_misc.txt").read_text()
+                .splitlines() if line and not line.startswith("#"))
+    tiles = [int(w) for w in line.split()[:16]]
+    result = solve(Board(tuple(tiles)), "pdb-555")
+    assert len(result.moves or "") == int(line.split()[16]) == 52
+    assert solves(tiles, result.moves or "")

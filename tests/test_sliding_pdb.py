@@ -1,0 +1,126 @@
+"""Pattern databases and every heuristic: admissible against exact distances; the cache."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sliding_check import CACHE, goal_of, replay
+
+from parallel_backtrack.sliding import Board
+from parallel_backtrack.sliding import pdb as pdb_module
+from parallel_backtrack.sliding.heuristics import neighbors_table, tables_for
+from parallel_backtrack.sliding.ida import Pass, solve
+
+assert CACHE
+
+
+def exact_distances(goal: str) -> dict[tuple[int, ...], int]:
+    """Every 8-puzzle state's distance from the goal: a plain BFS written here."""
+    start = tuple(goal_of(9, goal))
+    dist, queue = {start: 0}, deque([start])
+    while queue:
+        state = queue.popleft()
+        for move in "UDLR":
+            try:
+                nxt = tuple(replay(state, move))
+            except ValueError:
+                continue
+            if nxt not in dist:
+                dist[nxt] = dist[state] + 1
+                queue.append(nxt)
+    return dist
+
+
+@pytest.fixture(scope="module")
+def blank_first_distances() -> dict[tuple[int, ...], int]:
+    return exact_distances("blank-first")
+
+
+def heuristic_values(name: str, states: list[tuple[int, ...]]) -> np.ndarray:
+    tables = tables_for(round(len(states[0]) ** 0.5), name)
+    return np.array([Pass(tables, s).h0 for s in states])
+
+
+@pytest.mark.parametrize("name", ["hamming", "manhattan", "linear", "pdb-exact"])
+def test_admissible_on_the_whole_8puzzle(blank_first_distances: dict, name: str) -> None:
+    states = list(blank_first_distances)
+    assert len(states) == 181440
+    truth = np.array([blank_first_distances[s] for s in states])
+    values = heuristic_values(name, states)
+    assert (values <= truth).all()
+    if name == "pdb-exact":
+        assert (values == truth).all()
+
+
+def random_walk(n: int, steps: int, rng: random.Random) -> tuple[int, ...]:
+    tiles = list(range(n * n))
+    for _ in range(steps):
+        try:
+            tiles = replay(tiles, rng.choice("UDLR"))
+        except ValueError:
+            pass
+    return tuple(tiles)
+
+
+@pytest.mark.parametrize("name", ["pdb-555", "linear"])
+def test_admissible_on_15puzzle_samples(name: str) -> None:
+    rng = random.Random(15)
+    tables = tables_for(4, name)
+    for _ in range(40):
+        tiles = random_walk(4, rng.randrange(10, 60), rng)
+        exact = solve(Board(tiles, "blank-first"), "manhattan")  # independent of any PDB
+        assert exact.moves is not None
+        assert Pass(tables, tiles).h0 <= len(exact.moves)
+
+
+def test_pattern_entries_dominate_manhattan() -> None:
+    tables = tables_for(4, "pdb-555")
+    rng = random.Random(3)
+    for _ in range(500):
+        tiles = rng.sample(range(16), 16)
+        cell = {t: c for c, t in enumerate(tiles)}
+        for g, pattern in enumerate(pdb_module.PARTITIONS["pdb-555"]):
+            index = sum(cell[t] * 16**i for i, t in enumerate(pattern))
+            md = sum(abs(cell[t] // 4 - t // 4) + abs(cell[t] % 4 - t % 4) for t in pattern)
+            assert tables.tables[tables.offsets[g] + index] >= md
+
+
+def test_cache_detects_damage_and_rebuilds(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARALLEL_BACKTRACK_CACHE", str(tmp_path))
+    neighbors = neighbors_table(2)
+    first = np.array(pdb_module.database(2, "pdb-exact", neighbors))
+    data, meta = pdb_module._paths(2, "pdb-exact")
+    assert data.parent == tmp_path / "pdb" and meta.exists()
+    assert isinstance(pdb_module.load_cached(2, "pdb-exact"), np.memmap)
+    raw = bytearray(data.read_bytes())
+    raw[-1] ^= 0xFF  # one flipped byte
+    data.write_bytes(bytes(raw))
+    assert pdb_module.load_cached(2, "pdb-exact") is None
+    data.write_bytes(bytes(raw[: len(raw) // 2]))  # a partial file
+    assert pdb_module.load_cached(2, "pdb-exact") is None
+    rebuilt = pdb_module.database(2, "pdb-exact", neighbors)
+    assert (np.array(rebuilt) == first).all()
+    meta.write_text("not json")
+    assert pdb_module.load_cached(2, "pdb-exact") is None
+
+
+def test_databases_refuse_other_sizes() -> None:
+    with pytest.raises(ValueError, match="no pattern database for 5x5"):
+        tables_for(5, "pdb")
+    with pytest.raises(ValueError, match="pdb-663 is for 4x4"):
+        pdb_module.database(3, "pdb-663", neighbors_table(3))
+
+
+@pytest.mark.slow
+def test_663_admissible_on_samples() -> None:
+    rng = random.Random(663)
+    tables = tables_for(4, "pdb-663")
+    for _ in range(40):
+        tiles = random_walk(4, rng.randrange(10, 60), rng)
+        exact = solve(Board(tiles, "blank-first"), "pdb-555")
+        assert Pass(tables, tiles).h0 <= len(exact.moves or "")
