@@ -28,7 +28,8 @@ import signal
 import sys
 
 ENV = "PARALLEL_BACKTRACK_LEAN"
-COMMANDS = ("parallel_backtrack.nqueens", "parallel_backtrack.sudoku")
+COMMANDS = ("parallel_backtrack.nqueens", "parallel_backtrack.sudoku",
+            "parallel_backtrack.sliding", "parallel_backtrack.games")
 KEPT_OUT = ("scipy", "cffi")
 
 

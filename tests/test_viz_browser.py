@@ -238,3 +238,31 @@ def test_connect4_page(browser, tmp_path: Path) -> None:
     loaded.click("#next-solution")  # the given position
     assert len(stones_on_page(page)) == 3
     loaded.check_clean(tmp_path)
+
+
+def test_sliding_cli_page_plays_the_printed_solution(browser, tmp_path: Path) -> None:
+    start = (8, 1, 3, 4, 0, 2, 7, 6, 5)
+    html = tmp_path / "s.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "parallel_backtrack.sliding", "-", "--show", "moves",
+         "--html", str(html)], input=" ".join(map(str, start)), capture_output=True,
+        text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    moves = done.stdout.splitlines()[1].split()
+    boards = [start]
+    for move in moves:  # replay the printed moves of the blank independently
+        tiles, blank = list(boards[-1]), boards[-1].index(0)
+        row, col = divmod(blank, 3)
+        row, col = {"U": (row - 1, col), "D": (row + 1, col), "L": (row, col - 1),
+                    "R": (row, col + 1)}[move]
+        assert 0 <= row < 3 and 0 <= col < 3
+        tiles[blank], tiles[row * 3 + col] = tiles[row * 3 + col], 0
+        boards.append(tuple(tiles))
+    assert boards[-1] == (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    loaded = Loaded(browser, html)
+    assert tiles_on_page(loaded.page, 3) == start
+    loaded.page.keyboard.press("End")
+    assert tiles_on_page(loaded.page, 3) == boards[-1]
+    loaded.page.keyboard.press("ArrowLeft")
+    assert tiles_on_page(loaded.page, 3) == boards[-2]
+    loaded.check_clean(tmp_path)

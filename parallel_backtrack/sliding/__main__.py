@@ -91,6 +91,9 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
                        metavar="moves|boards",
                        help="print the solution: the blank's moves (U D L R) or every board")
     group.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    group.add_argument("--html", type=_cli.html_target, default=None, metavar="FILE",
+                       help="also write a self-contained HTML page that plays the first "
+                       "solved puzzle's solution, move by move, to FILE")
     group.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="progress on stderr: pattern-database builds, and a line per "
                        "IDA* iteration (default: only on a terminal)")
@@ -172,6 +175,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print(f"{PROG}: error: {line}", file=sys.stderr)
     _prepare(jobs, args)
     statuses = set()
+    page_of: dict[str, Any] | None = None
     from ..engine import resolve_workers
 
     for job, outcome in zip(jobs, run_batch(jobs, resolve_workers(args.workers), args.backend,
@@ -181,9 +185,30 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             _verify(outcome)
         _print(outcome, args, out)
         statuses.add(outcome["status"])
+        if page_of is None and outcome["status"] == "solved":
+            page_of = outcome
+    if args.html:
+        _write_page(args.html, page_of)
     if statuses & {"timeout", "max-nodes"}:
         return _cli.EXIT_TIMEOUT
     return _cli.EXIT_NO if errors or "unsolvable" in statuses else _cli.EXIT_OK
+
+
+def _write_page(path: str, outcome: dict[str, Any] | None) -> None:
+    """The page of one solution: every board from the start to the goal."""
+    from ..viz.sliding_page import write_sliding_page
+    from .board import Board
+
+    if outcome is None:
+        print(f"{PROG}: no page written to {path}: no puzzle was solved", file=sys.stderr)
+        return
+    boards = [Board(outcome["tiles"], outcome["goal"])]
+    for move in outcome["solution"]:
+        boards.append(boards[-1].move(move))
+    size = write_sliding_page(path, [board.tiles for board in boards], boards[0].size(),
+                              title=f"{outcome['source']}:{outcome['line']}: "
+                              f"{outcome['moves']} moves")
+    print(f"page: {path} ({size:,} bytes)", file=sys.stderr)
 
 
 def _prepare(jobs: list[Any], args: argparse.Namespace) -> None:
