@@ -224,6 +224,11 @@ def solve(current, mask, plies, weak, width, height, bottom, full, order, col_ma
 
 
 DEFAULT_TT_MB = 64
+
+
+def half(x: int) -> int:
+    """x / 2 rounded towards zero (C's division), for probes chosen in Python."""
+    return -((-x) // 2) if x < 0 else x // 2
 ENTRY_BYTES = 9  # a uint64 key and a uint8 value
 
 

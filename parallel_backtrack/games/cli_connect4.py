@@ -60,6 +60,11 @@ def add_parser(commands: Any) -> None:
                         help="only win / draw / loss (+1 / 0 / -1), faster")
     parser.add_argument("--tt-mb", type=megabytes, default=DEFAULT_TT_MB, metavar="MB",
                         help=f"transposition table size in MB (default {DEFAULT_TT_MB})")
+    parser.add_argument("--workers", "-w", type=_cli.workers_type, default=1, metavar="W",
+                        help="worker processes for one position (Young Brothers Wait over "
+                        "the first plies of each probe); default 1: sequential")
+    parser.add_argument("--split-depth", type=lambda t: _cli.integer(t, "a split depth"),
+                        default=2, help="plies the parent splits with --workers (default 2)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -72,18 +77,27 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         position = board.parse(args.moves)  # InvalidMoveError: a usage error naming the move
         if board.last_mover_won(position):
             raise InvalidMoveError(f"the game is over: the last move of {args.moves!r} won")
+    if not 1 <= args.split_depth <= 4:
+        return _cli.usage_error(prog, f"--split-depth must be 1..4, got {args.split_depth}")
     from .c4kernel import Solver
 
     solver = Solver(board, args.tt_mb)
     if args.file is not None:
         return run_file(args, board, solver, out, prog)
     start = time.perf_counter()
-    score, nodes = solver.solve(position, args.weak)
+    if args.workers == 1:
+        score, nodes = solver.solve(position, args.weak)
+    else:
+        from .c4parallel import parallel_solve
+
+        found = parallel_solve(board, position, workers=args.workers, tt_mb=args.tt_mb,
+                               split_depth=args.split_depth, weak=args.weak)
+        score, nodes = found.score, found.nodes
     seconds = time.perf_counter() - start
     moves = solver.analyze(position, args.weak)
     best = [col for col, value in moves.items() if value == max(moves.values())]
     payload = {"moves": args.moves, "width": board.width, "height": board.height,
-               "score": score, "weak": args.weak, "nodes": nodes,
+               "score": score, "weak": args.weak, "nodes": nodes, "workers": args.workers,
                "seconds": round(seconds, 6), "move_scores": moves, "best_moves": best}
     if args.json:
         print(json.dumps(payload, sort_keys=True), file=out)

@@ -33,6 +33,8 @@ from .game import INFINITY, Game, SearchResult, actions_of
 from .table import EXACT, FULL_DEPTH, LOWER, UPPER, Entry, TranspositionTable, flag_for
 
 Evaluate = Callable[[Any, Any], float]
+# Asking a flag or a shared window costs about a microsecond; a node costs several.
+POLL_EVERY = 256
 
 
 class NoActionsError(ValueError):
@@ -74,8 +76,10 @@ class Search:
     def __init__(self, game: Game, *, prune: bool = True, fail_soft: bool = False,
                  table: TranspositionTable | None = None, depth: int | None = None,
                  evaluate: Evaluate | None = None, ordered: bool = False,
-                 until: Callable[[], bool] | None = None) -> None:
+                 until: Callable[[], bool] | None = None,
+                 window: Callable[[], tuple[float, float]] | None = None) -> None:
         self.game, self.prune, self.fail_soft, self.table = game, prune, fail_soft, table
+        self.window = window
         self.depth = FULL_DEPTH if depth is None else depth
         self.evaluate = evaluate or (lambda state, player: 0)
         self.ordered, self.until = ordered, until
@@ -167,12 +171,14 @@ class Search:
             return self.result(value, None, None, alpha, beta)
         entry = self.table.get(self.key(state)) if self.table is not None else None
         stack = [self.frame(state, mover, alpha, beta, self.depth, entry)]
-        prune, until = self.prune, self.until
+        prune, polled = self.prune, self.until is not None or self.window is not None
+        next_poll = self.nodes + POLL_EVERY
         while True:
+            if polled and self.nodes >= next_poll:
+                next_poll = self.nodes + POLL_EVERY
+                self.poll(stack)
             top = stack[-1]
             if top.index < len(top.actions) and not (prune and top.alpha >= top.beta):
-                if until is not None and until():
-                    raise StopSearch(self.nodes)
                 top.index += 1
                 pushed = self.child(top, top.actions[top.index - 1])
                 if pushed is not None:
@@ -182,6 +188,22 @@ class Search:
             if not stack:
                 return self.result(value, top.best_action, top.pv, top.alpha0, top.beta)
             absorb(stack[-1], top.action, top.sign * value, (top.action, top.pv))
+
+    def poll(self, stack: list[_Frame]) -> None:
+        """Ask ``until`` (stop?) and ``window`` (a narrower window for the root, passed
+        down the stack as each frame's children see it)."""
+        if self.until is not None and self.until():
+            raise StopSearch(self.nodes)
+        if self.window is None:
+            return
+        alpha, beta = self.window()
+        for depth, frame in enumerate(stack):
+            if depth:
+                alpha, beta = (alpha, beta) if frame.sign > 0 else (-beta, -alpha)
+            frame.alpha0 = max(frame.alpha0, alpha)
+            frame.alpha = max(frame.alpha, alpha)
+            frame.beta = min(frame.beta, beta)
+            alpha, beta = frame.alpha, frame.beta
 
     def result(self, value: float, action: Any, pv: Line, alpha: float,
                beta: float) -> SearchResult:
@@ -215,14 +237,17 @@ def negamax(game: Game, state: Any, *, table: TranspositionTable | None = None,
 def alphabeta(game: Game, state: Any, *, alpha: float = -INFINITY, beta: float = INFINITY,
               fail_soft: bool = False, table: TranspositionTable | None = None,
               depth: int | None = None, evaluate: Evaluate | None = None,
-              ordered: bool = False, until: Callable[[], bool] | None = None) -> SearchResult:
+              ordered: bool = False, until: Callable[[], bool] | None = None,
+              window: Callable[[], tuple[float, float]] | None = None) -> SearchResult:
     """Alpha-beta in negamax form, children left to right, cut at ``alpha >= beta``.
 
     Fail-hard by default (``fail_soft=True`` for the unclamped value); with ``table``
     it is negamax with a transposition table (exact / lower / upper entries).
+    Every ``POLL_EVERY`` nodes ``until()`` may stop the search (StopSearch) and
+    ``window()`` may narrow the root's window (a bound shared with other tasks).
     """
     search = Search(game, fail_soft=fail_soft, table=table, depth=depth, evaluate=evaluate,
-                     ordered=ordered, until=until)
+                    ordered=ordered, until=until, window=window)
     return search.run(state, alpha, beta)
 
 
