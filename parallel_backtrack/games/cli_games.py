@@ -23,7 +23,7 @@ from .. import _cli
 from . import cli_random
 from .nim import Nim, nim_theory
 from .search import alphabeta
-from .table import TranspositionTable
+from .table import DEFAULT_CAPACITY, TranspositionTable
 
 NO_TT_MAX = 40
 NO_TT_AUTO = 26
@@ -67,10 +67,13 @@ def nim_payload(sticks: int, no_tt: bool) -> dict[str, Any]:
     game = Nim(sticks)
     payload: dict[str, Any] = {"sticks": sticks, "theory": nim_theory(sticks)}
     if not no_tt:
-        start = time.perf_counter()
-        found = alphabeta(game, game.initial, table=TranspositionTable())
+        start, cpu = time.perf_counter(), time.process_time()
+        # a slot per position is enough: the table holds at most ``sticks`` of them
+        table = TranspositionTable(min(DEFAULT_CAPACITY, 2 * sticks + 1))
+        found = alphabeta(game, game.initial, table=table)
         payload.update(value=found.value, best_move=found.best_action, nodes_tt=found.nodes,
-                       tt_hits=found.tt_hits, seconds_tt=round(time.perf_counter() - start, 6))
+                       tt_hits=found.tt_hits, seconds_tt=round(time.perf_counter() - start, 6),
+                       cpu_seconds_tt=round(time.process_time() - cpu, 6))
     if no_tt or sticks <= NO_TT_AUTO:
         start = time.perf_counter()
         plain = alphabeta(game, game.initial)
@@ -94,7 +97,8 @@ def run_nim(args: argparse.Namespace, out: TextIO, prog: str) -> int:
           file=out)
     if "nodes_tt" in payload:
         print(f"  with the table:    {payload['nodes_tt']:,} nodes, {payload['tt_hits']:,} "
-              f"table hits, {payload['seconds_tt']:.3f} s", file=out)
+              f"table hits, {payload['seconds_tt']:.3f} s ({payload['cpu_seconds_tt']:.3f} s "
+              "CPU)", file=out)
     if "nodes_no_tt" in payload:
         print(f"  without the table: {payload['nodes_no_tt']:,} nodes, "
               f"{payload['seconds_no_tt']:.3f} s", file=out)
