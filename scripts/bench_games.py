@@ -194,6 +194,25 @@ def concurrency(branching: int, depth: int, seed: int, split: int) -> dict:
             "mean_running": sum(e - s for s, e in spans) / wall}
 
 
+def simulate(branching: int, depth: int, seed: int, split: int,
+             workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)) -> list[dict]:
+    """Young Brothers Wait on P virtual workers (engine/virtual.py): every task runs
+    here and is timed; a virtual clock says when it would end on P workers.  A task
+    runs whole at submit, with the bounds known then (a real one narrows its window
+    as bounds improve), so node counts are an upper bound."""
+    from parallel_backtrack.engine import VirtualExecutor
+
+    game, rows, base = RandomTree(branching, depth, seed), [], None
+    for count in workers:
+        executor = VirtualExecutor(count)
+        found = parallel_alphabeta(game, executor=executor, split_depth=split)
+        base = base or executor.clock
+        rows.append({"workers": count, "clock_s": executor.clock, "speedup": base /
+                     executor.clock, "efficiency": executor.efficiency(),
+                     "nodes": found.nodes, "tasks": found.tasks})
+    return rows
+
+
 def bench_c4_parallel(moves: str, rounds: int, width: int = 7, height: int = 6,
                       split: int = 2, weak: bool = False) -> dict:
     board = Board(width, height)
@@ -240,11 +259,25 @@ def main() -> int:
     parser.add_argument("--c4-position", default="4453222", help="the parallel C4 position")
     parser.add_argument("--tree", default="8,9,1", help="random tree b,d,seed")
     parser.add_argument("--json", default="bench_games.json", help="JSON output file")
+    parser.add_argument("--simulate", default=None, metavar="B,D,SEED,SPLIT",
+                        help="only the simulated curve to 64 workers on this random tree")
     args = parser.parse_args()
     if args.generate:
         rows = generate(args.generate)
         POSITIONS.write_text("".join(f"{m} {s}\n" for m, s in rows))
         print(f"wrote {len(rows)} positions to {POSITIONS}")
+        return 0
+    if args.simulate:
+        b, d, s, split = map(int, args.simulate.split(","))
+        rows = simulate(b, d, s, split)
+        print(f"simulated Young Brothers Wait, random tree b={b} d={d} seed={s}, split "
+              f"depth {split}\n| workers | virtual s | speedup | efficiency | nodes | tasks |"
+              "\n|---|---|---|---|---|---|")
+        for row in rows:
+            print(f"| {row['workers']} | {row['clock_s']:.2f} | {row['speedup']:.2f} | "
+                  f"{row['efficiency']:.2f} | {row['nodes']:,} | {row['tasks']} |")
+        Path(args.json).write_text(json.dumps({"machine": machine(), "simulated": rows},
+                                              indent=1))
         return 0
     rounds = 1 if args.quick else 3
     out = {"machine": machine()}

@@ -5,6 +5,8 @@ assignment's text format, Nim, tic-tac-toe, Connect-Four and parallel alpha-beta
 from .deepening import iterative_deepening, null_window
 from .game import Game, SearchResult
 from .nim import MultiNim, Nim, nim_theory, xor_rule
+from .parallel import ParallelResult, parallel_alphabeta
+from .randomtree import RandomTree
 from .search import NoActionsError, alphabeta, minimax, negamax
 from .table import TranspositionTable
 from .textformat import TreeFormatError, TreeGame, parse_tree
@@ -16,6 +18,8 @@ __all__ = [
     "MultiNim",
     "Nim",
     "NoActionsError",
+    "ParallelResult",
+    "RandomTree",
     "SearchResult",
     "TicTacToe",
     "TranspositionTable",
@@ -27,6 +31,7 @@ __all__ = [
     "negamax",
     "nim_theory",
     "null_window",
+    "parallel_alphabeta",
     "parse_tree",
     "xor_rule",
 ]

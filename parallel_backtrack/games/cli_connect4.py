@@ -95,7 +95,8 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         score, nodes = found.score, found.nodes
     seconds = time.perf_counter() - start
     moves = solver.analyze(position, args.weak)
-    best = [col for col, value in moves.items() if value == max(moves.values())]
+    best = [col for col, value in moves.items() if value == max(moves.values())] if moves \
+        else []
     payload = {"moves": args.moves, "width": board.width, "height": board.height,
                "score": score, "weak": args.weak, "nodes": nodes, "workers": args.workers,
                "seconds": round(seconds, 6), "move_scores": moves, "best_moves": best}
