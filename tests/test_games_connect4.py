@@ -7,6 +7,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parallel_backtrack.games import minimax
 from parallel_backtrack.games.__main__ import main
@@ -137,3 +139,29 @@ def test_cli_single_and_file(tmp_path, capsys):
 def test_cli_usage_errors(argv, capsys):
     assert main(argv) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789x \t", max_size=45))
+def test_fuzz_move_strings(text):
+    board = Board()
+    try:
+        position = board.parse(text)
+    except InvalidMoveError as error:
+        assert "move" in str(error) and "\n" not in str(error)
+        return
+    assert position.moves == len(text.strip())
+    assert bin(position.mask).count("1") == position.moves
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.binary(max_size=120))
+def test_fuzz_batch_files(data):
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".txt") as stream:
+        stream.write(data)
+        stream.flush()
+        code = main(["connect4", "--file", stream.name, "--width", "4", "--height", "4",
+                     "--tt-mb", "1"])
+    assert code in (0, 1)

@@ -159,6 +159,11 @@ def run_file(args: argparse.Namespace, board: Board, solver: Any, out: TextIO,
             failed += 1
         rows.append({"line": number, "moves": moves, "score": score, "expected": expected,
                      "nodes": count, "seconds": round(took, 6), "ok": ok})
+    return _print_batch(args, rows, failed, seconds, nodes, out)
+
+
+def _print_batch(args: argparse.Namespace, rows: list[dict[str, Any]], failed: int,
+                 seconds: float, nodes: int, out: TextIO) -> int:
     solved = len(rows)
     summary = {"file": args.file, "positions": solved, "failed": failed,
                "mean_seconds": seconds / solved if solved else 0.0,
