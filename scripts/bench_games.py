@@ -28,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from parallel_backtrack._cli import kill_worker_pools
 from parallel_backtrack.engine import make_executor
 from parallel_backtrack.games.c4board import Board
 from parallel_backtrack.games.c4kernel import Solver
@@ -147,7 +148,7 @@ def bench_random(branching: int, depth: int, seed: int, rounds: int, split: int)
             assert found.value == plain.value, "parallel and sequential values differ"
             nodes = {"sequential": plain.nodes, "parallel": found.nodes, "tasks": found.tasks}
     finally:
-        executor.close(kill=True)
+        executor.close()
     return {"tree": f"b={branching} d={depth} seed={seed}", "split_depth": split,
             "seq_s": statistics.median(seq), "par_s": statistics.median(par),
             "speedup": statistics.median(s / p for s, p in zip(seq, par)),
@@ -181,7 +182,7 @@ def concurrency(branching: int, depth: int, seed: int, split: int) -> dict:
     try:
         run.run(game.initial)
     finally:
-        executor.close(kill=True)
+        executor.close()
     wall = time.time() - start
     events = sorted([(s, 1) for s, _ in spans] + [(e, -1) for _, e in spans])
     level, last, share = 0, start, {0: 0.0, 1: 0.0, 2: 0.0}
@@ -233,7 +234,7 @@ def bench_c4_parallel(moves: str, rounds: int, width: int = 7, height: int = 6,
             result = {"score": score, "seq_nodes": nodes, "par_nodes": found.nodes,
                       "tasks": found.tasks}
     finally:
-        executor.close(kill=True)
+        executor.close()
     return {"position": moves or "(empty)", "board": f"{width}x{height}", "weak": weak,
             "seq_s": statistics.median(seq), "par_s": statistics.median(par),
             "speedup": statistics.median(s / p for s, p in zip(seq, par)),
@@ -301,7 +302,7 @@ def main() -> int:
         name = row.get("tree") or f"connect4 {row['board']} {row['position']}"
         print(f"| {name} | {row['seq_s']:.2f} | {row['par_s']:.2f} | {row['speedup']:.2f} | "
               f"{row['overhead']:.3f} | {row['load'][0]:.2f} |")
-    busy = out["concurrency"] = concurrency(b, d - 1, s, 3)
+    busy = out["concurrency"] = concurrency(b, d, s, 3)
     print(f"\ntasks running at once, {busy['tree']}, 2 workers: mean "
           f"{busy['mean_running']:.2f}; both busy {100 * busy['fraction_2_running']:.0f}% "
           f"of the run, one {100 * busy['fraction_1_running']:.0f}%")
@@ -310,6 +311,7 @@ def main() -> int:
           f"{out['memory_mb_64mb_table']:.0f} MB")
     Path(args.json).write_text(json.dumps(out, indent=1, sort_keys=True))
     print(f"wrote {args.json}")
+    kill_worker_pools()
     return 0
 
 

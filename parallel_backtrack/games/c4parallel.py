@@ -21,6 +21,7 @@ score the sequential ``Solver.solve`` gives.
 from __future__ import annotations
 
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ from .c4kernel import Solver, half
 from .parallel import Chain, YoungBrothersWait, chain_window
 
 _SOLVERS: dict[tuple[int, int, float], Solver] = {}
+_RUNS: dict[tuple[int, int, float], str] = {}  # the run each worker table belongs to
 
 
 class SplitGame(Connect4Game):
@@ -40,6 +42,7 @@ class SplitGame(Connect4Game):
     def __init__(self, board: Board, tt_mb: float) -> None:
         super().__init__(board)
         self.tt_mb = tt_mb
+        self.run = uuid.uuid4().hex  # a worker's table starts empty for each run
 
     def wins_now(self, state: Position) -> bool:
         return any(self.board.can_play(state, c)
@@ -61,6 +64,9 @@ def worker_solver(game: SplitGame) -> Solver:
     solver = _SOLVERS.get(key)
     if solver is None:
         solver = _SOLVERS[key] = Solver(game.board, game.tt_mb)
+    if _RUNS.get(key) != game.run:
+        solver.reset()
+        _RUNS[key] = game.run
     return solver
 
 
@@ -101,24 +107,35 @@ def parallel_solve(board: Board, position: Position, *, workers: int = 2,
     high = (board.cells + 1 - position.moves) // 2
     if weak:
         low, high = -1, 1
-    nodes = tasks = probes = 0
+    counts = [0, 0, 0]  # nodes, tasks, probes
     try:
-        while low < high:
-            med = low + (high - low) // 2
-            if med <= 0 and half(low) < med:
-                med = half(low)
-            elif med >= 0 and half(high) > med:
-                med = half(high)
-            search = YoungBrothersWait(game, executor, split_depth=split_depth,
-                                       runner=c4_task, shipped=handle)
-            found = search.run(position, med, med + 1)
-            nodes, tasks, probes = nodes + found.nodes, tasks + found.tasks, probes + 1
-            if found.value <= med:
-                high = found.value
-            else:
-                low = found.value
-    finally:
+        low = _probes(game, executor, handle, position, low, high, split_depth, counts)
+    except BaseException:
         executor.close(kill=True) if owned else executor.release()
+        raise
+    executor.close() if owned else executor.release()
     score = (low > 0) - (low < 0) if weak else low
-    return ParallelSolve(score, nodes, tasks, probes, time.perf_counter() - start,
+    return ParallelSolve(score, counts[0], counts[1], counts[2], time.perf_counter() - start,
                          executor.workers)
+
+
+def _probes(game: SplitGame, executor: Any, handle: Any, position: Position, low: int,
+            high: int, split_depth: int, counts: list[int]) -> int:
+    """Pons' null-window probe sequence, each probe split over the workers."""
+    while low < high:
+        med = low + (high - low) // 2
+        if med <= 0 and half(low) < med:
+            med = half(low)
+        elif med >= 0 and half(high) > med:
+            med = half(high)
+        search = YoungBrothersWait(game, executor, split_depth=split_depth,
+                                   runner=c4_task, shipped=handle)
+        found = search.run(position, med, med + 1)
+        counts[0] += found.nodes
+        counts[1] += found.tasks
+        counts[2] += 1
+        if found.value <= med:
+            high = found.value
+        else:
+            low = found.value
+    return low

@@ -56,7 +56,6 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
-    from ..engine import make_executor
     from .parallel import parallel_alphabeta
     from .randomtree import RandomTree
     from .search import alphabeta
@@ -66,11 +65,7 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     game = RandomTree(args.branching, args.depth, args.seed)
     payload: dict[str, Any] = {"branching": args.branching, "depth": args.depth,
                                "seed": args.seed}
-    executor = make_executor(args.workers)
-    try:
-        found = parallel_alphabeta(game, executor=executor, split_depth=args.split_depth)
-    finally:
-        executor.close(kill=True)
+    found = parallel_alphabeta(game, workers=args.workers, split_depth=args.split_depth)
     payload["parallel"] = found.as_dict()
     code = 0
     if not args.no_sequential:

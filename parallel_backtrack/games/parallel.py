@@ -125,8 +125,11 @@ class YoungBrothersWait:
             self._launch(root)
             while self.answer is None:
                 self._collect()
-        finally:
+            # Tasks left are not needed: pending ones go, running ones see their closed
+            # window (not after an error: the pool is then killed, and loky trips over
+            # futures cancelled just before).
             self.executor.cancel(list(self.futures))
+        finally:
             self.futures.clear()
             self.bounds.close()
         value, action, pv = self.answer
@@ -252,7 +255,10 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
     owned = executor is None
     executor = executor or make_executor(workers, backend)
     try:
-        return YoungBrothersWait(game, executor, split_depth=split_depth).run(state, alpha,
-                                                                               beta)
-    finally:
+        found = YoungBrothersWait(game, executor, split_depth=split_depth).run(state, alpha,
+                                                                                beta)
+    except BaseException:
         executor.close(kill=True) if owned else executor.release()
+        raise
+    executor.close() if owned else executor.release()
+    return found
