@@ -1,6 +1,7 @@
 """Parallel alpha-beta on the engine: Young Brothers Wait with a shared window.
 
-The parent expands the top ``split_depth`` plies as *split nodes*.  At each split
+The parent expands the top ``split_depth`` plies as *split nodes* (the leftmost
+path, whose eldest children every brother waits for, ``pv_depth`` plies).  At each split
 node the eldest child is searched first; only when its value is known are the
 younger brothers started, all at once, with the bound it gave.  Below the split
 plies each child is a task (alpha-beta on a worker).  Every improved alpha goes
@@ -40,6 +41,9 @@ from .game import Game
 from .search import alphabeta
 
 MAX_SPLIT_NODES = 4096
+# The eldest line (the leftmost path) is split this many plies deeper: its eldest
+# children run alone (their brothers wait), so keeping them small keeps workers busy.
+PV_EXTRA = 3
 Chain = list[tuple[int, int]]
 TaskRunner = Callable[..., tuple[int, int, list[Any]]]
 
@@ -80,6 +84,7 @@ class _Node:
         self.best, self.best_action = -UNBOUNDED, None
         self.pv: list[Any] = []
         self.eldest_done = self.dead = False
+        self.eldest_line = parent is None  # every ancestor an eldest child
         self.futures: set[Any] = set()
         self.children: list[_Node] = []
 
@@ -103,11 +108,14 @@ class YoungBrothersWait:
     """One parallel alpha-beta run over ``game`` from ``state`` (see the module doc)."""
 
     def __init__(self, game: Game, executor: Executor, *, split_depth: int = 2,
-                 runner: TaskRunner = search_task, shipped: Any = None) -> None:
+                 pv_depth: int | None = None, runner: TaskRunner = search_task,
+                 shipped: Any = None) -> None:
         if split_depth < 1:
             raise ValueError(f"split_depth must be at least 1, got {split_depth}")
         self.game, self.executor, self.split_depth, self.runner = (
             game, executor, split_depth, runner)
+        self.pv_depth = max(split_depth, split_depth + PV_EXTRA if pv_depth is None
+                            else pv_depth)
         self.handle = shipped if shipped is not None else executor.ship(game)
         self.futures: dict[Any, tuple[_Node, Any, int]] = {}
         self.split_nodes = self.task_nodes = self.tasks = 0
@@ -169,9 +177,11 @@ class YoungBrothersWait:
             self._deliver(node, action, int(self.game.utility(state, node.mover)), [])
             return
         sign = 1 if self.game.to_move(state) == node.mover else -1
-        if self._depth(node) < self.split_depth:
+        eldest_line = node.eldest_line and action == node.actions[0]
+        if self._depth(node) < (self.pv_depth if eldest_line else self.split_depth):
             child = self._node(state, node, action, sign)
             assert child is not None
+            child.eldest_line = eldest_line
             self._launch(child)
             return
         future = self.executor.submit(self.runner, self.handle, state,
@@ -248,6 +258,7 @@ class YoungBrothersWait:
 
 def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
                        backend: str | None = None, split_depth: int = 2,
+                       pv_depth: int | None = None,
                        alpha: int = -UNBOUNDED, beta: int = UNBOUNDED,
                        executor: Executor | None = None) -> ParallelResult:
     """Young Brothers Wait alpha-beta; the value equals the sequential alpha-beta's."""
@@ -255,8 +266,9 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
     owned = executor is None
     executor = executor or make_executor(workers, backend)
     try:
-        found = YoungBrothersWait(game, executor, split_depth=split_depth).run(state, alpha,
-                                                                                beta)
+        search = YoungBrothersWait(game, executor, split_depth=split_depth,
+                                   pv_depth=pv_depth)
+        found = search.run(state, alpha, beta)
     except BaseException:
         executor.close(kill=True) if owned else executor.release()
         raise
