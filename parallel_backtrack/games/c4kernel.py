@@ -19,10 +19,16 @@ table
 ply
     Index into the stack: the root is ply 0.
 
+The kernels release the GIL (``nogil``): a command line runs them in a thread and
+stays responsive to Ctrl-C while a long search runs.
+
 Example: ``solve_position(Board(), Board().parse("4453"))`` gives ``(score, nodes)``.
 """
 
 from __future__ import annotations
+
+import threading
+from typing import Any
 
 import numba
 import numpy as np
@@ -34,7 +40,7 @@ ONE = U64(1)
 ZERO = U64(0)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, nogil=True, inline="always")
 def popcount(x: np.uint64) -> int:
     count = 0
     while x:
@@ -43,7 +49,7 @@ def popcount(x: np.uint64) -> int:
     return count
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def winning_cells(stones: np.uint64, mask: np.uint64, height: int,
                   full: np.uint64) -> np.uint64:
     """The empty cells where ``stones`` would complete a four."""
@@ -59,7 +65,7 @@ def winning_cells(stones: np.uint64, mask: np.uint64, height: int,
     return r & (full ^ mask)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def non_losing_moves(current: np.uint64, mask: np.uint64, height: int, bottom: np.uint64,
                      full: np.uint64) -> np.uint64:
     possible = (mask + bottom) & full
@@ -72,7 +78,7 @@ def non_losing_moves(current: np.uint64, mask: np.uint64, height: int, bottom: n
     return possible & ~(threats >> ONE)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _ordered(current, mask, moves, height, full, order, col_masks, out_moves):
     """The moves in ``moves`` sorted by threats made (stable over centre-first)."""
     n = 0
@@ -92,7 +98,7 @@ def _ordered(current, mask, moves, height, full, order, col_masks, out_moves):
     return n
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _enter(cur, msk, plies, a, b, cells, height, bottom, full, keys, values, lo, span):
     """Checks at a node before its children: (done, value, moves, alpha, beta)."""
     possible = non_losing_moves(cur, msk, height, bottom, full)
@@ -125,7 +131,7 @@ def _enter(cur, msk, plies, a, b, cells, height, bottom, full, keys, values, lo,
     return False, 0, possible, a, b
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full, order,
             col_masks, keys, values, nodes):
     """Negamax alpha-beta in window (alpha0, beta0), fail-soft at cuts, as Pons' solver;
@@ -187,18 +193,18 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
         enter = False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def can_win_next(current, mask, height, bottom, full):
     return winning_cells(current, mask, height, full) & (mask + bottom) & full != ZERO
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, nogil=True, inline="always")
 def _half(x: int) -> int:
     """x / 2 rounded towards zero, as C's integer division."""
     return -((-x) // 2) if x < 0 else x // 2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def solve(current, mask, plies, weak, width, height, bottom, full, order, col_masks, keys,
           values, nodes):
     """The exact score (``weak``: only its sign) by null-window probes, as Pons' solve."""
@@ -241,6 +247,30 @@ def table_size(megabytes: float) -> int:
     return size
 
 
+def in_thread(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` in a daemon thread, the caller waiting in short slices: a Ctrl-C
+    reaches the main thread at once (the kernel, which holds no GIL, is left to die
+    with the process)."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    box: list[Any] = []
+
+    def target() -> None:
+        try:
+            box.append((True, fn(*args)))
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller
+            box.append((False, error))
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value
+
+
 class Solver:
     """Pons' solver for one board size, with its own table (kept between positions)."""
 
@@ -273,6 +303,9 @@ class Solver:
 
     def solve(self, position: Position, weak: bool = False) -> tuple[int, int]:
         """(score, nodes) for the player to move; ``weak``: the score's sign only."""
+        return in_thread(self._solve, position, weak)
+
+    def _solve(self, position: Position, weak: bool = False) -> tuple[int, int]:
         if position.moves >= self.board.cells:
             return 0, 0
         self.nodes[0] = 0

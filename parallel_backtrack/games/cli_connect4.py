@@ -84,6 +84,7 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     solver = Solver(board, args.tt_mb)
     if args.file is not None:
         return run_file(args, board, solver, out, prog)
+    solver.warm()  # load the compiled kernels before the clock starts
     start = time.perf_counter()
     if args.workers == 1:
         score, nodes = solver.solve(position, args.weak)
