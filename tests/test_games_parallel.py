@@ -86,3 +86,9 @@ def test_random_cli_reports_same_value(capsys):
     assert payload["parallel"]["value"] == payload["sequential"]["value"]
     game = RandomTree(4, 5, 1)
     assert payload["sequential"]["value"] == minimax(game, game.initial).value
+
+
+def test_a_terminal_root_answers_at_once():
+    game = Nim(1)
+    found = parallel_alphabeta(game, workers=1, backend="serial")
+    assert found.value == minimax(game, game.initial).value == -1

@@ -127,10 +127,12 @@ class YoungBrothersWait:
         self.bounds = shared_bounds(self.executor, MAX_SPLIT_NODES)
         self.next_slot = 0
         try:
-            root = self._node(state, None, None, 1)
-            if root is None:
-                raise ValueError("the root is terminal: nothing to search in parallel")
-            self._launch(root)
+            if self.game.is_terminal(state):
+                value = int(self.game.utility(state, self.game.to_move(state)))
+                self.answer = (min(max(value, alpha), beta), None, [])
+                self.split_nodes = 1
+            else:
+                self._launch(self._node(state, None, None, 1))
             while self.answer is None:
                 self._collect()
             # Tasks left are not needed: pending ones go, running ones see their closed
@@ -145,9 +147,8 @@ class YoungBrothersWait:
                               self.tasks, self.split_nodes, time.perf_counter() - start,
                               self.executor.workers)
 
-    def _node(self, state: Any, parent: _Node | None, action: Any, sign: int) -> _Node | None:
-        if self.game.is_terminal(state):
-            return None
+    def _node(self, state: Any, parent: _Node | None, action: Any, sign: int) -> _Node:
+        """A split node for a state that is not terminal."""
         if self.next_slot >= MAX_SPLIT_NODES:
             raise ValueError(f"more than {MAX_SPLIT_NODES} split nodes: lower split_depth")
         chain = (parent.chain if parent else []) + [(self.next_slot, sign)]
@@ -180,7 +181,6 @@ class YoungBrothersWait:
         eldest_line = node.eldest_line and action == node.actions[0]
         if self._depth(node) < (self.pv_depth if eldest_line else self.split_depth):
             child = self._node(state, node, action, sign)
-            assert child is not None
             child.eldest_line = eldest_line
             self._launch(child)
             return
