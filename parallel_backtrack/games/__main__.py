@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Two-player game search: alpha-beta over the assignment's text "
         "format, Nim, tic-tac-toe, an exact Connect-Four solver and parallel alpha-beta.",
         epilog="examples:\n  %(prog)s alphabeta trees.txt\n  %(prog)s nim --sticks 100000\n"
-        "  %(prog)s connect4 4453\n  %(prog)s random --branching 6 --depth 8 --workers 2",
+        "  %(prog)s connect4 4453222\n  %(prog)s random --branching 6 --depth 8 --workers 2",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_cli.Parser)
     commands.required = True

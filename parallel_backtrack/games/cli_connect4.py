@@ -49,7 +49,7 @@ def add_parser(commands: Any) -> None:
         "on bitboards, compiled with numba, with a transposition table and null-window "
         "probes.")
     parser.add_argument("moves", nargs="?", default=None, metavar="MOVES",
-                        help="1-based columns played from the empty board, e.g. 4453")
+                        help="1-based columns played from the empty board, e.g. 4453222")
     parser.add_argument("--file", metavar="FILE", default=None,
                         help="solve every 'moves [expected_score]' line of FILE")
     parser.add_argument("--width", type=lambda t: _cli.integer(t, "a width"),
