@@ -55,7 +55,7 @@ def unlink(line: Line) -> list[Any]:
 
 class _Frame:
     __slots__ = ("state", "mover", "alpha", "beta", "alpha0", "actions", "index", "best",
-                 "best_action", "pv", "depth", "sign", "action")
+                 "best_action", "pv", "depth", "sign", "action", "key")
 
     def __init__(self, state: Any, mover: Any, alpha: float, beta: float, depth: int,
                  actions: list[Any]) -> None:
@@ -68,6 +68,7 @@ class _Frame:
         self.pv: Line = None
         self.sign = 1
         self.action: Any = None
+        self.key: Any = None
 
 
 class Search:
@@ -119,7 +120,8 @@ class Search:
             value = min(max(value, frame.alpha0), frame.beta)
         if self.table is not None:
             flag = flag_for(value, frame.alpha0, frame.beta)
-            self.table.put(self.key(frame.state), value, flag, frame.depth, frame.best_action)
+            key = frame.key if frame.key is not None else self.key(frame.state)
+            self.table.put(key, value, flag, frame.depth, frame.best_action)
         return value
 
     def child(self, parent: _Frame, action: Any) -> _Frame | None:
@@ -147,15 +149,17 @@ class Search:
         alpha, beta = ((parent.alpha, parent.beta) if sign > 0
                        else (-parent.beta, -parent.alpha))
         depth = parent.depth - 1 if parent.depth < FULL_DEPTH else FULL_DEPTH
-        entry = None
+        entry = key = None
         if self.table is not None:
-            entry = self.table.get(self.key(state))
-            known, alpha, beta = self.probe(entry, alpha, beta, depth)
-            if known is not None:
-                absorb(parent, action, sign * known, (action, None))
-                return None
+            key = self.key(state)
+            entry = self.table.get(key)
+            if entry is not None:
+                known, alpha, beta = self.probe(entry, alpha, beta, depth)
+                if known is not None:
+                    absorb(parent, action, sign * known, (action, None))
+                    return None
         frame = self.frame(state, mover, alpha, beta, depth, entry)
-        frame.sign, frame.action = sign, action
+        frame.sign, frame.action, frame.key = sign, action, key
         return frame
 
     def run(self, state: Any, alpha: float = -INFINITY, beta: float = INFINITY) -> SearchResult:
