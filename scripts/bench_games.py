@@ -156,6 +156,29 @@ def bench_random(branching: int, depth: int, seed: int, rounds: int, split: int)
             "load": os.getloadavg()}
 
 
+_ONE = ("import time\nfrom parallel_backtrack.games import RandomTree, alphabeta\n"
+        "g = RandomTree({b}, {d}, {s})\nt = time.perf_counter()\nalphabeta(g, g.initial)\n"
+        "print(time.perf_counter() - t)\n")
+
+
+def ceiling(branching: int, depth: int, seed: int) -> dict:
+    """What 2 processes can get from this machine now: one sequential search alone,
+    then two copies at once.  ``2 * alone / together`` is the speedup two perfectly
+    parallel workers could reach at this moment (2.0 on an idle 2-core machine)."""
+    code = _ONE.format(b=branching, d=depth, s=seed)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def start() -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                                text=True, env=env)
+
+    alone = float(start().communicate()[0])
+    pair = [start(), start()]
+    together = max(float(p.communicate()[0]) for p in pair)
+    return {"alone_s": alone, "together_s": together, "ceiling": 2 * alone / together,
+            "load": os.getloadavg()}
+
+
 def _timed_task(*args):
     start = time.time()
     value, nodes, pv = search_task(*args)
@@ -302,6 +325,10 @@ def main() -> int:
         name = row.get("tree") or f"connect4 {row['board']} {row['position']}"
         print(f"| {name} | {row['seq_s']:.2f} | {row['par_s']:.2f} | {row['speedup']:.2f} | "
               f"{row['overhead']:.3f} | {row['load'][0]:.2f} |")
+    top = out["ceiling"] = ceiling(b, d - 1, s)
+    print(f"\ntwo copies of the sequential search at once (b={b} d={d - 1}): alone "
+          f"{top['alone_s']:.2f} s, together {top['together_s']:.2f} s: the machine "
+          f"offers 2 processes a speedup of at most {top['ceiling']:.2f} now")
     busy = out["concurrency"] = concurrency(b, d, s, 3)
     print(f"\ntasks running at once, {busy['tree']}, 2 workers: mean "
           f"{busy['mean_running']:.2f}; both busy {100 * busy['fraction_2_running']:.0f}% "
