@@ -1,4 +1,10 @@
-"""parallel_backtrack: exact backtracking search on all your cores, and on a cluster."""
+"""parallel_backtrack: exact backtracking search on all your cores, and on a cluster.
+
+The top level re-exports the engine's modes (``count``, ``solve``, ``solutions``) and
+``Space``. Documentation: README.md, and docs/ in the repository: docs/engine.md (the
+Space contract and the modes), docs/cli.md (the command lines), docs/nqueens.md,
+docs/sudoku.md, docs/results.md, docs/design.md (glossary and layout).
+"""
 
 from ._lean import apply as _apply_lean
 from ._lean import quiet_start as _quiet_start

@@ -37,7 +37,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn, TextIO
 
-from .engine import BACKENDS, SearchReport, WorkerCrashError, did_you_mean, resolve_workers
+from .engine import BACKENDS, SearchReport, WorkerCrashError, resolve_workers
+from .engine.checks import did_you_mean, is_interrupt
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_TIMEOUT, EXIT_ERROR = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
@@ -88,6 +89,8 @@ def too_many_workers(workers: int, hint: str = "") -> str | None:
     """Why ``workers`` local processes are too many for this machine, or None."""
     from .engine import cpu_count
 
+    if 1 <= workers <= MIN_WORKERS_CAP:  # within the cap on any machine: no need to ask loky
+        return None
     cores = cpu_count()
     cap = max(MIN_WORKERS_CAP, WORKERS_PER_CORE * cores)
     if resolve_workers(workers) <= cap:
@@ -146,13 +149,20 @@ def choice_type(kind: str, choices: Iterable[str]) -> Callable[[str], str]:
     return parse
 
 
-def add_engine_options(parser: argparse.ArgumentParser, default_workers: int = -1) -> None:
+def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | None = -1, *,
+                       helps: dict[str, str] | None = None, short_workers: bool = True) -> None:
     """--workers, --backend, --scheduler-address, --timeout, --budget, --budget-seconds,
-    --per-worker, --json, --stats, --progress."""
+    --per-worker, --json, --stats, --progress: the same options in every CLI.
+
+    ``default_workers`` None leaves the choice to the command (after parsing);
+    ``helps`` replaces the help text of an option by its name (``"--json"``), for
+    commands whose output differs; ``short_workers`` adds ``-w``."""
+    helps = helps or {}
     group = parser.add_argument_group("parallel run")
-    group.add_argument("--workers", "-w", type=workers_type, default=default_workers,
-                       metavar="W", help="worker processes; -1 = all cores "
-                       f"(default: {default_workers})")
+    flags = ("--workers", "-w") if short_workers else ("--workers",)
+    group.add_argument(*flags, type=workers_type, default=default_workers,
+                       metavar="W", help=helps.get("--workers", "worker processes; -1 = all "
+                                                   f"cores (default: {default_workers})"))
     group.add_argument("--backend", type=choice_type("backend", BACKENDS), default=None,
                        metavar="|".join(BACKENDS),
                        help="where tasks run (default: serial for 1 worker, else loky)")
@@ -168,9 +178,11 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int = -
     group.add_argument("--per-worker", type=positive_int, default=None, metavar="K",
                        help="subtrees per worker in the initial split (default 50)")
     out = parser.add_argument_group("output")
-    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--json", action="store_true",
+                     help=helps.get("--json", "print one JSON object"))
     out.add_argument("--stats", action="store_true",
-                     help="print a per-worker table: tasks, busy/idle seconds, node share")
+                     help=helps.get("--stats", "print a per-worker table: tasks, busy/idle "
+                                    "seconds, node share"))
     out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: only when stderr is a terminal)")
 
@@ -244,7 +256,7 @@ def stop_code(stop_reason: str | None) -> int:
 def interrupted(error: BaseException) -> bool:
     """A Ctrl-C, also one that landed inside a compiled kernel (numba then raises a
     SystemError caused by the KeyboardInterrupt)."""
-    return isinstance(error, KeyboardInterrupt) or isinstance(error.__cause__, KeyboardInterrupt)
+    return is_interrupt(error)
 
 
 def failure(prog: str, error: BaseException) -> int:
@@ -288,6 +300,8 @@ def kill_worker_pools() -> None:
     import signal
 
     for child in multiprocessing.active_children():
+        if child.pid is None:  # never started
+            continue
         try:
             os.kill(child.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
         except (OSError, TypeError):  # gone already, or never started
@@ -300,12 +314,9 @@ def run_process(main: Callable[[], int]) -> NoReturn:
     worker process outlives the run."""
     import signal
 
-    from .engine.quickload import quick_loads
-
     signal.signal(signal.SIGINT, signal.default_int_handler)  # imports done (see _lean)
     try:
-        with quick_loads():  # every kernel this command loads: see quickload.py
-            code = main()
+        code = main()  # kernels it loads skip numba's compiler set-up: see _jit_cache
         sys.stdout.flush()
     except BrokenPipeError:
         code = quiet_stdout()

@@ -33,11 +33,29 @@ KEPT_OUT = ("scipy", "cffi")
 
 
 def started_as_command(argv: list[str] | None = None) -> bool:
-    """Is this process ``python ... -m parallel_backtrack.<command>``?"""
-    argv = list(getattr(sys, "orig_argv", []) if argv is None else argv)
-    for index, arg in enumerate(argv[:-1]):
-        if arg == "-m":
-            return argv[index + 1] in COMMANDS
+    """Is this process ``python [options] -m parallel_backtrack.<command>``?
+
+    Only the interpreter's own options count: a script (``python script.py -m ...``),
+    ``-c`` or ``-`` ends them, and whatever follows belongs to that program."""
+    words = list(getattr(sys, "orig_argv", []) if argv is None else argv)[1:]
+    index = 0
+    while index < len(words) and words[index].startswith("-") and words[index] != "-":
+        word = words[index]
+        index += 1
+        if word == "--":  # the end of the options: a script follows
+            return False
+        if word.startswith("--"):  # --version, --check-hash-based-pycs MODE, ...
+            index += word == "--check-hash-based-pycs"
+            continue
+        for at, flag in enumerate(word[1:], start=2):  # bundled flags: -Bm, -Ximporttime
+            if flag == "m":
+                module = word[at:] or (words[index] if index < len(words) else "")
+                return module in COMMANDS
+            if flag == "c":
+                return False
+            if flag in "XW":  # their value is the rest of the word or the next word
+                index += not word[at:]
+                break
     return False
 
 

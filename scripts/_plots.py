@@ -1,4 +1,4 @@
-"""The scaling plots: small PNGs for the README (matplotlib, from the ``plot`` extra).
+"""The scaling plots: small PNGs for docs/results.md (matplotlib, from the ``plot`` extra).
 
 Glossary
 --------

@@ -20,12 +20,12 @@ def main() -> int:
     n, backend, launched = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
     os.environ["PARALLEL_BACKTRACK_FORKSERVER"] = "0" if backend == "loky-spawn" else "1"
     backend = "loky" if backend == "loky-spawn" else backend
-    from parallel_backtrack.engine import scheduler
+    from parallel_backtrack.engine import probe, scheduler
     from parallel_backtrack.nqueens import ImmutableQueenLocations
     from parallel_backtrack.nqueens.space import count_report
 
     marks: dict[str, float] = {}
-    collect, start_pool = scheduler.Run._collect, scheduler.Run._start_pool
+    collect, start_pool = scheduler.Run._collect, probe.Probe.start_pool
 
     def timed_start(run, *args):  # noqa: ANN001, ANN202 - wraps a method
         marks.setdefault("pool", time.time())
@@ -35,7 +35,7 @@ def main() -> int:
         marks.setdefault("first", time.time())
         return collect(run, *args)
 
-    scheduler.Run._start_pool, scheduler.Run._collect = timed_start, timed_collect
+    probe.Probe.start_pool, scheduler.Run._collect = timed_start, timed_collect
     count_report(ImmutableQueenLocations(n), workers=2, backend=backend)
     done = time.time()
     print(json.dumps({"pool_s": marks["pool"] - launched, "first_s": marks["first"] - launched,

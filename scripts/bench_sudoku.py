@@ -12,7 +12,7 @@ grids and times them, and tries Gecode's 25x25 instances (``gecode_25x25.txt``
 from the shared data, else the copy in ``tests/data``) with each propagator of
 ``--gecode-propagations`` (fewest first, one worker, ``--gecode-budget`` nodes
 at most per instance; ``--gecode-instances`` picks some by Gecode index).
-``--gecode-solvers backtrack,cdcl`` adds the clause-learning solver (``sudoku/cdcl.py``:
+``--gecode-solvers backtrack,cdcl`` adds the clause-learning solver (``sudoku/cdcl/``:
 whole solve on one core, CNF build included, at most ``--gecode-seconds`` each);
 ``--cdcl-rates`` also times it on the data sets (a sample, like the slow solvers).
 
@@ -49,16 +49,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from parallel_backtrack.sudoku.batch_io import read_batch  # noqa: E402
 from parallel_backtrack.sudoku.cdcl import solve_cdcl  # noqa: E402
 from parallel_backtrack.sudoku.cdcl import warm_up as warm_up_cdcl  # noqa: E402
-from parallel_backtrack.sudoku.kernel import (  # noqa: E402
+from parallel_backtrack.sudoku.kernel.batch import count_batch, solve_batch  # noqa: E402
+from parallel_backtrack.sudoku.kernel.masks import (  # noqa: E402
     count_masks,
     explore_masks,
     masks_from_cells,
     solve_masks,
-    warm_up,
 )
-from parallel_backtrack.sudoku.kernel_batch import count_batch, read_batch, solve_batch  # noqa: E402
+from parallel_backtrack.sudoku.kernel.warm import warm_up  # noqa: E402
 from parallel_backtrack.sudoku.space import is_valid_solution  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "sudoku"
@@ -202,7 +203,7 @@ def reference_solver(mode: str):  # type: ignore[no-untyped-def]
     from parallel_backtrack.sudoku.search import search
 
     def solve(cells: list[int]) -> object:
-        return search(cells, "fewest", count=(mode == "count"))
+        return search(cells, "fewest", count=(mode == "count"), kernel="reference")
 
     return solve
 
@@ -213,7 +214,8 @@ def cold_process_seconds(path: Path, mode: str, workers: int, backend: str) -> f
     code = (
         "import sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
-        f"from parallel_backtrack.sudoku.kernel_batch import read_batch, {call}\n"
+        "from parallel_backtrack.sudoku.batch_io import read_batch\n"
+        f"from parallel_backtrack.sudoku.kernel.batch import {call}\n"
         f"{call}(read_batch({str(path)!r}).givens, workers={workers}, backend={backend!r})\n"
     )
     started = time.perf_counter()

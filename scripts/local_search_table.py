@@ -16,7 +16,7 @@ spec
 success
     Solved runs / runs, within the cap.
 
-    python scripts/local_search_table.py                        # the README table
+    python scripts/local_search_table.py                        # the table in docs/results.md
     python scripts/local_search_table.py --runs 10 --sizes 8,64 --methods genetic
 
 Prints a markdown table; writes ``OUT/local_search_table.csv`` and ``.png``.
@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed
 
-from parallel_backtrack.nqueens.local_search import find_one, is_queens_solution
+from parallel_backtrack.nqueens.local.search import find_one, is_queens_solution
 
 DEFAULT_SPECS = ["min-conflicts", "hill-climbing", "hill-climbing:sideways=0", "annealing",
                  "genetic", "constructive"]

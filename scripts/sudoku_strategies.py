@@ -10,7 +10,7 @@ runs out counts as not solved (its nodes and time so far still count, so the
 means are lower bounds there).  ``none`` + ``row-major`` (plain backtracking)
 only runs on the easy sets: elsewhere single puzzles take minutes.
 
-    python scripts/sudoku_strategies.py                 # the README table
+    python scripts/sudoku_strategies.py                 # the table in docs/results.md
     python scripts/sudoku_strategies.py --sets top95 --cap 5 --sample 20
 
 Prints a markdown table and writes ``results/sudoku_strategies.{csv,json}``.

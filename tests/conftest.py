@@ -20,3 +20,20 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared data folder {SHARED_DATA} is absent")
     return SHARED_DATA
+
+
+def _drop_process_pools() -> None:
+    from parallel_backtrack.engine import make_executor
+
+    for backend in ("loky", "fork"):  # the pools kept from one run to the next
+        make_executor(2, backend).close(kill=True)
+
+
+@pytest.fixture
+def own_pools():
+    """Process pools of the test's own, for tests that kill or break workers: the
+    kept pools are shut down before the test (it starts fresh ones, whatever ran
+    before) and after it (the next test does not inherit what it broke)."""
+    _drop_process_pools()
+    yield
+    _drop_process_pools()

@@ -26,6 +26,10 @@ def no_probe(monkeypatch):
     monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
 
 
+# Every test here kills workers: each gets pools of its own.
+pytestmark = pytest.mark.usefixtures("own_pools")
+
+
 def loky_workers() -> list[int]:
     """This process's loky worker processes (not its resource trackers)."""
     return [child.pid for child in psutil.Process().children(recursive=True)
@@ -105,7 +109,6 @@ def test_a_task_sent_to_a_pool_a_worker_died_in_comes_back_as_a_crash(backend):
     from parallel_backtrack.engine import make_executor
 
     executor = make_executor(2, backend)
-    executor.restart()  # a pool of its own, not one an earlier test left
     executor.submit(abs, -1).result()
     os.kill(executor.pids()[0], signal.SIGKILL)
     deadline = time.monotonic() + 60

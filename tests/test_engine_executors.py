@@ -4,8 +4,8 @@ import os
 
 import pytest
 
+from parallel_backtrack.engine import backends, make_executor, worker
 from parallel_backtrack.engine import executors as ex
-from parallel_backtrack.engine import make_executor
 
 
 def test_stop_flag_is_a_file_that_appears_and_is_swept(monkeypatch):
@@ -41,7 +41,7 @@ def test_warm_calls_each_hook_once_per_space():
             calls.append(("first", state, budget))
 
     space = Hooked()
-    assert ex.warm(space) is space and ex.warm(space) is space
+    assert worker.warm(space) is space and worker.warm(space) is space
     assert calls == [("count", 0, 1), ("first", 0, 1)]
 
 
@@ -69,7 +69,7 @@ def test_warm_also_loads_the_kernels_of_a_count_s_symmetric_roots():
         def count_below(self, state, budget):
             calls.append(state)
 
-    ex.warm(Symmetric())
+    worker.warm(Symmetric())
     assert calls == ["root", "canonical"]  # every kernel loaded while Ctrl-C is held
 
 
@@ -81,7 +81,7 @@ def test_a_ctrl_c_held_while_kernels_load_is_raised_where_the_block_ends():
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with pytest.raises(KeyboardInterrupt):
-            with ex.interrupts_held():
+            with worker.interrupts_held():
                 os.kill(os.getpid(), signal.SIGINT)
                 reached.append("held")
             reached.append("after")  # never: it is raised here, not at some later moment
@@ -96,7 +96,7 @@ def test_a_ctrl_c_held_under_an_ignoring_handler_stays_ignored():
 
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        with ex.interrupts_held():
+        with worker.interrupts_held():
             os.kill(os.getpid(), signal.SIGINT)
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
@@ -131,3 +131,64 @@ def test_wait_any_reports_each_finished_future_once_from_the_queue():
     finally:
         release.set()
         executor.close()
+
+
+def test_backends_come_from_a_registry_each_backend_module_fills():
+    from parallel_backtrack.engine import BACKENDS, backend_names, register_backend
+
+    assert BACKENDS == backend_names() == ("dask", "fork", "loky", "serial", "threads")
+    made = []
+
+    class Mine(ex.ThreadExecutor):
+        name = "mine"
+
+    def factory(workers, address=None):
+        made.append((workers, address))
+        return Mine(workers)
+
+    register_backend("mine", factory, options=("address",))
+    try:
+        executor = make_executor(2, "mine", address="tcp://127.0.0.1:1")
+        assert isinstance(executor, Mine) and made == [(2, "tcp://127.0.0.1:1")]
+        executor.close()
+        assert "mine" in backend_names()
+    finally:
+        del backends.REGISTRY["mine"]
+    with pytest.raises(ValueError, match="unknown backend 'mine'"):
+        make_executor(2, "mine")
+
+
+def test_an_option_no_backend_takes_is_refused():
+    with pytest.raises(TypeError, match="unknown option 'colour'"):
+        make_executor(2, "threads", colour="red")
+
+
+def test_executors_state_what_they_need():
+    serial, threads = make_executor(1), make_executor(2, "threads")
+    try:
+        assert serial.runs_inline and not threads.runs_inline
+        assert not serial.handle_as_argument and not threads.handle_as_argument
+    finally:
+        threads.close()
+
+
+@pytest.mark.timeout(60)
+def test_the_scheduler_reads_capabilities_not_names():
+    from parallel_backtrack.engine import count, sequential_count
+    from parallel_backtrack.engine.examples import NoAdjacentOnes
+
+    class Renamed(ex.ThreadExecutor):
+        name = "serial"  # a pool, whatever it is called
+
+    space = NoAdjacentOnes(18)
+    report = count(space, executor=Renamed(2), budget=100)
+    assert report.count == sequential_count(space).count
+    assert report.frontier > 1  # cut for the pool, as any pool's run is
+    assert report.dispatch_seconds > 0
+
+    class Inline(ex.Executor):
+        name = "threads"  # runs inline, whatever it is called
+
+    report = count(space, executor=Inline(1), budget=100)
+    assert report.count == sequential_count(space).count and report.frontier == 1
+    assert report.dispatch_seconds == 0

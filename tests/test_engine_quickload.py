@@ -44,8 +44,8 @@ def test_a_fresh_process_loads_the_kernels_without_numbas_compiler_set_up():
 
 
 def test_without_the_block_numba_sets_its_compiler_up_as_usual():
-    plain = ("import contextlib\nimport parallel_backtrack.engine.executors as executors\n"
-             "executors.quick_loads = contextlib.nullcontext\n")
+    plain = ("import contextlib\nimport parallel_backtrack.engine.worker as worker\n"
+             "worker.quick_loads = contextlib.nullcontext\n")
     _run(COUNT_8_QUEENS)
     fast, reference, set_up = _run(plain + COUNT_8_QUEENS)
     assert fast == reference

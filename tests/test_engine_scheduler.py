@@ -134,12 +134,18 @@ def test_time_budget_bounds_every_task_and_keeps_counts_exact(workers, backend,
     from parallel_backtrack.engine import scheduler
 
     monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
-    space = NoAdjacentOnes(22)
-    report = count(space, workers=workers, backend=backend, budget_seconds=0.005)
-    assert report.count == 46368 and report.budget is None and report.budget_seconds == 0.005
+    space = NoAdjacentOnes(24)
+    # One subtree per worker: without the time budget a task would search half the tree
+    # (some 38% of the nodes in one task, measured), in a tenth of a second or more.
+    report = count(space, workers=workers, backend=backend, budget_seconds=0.005, per_worker=1)
+    assert report.count == 121393 and report.budget is None and report.budget_seconds == 0.005
+    assert report.nodes == sequential_count(space).nodes
     assert len(worker_seconds(report)) > 2
-    # One budget plus a little: the clock is read every few hundred nodes.
-    assert max(worker_seconds(report)) < 0.005 + 0.2
+    # 5 ms of nodes is a few % of the tree's 317,809 (the clock is read every few hundred
+    # nodes).  Counted in nodes, a task the machine's load stretched in wall time does
+    # not look longer: it did fewer nodes in its 5 ms, not more.
+    task_nodes = [n for n, w in zip(report.task_nodes, report.task_workers) if w != "parent"]
+    assert max(task_nodes) < report.nodes / 5, (max(task_nodes), report.nodes)
 
 
 @pytest.mark.timeout(120)
@@ -154,7 +160,7 @@ def test_time_and_node_budgets_together_stop_at_the_first_reached():
 def test_tasks_get_the_whole_budget_while_much_is_pending_and_less_later(monkeypatch):
     import pickle
 
-    from parallel_backtrack.engine import scheduler
+    from parallel_backtrack.engine import pending, scheduler
 
     budgets = []
 
@@ -167,7 +173,7 @@ def test_tasks_get_the_whole_budget_while_much_is_pending_and_less_later(monkeyp
     space = NoAdjacentOnes(22)
     report = count(space, workers=2, backend="threads", budget=800, per_worker=30)
     assert report.count == sequential_count(space).count
-    tail = 800 // scheduler.TAIL_SHRINK
+    tail = 800 // pending.TAIL_SHRINK
     assert set(budgets) <= {800, 800 // 2, tail}
     assert budgets[0] == 800 // 2  # nothing measured yet: no sure sign of plenty
     assert 800 in budgets  # 60 subtrees of some 1,600 nodes each: plenty pending
@@ -233,9 +239,21 @@ def test_report_has_the_worker_table_and_costs():
     for key in ("budget", "dispatch_seconds", "collect_seconds", "setup_seconds",
                 "peak_pending", "restarts", "worker_stats"):
         assert key in data
-    for stats in data["worker_stats"]:
-        assert stats["busy_seconds"] + stats["idle_seconds"] == pytest.approx(
-            report.seconds, abs=1e-3) or stats["busy_seconds"] > report.seconds
+    # Each worker's row, recomputed from the per-task lists: its tasks, the sum of their
+    # seconds, the rest of the run idle, its share of the task nodes.
+    rows = {stats["worker"]: stats for stats in data["worker_stats"]}
+    assert set(rows) == set(report.task_workers)
+    assert len(set(rows) - {"parent"}) <= 2  # two threads at most
+    for worker, stats in rows.items():
+        mine = [i for i, w in enumerate(report.task_workers) if w == worker]
+        busy = sum(report.task_seconds[i] for i in mine)
+        nodes = sum(report.task_nodes[i] for i in mine)
+        assert stats["tasks"] == len(mine)
+        assert busy <= report.seconds + 1e-3  # one worker runs one task at a time
+        assert stats["busy_seconds"] == pytest.approx(busy, abs=2e-6)
+        assert stats["idle_seconds"] == pytest.approx(max(0.0, report.seconds - busy), abs=2e-6)
+        assert stats["node_share"] == pytest.approx(nodes / sum(report.task_nodes), abs=2e-6)
+    assert sum(stats["tasks"] for stats in rows.values()) == report.tasks
     table = report.task_table()
     assert len(table["task_seconds"]) == len(table["task_parents"]) == report.tasks
     assert all(-1 <= p < i for i, p in enumerate(table["task_parents"]))
@@ -247,18 +265,18 @@ def test_once_the_pool_starts_the_parent_probes_in_short_rounds(monkeypatch):
     begin at WARMING_ROUND_SECONDS once the pool starts and double up to
     PROBE_ROUND_SECONDS, so a pool that is warm in 30 ms is fed some 10 ms later,
     not after a whole 50 ms round."""
-    from parallel_backtrack.engine import scheduler
+    from parallel_backtrack.engine import probe
     from parallel_backtrack.engine.executors import ThreadExecutor
-    from parallel_backtrack.engine.split import warm_task
+    from parallel_backtrack.engine.worker import warm_task
 
     limits = []
-    probe_round = scheduler.Run._probe_round
+    probe_round = probe.Probe.round
 
     def recorded(self, roots, budgets, limit, round_):
         limits.append(limit)
         return probe_round(self, roots, budgets, limit, round_)
 
-    monkeypatch.setattr(scheduler.Run, "_probe_round", recorded)
+    monkeypatch.setattr(probe.Probe, "round", recorded)
 
     class WarmIn30ms(ThreadExecutor):
         slow_start = True
@@ -273,6 +291,6 @@ def test_once_the_pool_starts_the_parent_probes_in_short_rounds(monkeypatch):
     report = count(space, executor=WarmIn30ms(2), budget=20_000)
     assert report.count == 514_229  # Fibonacci(29): 27 bits, no two 1s adjacent
     assert limits[0] == 0.02  # the first round: the executor's start cost
-    doubling = [scheduler.WARMING_ROUND_SECONDS * 2**k for k in range(4)] + [0.05] * 50
+    doubling = [probe.WARMING_ROUND_SECONDS * 2**k for k in range(4)] + [0.05] * 50
     assert len(limits) >= 2 and limits[1:] == doubling[:len(limits) - 1]
-    assert max(limits[1:]) <= scheduler.PROBE_ROUND_SECONDS
+    assert max(limits[1:]) <= probe.PROBE_ROUND_SECONDS

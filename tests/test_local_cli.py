@@ -8,12 +8,12 @@ import json
 import pytest
 
 from parallel_backtrack import _cli
-from parallel_backtrack.nqueens.local_cli import (
+from parallel_backtrack.nqueens.local.cli import (
     METHOD_OPTIONS,
     add_local_arguments,
     run_find_one,
 )
-from parallel_backtrack.nqueens.local_search import is_queens_solution
+from parallel_backtrack.nqueens.local.search import is_queens_solution
 
 
 def parser() -> argparse.ArgumentParser:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parallel_backtrack.nqueens.local_kernel import (
+from parallel_backtrack.nqueens.local.kernel import (
     SUSPECTS_MAX,
     _ReferenceRandom,
     make_rng,
@@ -18,7 +18,7 @@ from parallel_backtrack.nqueens.local_kernel import (
     reference_min_conflicts_repair,
     swap_columns,
 )
-from parallel_backtrack.nqueens.local_search import is_queens_solution
+from parallel_backtrack.nqueens.local.search import is_queens_solution
 
 
 def collisions(cols: np.ndarray) -> int:
@@ -121,7 +121,6 @@ def test_swaps_kernel_survives_a_full_suspect_list():
     assert solved and is_queens_solution(cols)
 
 
-@pytest.mark.slow
 def test_swaps_kernel_solves_a_million():
     cols, steps, _, solved = min_conflicts_swaps(10**6, make_rng(1), 10**9, 10**6 + 10**4, 50)
     assert solved and is_queens_solution(cols)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parallel_backtrack.nqueens.local_kernel import make_rng
-from parallel_backtrack.nqueens.local_methods import (
+from parallel_backtrack.nqueens.local.kernel import make_rng
+from parallel_backtrack.nqueens.local.methods import (
     annealing,
     constructive,
     genetic,
     hill_climbing,
 )
-from parallel_backtrack.nqueens.local_search import is_queens_solution
+from parallel_backtrack.nqueens.local.search import is_queens_solution
 
 KERNELS = {
     "hill-climbing": lambda n, seed, cap: hill_climbing(n, make_rng(seed), cap, 100),

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parallel_backtrack.nqueens import verify
-from parallel_backtrack.nqueens.local_search import (
+from parallel_backtrack.nqueens.local.search import (
     DEFAULT_MAX_STEPS,
     METHODS,
     PARAMETERS,
@@ -251,14 +251,15 @@ def test_constructive_ignores_workers():
     assert result.workers == 1 and result.solved
 
 
-@pytest.mark.slow
 def test_a_million_queens_by_min_conflicts():
     result = find_one(10**6, seed=1)
     assert result.solved and is_queens_solution(result.columns)
 
 
-@pytest.mark.slow
-def test_ten_million_queens_by_min_conflicts_and_by_construction():
-    for method in ("min-conflicts", "constructive"):
-        result = find_one(10**7, method, seed=1)
-        assert result.solved and is_queens_solution(result.columns)
+@pytest.mark.parametrize("method", [
+    pytest.param("min-conflicts", marks=[pytest.mark.slow, pytest.mark.ci]),  # some 10 s
+    "constructive",  # about 1 s
+])
+def test_ten_million_queens_by_min_conflicts_and_by_construction(method):
+    result = find_one(10**7, method, seed=1)
+    assert result.solved and is_queens_solution(result.columns)

@@ -10,6 +10,7 @@ import pytest
 from parallel_backtrack.engine import count, sequential_count, sequential_solutions
 from parallel_backtrack.nqueens import ImmutableQueenLocations, QueensSpace, is_queens_solution
 from parallel_backtrack.nqueens.__main__ import main
+from parallel_backtrack.nqueens.burnside import unique_from_total
 from parallel_backtrack.nqueens.space import count_report, count_unique
 from parallel_backtrack.nqueens.symmetry import (
     REFLECTIONS,
@@ -24,7 +25,6 @@ from parallel_backtrack.nqueens.symmetry import (
     stabilizer,
     top_columns,
     transform,
-    unique_from_total,
 )
 from parallel_backtrack.nqueens.symmetry_kernel import count_canonical, count_rotation_symmetric
 
@@ -236,9 +236,8 @@ def test_parallel_symmetric_counts_with_process_pools(workers, backend):
         assert got == (A000170[n - 1], A002562[n - 1])
 
 
-@pytest.mark.slow
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("n", [15, 16])
+@pytest.mark.parametrize("n", [15, pytest.param(16, marks=[pytest.mark.slow, pytest.mark.ci])])
 def test_oeis_totals_and_unique_counts_15_16(n):
     assert count_unique(n, workers=2) == (A000170[n - 1], A002562[n - 1])
 

@@ -9,22 +9,13 @@ import tempfile
 import time
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from sudoku_data import HARDEST
 
 from parallel_backtrack import _cli
 from parallel_backtrack.nqueens.__main__ import main as nqueens_main
 from parallel_backtrack.sudoku.__main__ import main as sudoku_main
-from parallel_backtrack.sudoku.batch import (
-    FAILED,
-    INVALID,
-    SOLVED,
-    STOPPED,
-    UNSOLVABLE,
-    Job,
-    solve_entry,
-)
 from parallel_backtrack.sudoku.formats import (
     PUZZLE_CELLS,
     PuzzleFileError,
@@ -34,6 +25,8 @@ from parallel_backtrack.sudoku.formats import (
     read_puzzles,
 )
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
+from parallel_backtrack.sudoku.results import FAILED, INVALID, SOLVED, STOPPED, UNSOLVABLE
+from parallel_backtrack.sudoku.runner import Job, solve_entry
 from parallel_backtrack.sudoku.space import is_valid_solution
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
@@ -89,21 +82,51 @@ def test_the_reader_takes_any_bytes(data: bytes, text_mode: bool) -> None:
 
 @FUZZ
 @given(texts)
+@example("11" + "." * 79 + "\n" + "1" + "." * 8 + "1" + "." * 71 + "\n" + HARDEST)  # row, column
+@example("1" + "." * 9 + "1" + "." * 70)  # box
+@example("1..." * 4)  # a 4x4 column
 def test_every_entry_gets_an_answer_or_a_reason(text: str) -> None:
     job = Job(count=True, limit=2, deadline=time.time() + 2, verify=True)
     for index, entry in enumerate(parse_puzzles(text)[:3]):
-        if entry.cells is not None:
-            try:
-                ImmutableSudokuPuzzle(entry.cells)
-            except InvalidPuzzleError:
-                pass
         result = solve_entry(index, entry, job)
         assert result.status in {SOLVED, UNSOLVABLE, INVALID, STOPPED}
         assert result.status != FAILED
+        # Invalid exactly when the line is unreadable or the puzzle refuses its givens,
+        # and givens that clash or lie out of range are always refused.
+        assert (result.status == INVALID) == rejected(entry.cells, job.propagation)
+        if entry.cells is not None and givens_clash(entry.cells, entry.box or 0):
+            assert result.status == INVALID
         if result.status == SOLVED:
             assert result.solution and is_valid_solution(entry.cells or (), result.solution)
         if result.status == INVALID:
             assert result.error and result.error.startswith(f"line {entry.line}: ")
+
+
+def rejected(cells: tuple[int, ...] | None, propagation: str) -> bool:
+    if cells is None:
+        return True
+    try:
+        ImmutableSudokuPuzzle(cells, propagation)
+    except InvalidPuzzleError:
+        return True
+    return False
+
+
+def givens_clash(cells: tuple[int, ...], box: int) -> bool:
+    """A given out of 1..side, or one value twice in a row, column or box (plain
+    arithmetic, independent of the package)."""
+    side = box * box
+    if any(value > side for value in cells):
+        return True
+    units = [[r * side + c for c in range(side)] for r in range(side)]
+    units += [[r * side + c for r in range(side)] for c in range(side)]
+    units += [[(br + r) * side + bc + c for r in range(box) for c in range(box)]
+              for br in range(0, side, box) for bc in range(0, side, box)]
+    for unit in units:
+        values = [cells[i] for i in unit if cells[i]]
+        if len(values) != len(set(values)):
+            return True
+    return False
 
 
 def check_outcome(code: int, out: str, err: str) -> None:

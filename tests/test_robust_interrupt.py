@@ -21,7 +21,7 @@ from parallel_backtrack import _cli
 from parallel_backtrack.engine import forkserver, watchdog
 from parallel_backtrack.nqueens import __main__ as nqueens_cli
 from parallel_backtrack.sudoku import __main__ as sudoku_cli
-from parallel_backtrack.sudoku import batch
+from parallel_backtrack.sudoku import runner as batch
 
 psutil = pytest.importorskip("psutil")
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from sudoku_data import DATA
 
-from parallel_backtrack.sudoku.batch import Job, PuzzleResult, Summary, solve_entries, solve_entry
 from parallel_backtrack.sudoku.formats import read_puzzles
+from parallel_backtrack.sudoku.results import PuzzleResult, Summary
+from parallel_backtrack.sudoku.runner import Job, solve_entries, solve_entry
 from parallel_backtrack.sudoku.space import is_valid_solution
 
 HERE = Path(__file__).resolve().parent

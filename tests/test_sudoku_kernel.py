@@ -10,10 +10,12 @@ import pytest
 from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack.engine import explore, sequential_count
-from parallel_backtrack.sudoku.kernel import (
+from parallel_backtrack.sudoku.batch_io import parse_batch, read_batch
+from parallel_backtrack.sudoku.kernel.batch import UNFINISHED, count_batch, solve_batch
+from parallel_backtrack.sudoku.kernel.bits import low_bit, low_bit_index, popcount
+from parallel_backtrack.sudoku.kernel.calls import call_kernel, check_box
+from parallel_backtrack.sudoku.kernel.masks import (
     branch_masks,
-    call_kernel,
-    check_box,
     count_masks,
     explore_masks,
     mask_rows,
@@ -21,16 +23,8 @@ from parallel_backtrack.sudoku.kernel import (
     solve_masks,
     values_of,
 )
-from parallel_backtrack.sudoku.kernel_batch import (
-    UNFINISHED,
-    count_batch,
-    parse_batch,
-    read_batch,
-    solve_batch,
-)
-from parallel_backtrack.sudoku.kernel_bits import low_bit, low_bit_index, popcount
-from parallel_backtrack.sudoku.kernel_search import explore_roots, search_many
-from parallel_backtrack.sudoku.kernel_tables import kernel_tables
+from parallel_backtrack.sudoku.kernel.search import explore_roots, search_many
+from parallel_backtrack.sudoku.kernel.tables import kernel_tables
 from parallel_backtrack.sudoku.orders import order_named
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
 from parallel_backtrack.sudoku.space import SudokuSpace
@@ -185,13 +179,14 @@ def test_a_ctrl_c_inside_the_kernel_comes_out_as_itself() -> None:
 def test_the_engine_s_kernel_lets_other_threads_run() -> None:
     """A parent's loky threads keep working while it probes or splits (see gil_probe).
     The check can fail: a C loop that holds the GIL (as the kernel did before it was
-    compiled with ``nogil``) lets the other thread run for about 5% of its time."""
-    from gil_probe import other_thread_share
+    compiled with ``nogil``) lets the other thread run about as little as the probe's
+    holding reference does (``sum(range(...))``), which the probe measures each time."""
+    from gil_probe import releases_the_gil
 
     empty = masks_from_cells(3, [0] * 81)
     explore_masks(3, empty, budget=1)  # loaded: only the search is timed below
-    assert other_thread_share(lambda: explore_masks(3, empty, budget=600_000)) > 0.3
-    assert other_thread_share(lambda: sum(range(10**7))) < 0.2
+    released, figures = releases_the_gil(lambda: explore_masks(3, empty, budget=200_000))
+    assert released, figures
 
 
 def test_branch_masks_is_each_root_s_one_node_frontier_from_the_same_entry() -> None:
@@ -338,8 +333,6 @@ def test_first_mode_keeps_the_solution_and_stops() -> None:
 def test_space_hooks_equal_the_reference_path() -> None:
     from parallel_backtrack import engine
 
-    if not hasattr(SudokuSpace, "count_below"):
-        pytest.skip("sudoku.space has no kernel hooks yet")
     for order, propagation in (("fewest", "units"), ("row-major", "peers")):
         puzzle = ImmutableSudokuPuzzle(THIRTEEN, propagation)
         fast = SudokuSpace(puzzle, order_named(order))
@@ -465,7 +458,6 @@ def test_two_workers_give_the_same_answers() -> None:
         solve_batch(sample, workers=2, backend="thread")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     "name",
     ["tdoku_puzzles2_17_clue.txt", "tdoku_puzzles6_forum_hardest_1106.txt",
@@ -476,7 +468,35 @@ def test_large_sets_all_solved_and_valid(name: str) -> None:
     assert batch.errors == []
     result = solve_batch(batch.givens)
     assert result.solved.all()
-    assert all(valid_solution(g, v) for g, v in zip(batch.givens, result.values))
+    assert valid_9x9_solutions(np.asarray(batch.givens), np.asarray(result.values)).all()
+
+
+def valid_9x9_solutions(givens: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Independent checker for many 9x9 solutions at once (rows of 81 cells): every
+    row, column and box holds 1..9 once, and every given is kept."""
+    grids = values.reshape(-1, 9, 9)
+    boxes = grids.reshape(-1, 3, 3, 3, 3).transpose(0, 1, 3, 2, 4).reshape(-1, 9, 9)
+    want = np.arange(1, 10)
+    units_ok = [(np.sort(units, axis=2) == want).all(axis=(1, 2))
+                for units in (grids, grids.transpose(0, 2, 1), boxes)]
+    kept = ((givens == 0) | (givens == values)).all(axis=1)
+    return units_ok[0] & units_ok[1] & units_ok[2] & kept
+
+
+def test_the_many_solutions_checker_agrees_with_the_plain_one() -> None:
+    rows = [masks_from_cells(3, cells_of(line)) for line in (HARDEST, EASY)]
+    givens = np.array([cells_of(line) for line in (HARDEST, EASY)])
+    values = np.array([solve_masks(3, row)[0] for row in rows])
+    broken = [values.copy() for _ in range(4)]
+    broken[0][0, 0], broken[0][0, 1] = values[0, 1], values[0, 0]  # a given moved
+    broken[1][1, [3, 30]] = values[1, [30, 3]]  # two cells of a column swapped
+    broken[2][1, [0, 4]] = values[1, [4, 0]]  # within a row: its columns and boxes break
+    broken[3][0, 80] = 0
+    for candidate in (values, *broken):
+        plain = [valid_solution(g, v) for g, v in zip(givens, candidate)]
+        assert valid_9x9_solutions(givens, candidate).tolist() == plain
+    assert all(valid_9x9_solutions(givens, values))
+    assert not any(valid_9x9_solutions(givens, b).all() for b in broken)
 
 
 @pytest.mark.slow

@@ -81,3 +81,22 @@ def test_unknown_order_says_did_you_mean() -> None:
         order_named("fewset")
     with pytest.raises(ValueError, match=r"did you mean 'row-major'\?"):
         select_next_unfilled_square(ImmutableSudokuPuzzle(HARDEST), "rowmajor")
+
+
+def test_the_orders_return_the_lab_s_square_an_index_that_prints_as_its_name() -> None:
+    import pickle
+
+    from parallel_backtrack.sudoku import FewestOptionsFirst, ImmutableSudokuPuzzle, RowMajor
+
+    hardest = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
+    puzzle = ImmutableSudokuPuzzle(hardest, propagation="peers")
+    square = RowMajor().select_next_unfilled_square(puzzle)
+    assert square == 2 and square == "A3" and square == "a3" and square != "A4"
+    assert str(square) == "A3" and repr(square) == "'A3'" and f"{square}" == "A3"
+    assert int(square) == 2 and {2: "x"}[square] == "x"
+    assert pickle.loads(pickle.dumps(square)) == "A3"
+    assert puzzle.candidates(square) == puzzle.candidates("A3") == {1, 3, 6, 9}
+    fewest = FewestOptionsFirst().select_next_unfilled_square(puzzle)
+    assert fewest == puzzle.grid.square(str(fewest))
+    assert len(puzzle.candidates(fewest)) == min(
+        len(puzzle.candidates(s)) for s in puzzle.grid.squares if puzzle.value(s) is None)

@@ -1,7 +1,8 @@
 """Solving and counting through the engine: the public data sets with known answers.
 
-Every solution returned goes through the independent checker.  Large sets are
-sampled in the default run and run in full under ``-m slow``.
+Every solution returned goes through the independent checker.  top95 and easy50 run
+in full by default; the big sets are sampled, and run in full under ``-m slow`` (CI runs
+the README's rows of them: marker ``ci``).
 """
 
 from __future__ import annotations
@@ -82,19 +83,33 @@ def test_forum_hardest_1106_and_top1465_sampled() -> None:
     solve_all(data_cells("tdoku_puzzles3_magictour_top1465.txt", sample=60), "fewest", "units")
 
 
-@pytest.mark.slow
+FORUM, TOP1465 = "tdoku_puzzles6_forum_hardest_1106.txt", "tdoku_puzzles3_magictour_top1465.txt"
+# The rows the README's strategies table shows run in CI too (marker ``ci``).
+README_ROWS = {(FORUM, "fewest", "units"), (FORUM, "row-major", "units"),
+               (FORUM, "fewest", "peers"), (TOP1465, "fewest", "units"),
+               (TOP1465, "row-major", "peers")}
+
+
+def full_set_cases() -> list:
+    cases = []
+    for name in ("norvig_top95.txt", FORUM, TOP1465):
+        for order, propagation in PROPAGATING:
+            if name == "norvig_top95.txt":
+                marks: tuple = ()  # a second or so for all six
+            elif (name, order, propagation) in README_ROWS:
+                marks = (pytest.mark.slow, pytest.mark.ci)
+            else:
+                marks = (pytest.mark.slow,)
+            cases.append(pytest.param(name, order, propagation, marks=marks))
+    return cases
+
+
 @pytest.mark.timeout(1800)
-@pytest.mark.parametrize(("order", "propagation"), PROPAGATING)
-@pytest.mark.parametrize(
-    "name",
-    ["norvig_top95.txt", "tdoku_puzzles6_forum_hardest_1106.txt",
-     "tdoku_puzzles3_magictour_top1465.txt"],
-)
+@pytest.mark.parametrize(("name", "order", "propagation"), full_set_cases())
 def test_large_sets_in_full(name: str, order: str, propagation: str) -> None:
     solve_all(data_cells(name), order, propagation)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("order", "propagation"), EVERY)
 def test_easy50_in_full(order: str, propagation: str) -> None:
     solve_all(data_cells("norvig_easy50.txt"), order, propagation)

@@ -17,8 +17,8 @@ def _load() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent
     ready = None
     try:
-        from .executors import Shipped, unship, warm
         from .forkserver import SPACE_ENV
+        from .worker import Shipped, unship, warm
 
         key, path, ready = json.loads(os.environ.get(SPACE_ENV, ""))
 

@@ -21,11 +21,11 @@ Example: ``DaskExecutor(2)`` is a private two-process cluster on 127.0.0.1;
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .backends import register_backend
 from .executors import Executor
 
 ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
@@ -54,6 +54,8 @@ class DaskExecutor(Executor):
     """Tasks as Dask futures; the cluster is joined or started (and then closed)."""
 
     name = "dask"
+    runs_inline = False
+    handle_as_argument = True
     crash_loses_all = False
     slow_start = True
 
@@ -72,6 +74,8 @@ class DaskExecutor(Executor):
     def client(self) -> Any:
         """The client, starting a private LocalCluster on first use."""
         if self._client is None:
+            import logging  # only here: importing this module stays cheap
+
             self._cluster = self._distributed.LocalCluster(
                 n_workers=self.workers, threads_per_worker=1, processes=True,
                 host="127.0.0.1", dashboard_address=None, worker_dashboard_address=None,
@@ -114,3 +118,6 @@ class DaskExecutor(Executor):
         if self._cluster is not None:
             self._cluster.close()
             self._cluster = None
+
+
+register_backend("dask", DaskExecutor, options=("address",))

@@ -8,13 +8,24 @@ backend
     than one worker; the command lines fork its workers from a warm server,
     see ``forkserver.py``), ``fork`` (processes forked from this one, Linux: no
     start-up cost) or ``dask`` (a Dask ``distributed`` cluster).
+registry
+    Backend name -> factory (``backends.py``): this module registers its pools,
+    ``dask_executor.py`` registers ``dask``; ``make_executor`` looks the name up
+    there, so this module imports no other backend module.
+capabilities
+    What an executor needs from the scheduler, as attributes, never a test of
+    its name: ``runs_inline`` (tasks run inside ``submit``, in this process:
+    nothing to probe, split or pickle), ``handle_as_argument`` (a shipped
+    handle must reach ``submit`` as an argument of its own), ``slow_start``,
+    ``start_cost``, ``crash_loses_all``.
 workers
     joblib's ``n_jobs`` convention: a positive count, or -1 for every core
     loky can see.  0 and values below -1 are refused.
 shipping
     ``executor.ship(obj)`` sends a large, unchanging object (the Space) to the
     workers once and returns a small handle; tasks carry the handle and call
-    ``unship(handle)`` inside the worker.
+    ``worker.unship(handle)`` inside the worker (what runs there is in
+    ``worker.py``; this module holds only the pools).
 stop flag
     ``executor.stop_flag()`` is a small picklable flag the tasks of one run
     check now and then; ``executor.raise_flag(flag)`` ends them within
@@ -32,30 +43,31 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures as cf
-import contextlib
 import hashlib
 import multiprocessing
 import os
 import queue
-import signal
 import tempfile
-import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from typing import Any
 
-import cloudpickle
+import cloudpickle  # type: ignore[import-untyped]
 
-from . import forkserver, watchdog
+from . import forkserver
+from .backends import (
+    REGISTRY,
+    backend_names,
+    cpu_count,  # noqa: F401 - re-exported: it lived here before backends.py
+    register_backend,
+    resolve_workers,
+)
 from .checks import UnknownNameError, check_name, did_you_mean  # noqa: F401 - re-exported
-from .quickload import quick_loads
 
-BACKENDS = ("dask", "fork", "loky", "serial", "threads")
-_SHIPPED: dict[str, Any] = {}
-_WARMED: dict[int, Any] = {}  # id -> the space itself, so an id is never reused while kept
-_SHIPPED_MAX = 8
+# unship and warm are re-exported: code written before worker.py imports them from here.
+from .worker import Shipped, StopFlag, remember, unship, warm  # noqa: F401
+
 _FORK_POOLS: dict[int, cf.ProcessPoolExecutor] = {}
 
 
@@ -84,123 +96,17 @@ def _sweep_flags(older_than: float = 0.0) -> None:
 atexit.register(_sweep_flags)
 
 
-def cpu_count() -> int:
-    """Usable cores, as loky (and so joblib) counts them: cgroups and affinity aware."""
-    import loky
-
-    return max(1, loky.cpu_count())
-
-
-def resolve_workers(workers: int) -> int:
-    """joblib's n_jobs convention: positive counts, or -1 for all cores."""
-    if isinstance(workers, bool) or not isinstance(workers, int):
-        raise ValueError(f"workers must be an integer, got {workers!r}")
-    if workers == -1:
-        return cpu_count()
-    if workers < 1:
-        raise ValueError(
-            f"workers must be a positive integer or -1 (all cores), got {workers}"
-        )
-    return workers
-
-
-@dataclass(frozen=True, slots=True)
-class Shipped:
-    """A handle to an object stored once in a file that the workers read once."""
-
-    key: str
-    path: str
-    owner: int = 0  # the process that shipped it (0: nobody to watch)
-
-
-def unship(handle: Any) -> Any:
-    """Inside a worker: the object behind a handle (cached per process)."""
-    if not isinstance(handle, Shipped):
-        return handle
-    if handle.owner and handle.owner != os.getpid():
-        watchdog.end_with(handle.owner)
-    found = _SHIPPED.get(handle.key)
-    if found is None:
-        with open(handle.path, "rb") as stream:
-            found = cloudpickle.load(stream)
-        _keep(_SHIPPED, handle.key, found)
-    return found
-
-
-def _keep(cache: dict[Any, Any], key: Any, obj: Any) -> None:
-    """Store in a per-process cache of at most ``_SHIPPED_MAX`` entries (oldest out)."""
-    if len(cache) >= _SHIPPED_MAX:
-        cache.pop(next(iter(cache)))
-    cache[key] = obj
-
-
-@contextlib.contextmanager
-def interrupts_held() -> Iterator[None]:
-    """Hold a Ctrl-C until the block ends.  Loading a compiled kernel runs Python
-    callbacks from LLVM through ctypes, which prints and drops any exception raised
-    in them: a KeyboardInterrupt landing there would be lost and the run go on."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught and callable(previous):
-            # Called here, in this thread: a signal sent again could reach the Python
-            # handler only later, inside the next kernel load, and be lost there.
-            previous(signal.SIGINT, None)
-        elif caught and previous == signal.SIG_DFL:
-            os.kill(os.getpid(), signal.SIGINT)  # the default action: end the process
-
-
-@dataclass(frozen=True, slots=True)
-class StopFlag:
-    """Raised when a file appears at ``path``; ``path`` None never raises."""
-
-    path: str | None = None
-
-    def is_set(self) -> bool:
-        return self.path is not None and os.path.exists(self.path)
-
-
-def warm(space: Any) -> Any:
-    """Inside a worker: call each fast hook once on a one-node budget, the first time
-    this process sees ``space``, so compiled kernels load before any task is timed."""
-    if _WARMED.get(id(space)) is space:
-        return space
-    with interrupts_held(), quick_loads():
-        for state in _warm_states(space):
-            for hook in ("count_below", "first_below"):
-                fast = getattr(space, hook, None)
-                if fast is not None:
-                    try:
-                        fast(state, 1)
-                    except Exception:  # noqa: BLE001 - only a warm-up: tasks report errors
-                        pass
-    _keep(_WARMED, id(space), space)
-    return space
-
-
-def _warm_states(space: Any) -> list[Any]:
-    """The root, and the first of a count's symmetric roots, whose states may need
-    other kernels (N-Queens: the canonical tree's)."""
-    states = [space.root()]
-    symmetric = getattr(space, "count_roots", None)
-    if symmetric is not None:
-        try:
-            states.extend(state for state, _ in list(symmetric())[:1])
-        except Exception:  # noqa: BLE001, S110 - only a warm-up
-            pass
-    return states
-
-
 class Executor:
     """The small interface the scheduler needs; the base runs tasks in-process."""
 
     name = "serial"
+    # Tasks run inside ``submit``, in this process, one at a time: there is no pool to
+    # probe for, no reason to split the tree and nothing to pickle; submitting a task
+    # is running it.  Pools (and the virtual one, which stands for a pool) say False.
+    runs_inline = True
+    # A shipped handle must reach ``submit`` as an argument of its own, not pickled
+    # inside another (Dask swaps the future it scattered for the object only there).
+    handle_as_argument = False
     # A local pool breaks as a whole when one worker dies: every task in flight is lost.
     crash_loses_all = True
     # Workers take a while to be ready (processes to spawn, kernels to load): the
@@ -246,7 +152,7 @@ class Executor:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
         self._files.append(path)
-        _keep(_SHIPPED, key, obj)  # a process forked from this one has it already
+        remember(key, obj)  # a process forked from this one has it already
         return Shipped(key, path, os.getpid())
 
     def cancel(self, futures: Iterable[Any]) -> None:
@@ -286,6 +192,8 @@ class Executor:
 class _LocalPool(Executor):
     """Pools on this machine: the stop flag is a file the workers can see, and every
     future reports to one queue as it finishes (``wait_any``)."""
+
+    runs_inline = False
 
     def __init__(self, workers: int) -> None:
         super().__init__(workers)
@@ -352,7 +260,7 @@ class LokyExecutor(_LocalPool):
         self._pool = self._reusable()
 
     def _reusable(self) -> Any:
-        from loky import get_reusable_executor
+        from loky import get_reusable_executor  # type: ignore[import-untyped]
 
         context = forkserver.context() if self.start_method == "forkserver" else None
         return get_reusable_executor(max_workers=self.workers, timeout=300, context=context)
@@ -382,7 +290,9 @@ class LokyExecutor(_LocalPool):
     def is_crash(self, error: BaseException) -> bool:
         from concurrent.futures.process import BrokenProcessPool
 
-        from loky.process_executor import TerminatedWorkerError
+        from loky.process_executor import (  # type: ignore[import-untyped]
+            TerminatedWorkerError,
+        )
 
         return isinstance(error, (TerminatedWorkerError, BrokenProcessPool))
 
@@ -462,19 +372,25 @@ def make_executor(workers: int = 1, backend: str | None = None, **options: Any) 
     count = resolve_workers(workers)
     if backend is None:
         backend = "serial" if count == 1 else "loky"
-    check_name("backend", backend, BACKENDS)
-    if options.get("address") is not None and backend != "dask":
-        raise ValueError(f"a scheduler address needs backend 'dask', got backend {backend!r}")
-    if backend == "serial":
-        return Executor(1)
-    if backend == "threads":
-        return ThreadExecutor(count)
-    if backend == "loky":
-        return LokyExecutor(count)
-    if backend == "fork":
-        if "fork" not in multiprocessing.get_all_start_methods():
-            raise ValueError("backend 'fork' needs the fork start method (Linux); use 'loky'")
-        return ForkExecutor(count)
-    from .dask_executor import DaskExecutor
+    check_name("backend", backend, backend_names())
+    chosen = REGISTRY[backend]
+    for option, value in options.items():
+        if value is not None and option not in chosen.options:
+            takers = [name for name in backend_names() if option in REGISTRY[name].options]
+            if not takers:
+                raise TypeError(f"make_executor() got an unknown option {option!r}")
+            raise ValueError(f"a scheduler {option} needs backend {takers[0]!r}, "
+                             f"got backend {backend!r}")
+    return chosen.factory(count, **{k: v for k, v in options.items() if v is not None})
 
-    return DaskExecutor(count, **options)
+
+def _fork(workers: int) -> ForkExecutor:
+    if "fork" not in multiprocessing.get_all_start_methods():
+        raise ValueError("backend 'fork' needs the fork start method (Linux); use 'loky'")
+    return ForkExecutor(workers)
+
+
+register_backend("serial", lambda workers: Executor(1))
+register_backend("threads", ThreadExecutor)
+register_backend("loky", LokyExecutor)
+register_backend("fork", _fork)

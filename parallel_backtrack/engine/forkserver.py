@@ -55,7 +55,7 @@ import threading
 import time
 import uuid
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .._lean import started_as_command
@@ -126,15 +126,19 @@ def _forking_here() -> Iterator[None]:
         yield
         return
     spawn = util.spawnv_passfds
-    util.spawnv_passfds = lambda path, args, fds: _fork_server(spawn, path, args, fds)
+
+    def spawnv_passfds(path: Any, args: Sequence[Any], passfds: Sequence[int]) -> int:
+        return _fork_server(spawn, path, args, passfds)
+
+    util.spawnv_passfds = spawnv_passfds
     try:
         yield
     finally:
         util.spawnv_passfds = spawn
 
 
-def _fork_server(spawn: Callable[..., int], path: str, args: list[str],
-                 passfds: list[int]) -> int:
+def _fork_server(spawn: Callable[..., int], path: Any, args: Sequence[Any],
+                 passfds: Sequence[int]) -> int:
     """``util.spawnv_passfds`` for the server: fork, and in the copy run the command
     the stdlib would give ``python -c`` (its server loop), with only the file
     descriptors a fresh interpreter would get.  Returns the server's pid."""

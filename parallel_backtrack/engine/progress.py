@@ -32,7 +32,7 @@ class ProgressBar:
 
     def update(self, done: int, pending: int, nodes: int, solutions: int) -> None:
         if self._bar is None:  # tqdm starts a thread: only now, after any fork server
-            from tqdm import tqdm
+            from tqdm import tqdm  # type: ignore[import-untyped]
 
             self._bar = tqdm(desc="search", unit="task", file=sys.stderr,
                              mininterval=MININTERVAL, leave=False, total=0)

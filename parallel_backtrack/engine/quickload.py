@@ -23,6 +23,7 @@ cache some 0.1 s sooner than a first call outside the block would.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -36,6 +37,8 @@ def _install() -> bool:
     not the ones this was written against (then nothing changes)."""
     if _state["installed"]:
         return True
+    if "numba" not in sys.modules:  # no kernel imported: keep numba out of a small job
+        return False
     try:
         from numba.core import caching
         from numba.core.runtime import nrt

@@ -21,9 +21,9 @@ nodes
 Example: ``sequential_count(space)`` walks the whole tree depth-first and returns
 ``Tally(count=92, nodes=2057)`` for 8-queens with the first-available-row order.
 
-Fast hooks (optional, used when present)
-----------------------------------------
-``count_roots() -> list[tuple[State, int]]``
+Fast hooks (optional; declared by ``FastSpace``, called through ``hooks.of``)
+------------------------------------------------------------------------------
+``count_roots() -> list[tuple[State, int]] | None``
     Weighted roots whose weighted counts add up to the count below ``root()``.
 ``count_below(state, budget) -> Explored | None``
     Count the solutions below one state with a compiled kernel, visiting at most
@@ -34,13 +34,20 @@ Fast hooks (optional, used when present)
 ``branch_all(states) -> list[list[State]] | None``
     ``list(branch(state))`` for every state, in one call (a compiled kernel): the
     parent cuts a tree a level at a time with it.  ``None``: branch one by one.
+``node_budget -> int | None``
+    A property: the nodes one task should visit (the cost of a node varies by
+    space); None: the engine's default.
+
+Every default means "not offered" (None), so a hook the space leaves out is the
+same as one that declines; a space may subclass ``FastSpace`` or simply define
+some of these methods (``hooks.of`` gives either the same face).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 State = TypeVar("State")
 # Asking a clock or a flag costs about a microsecond; a generic node costs several.
@@ -56,6 +63,42 @@ class Space(Protocol[State]):
     def branch(self, state: State) -> Iterable[State]: ...
 
     def is_solution(self, state: State) -> bool: ...
+
+
+class FastSpace(Generic[State]):
+    """The optional fast hooks of a space, each with a default that means "not
+    offered" (aima's Problem declares its optional methods the same way).
+
+    Subclass it next to the ``Space`` methods and override the hooks a compiled
+    kernel backs; the engine calls them only through ``hooks.of(space)``, which
+    gives a space that does not subclass this class the same face.  The generic
+    path and a hook must give the same answers.
+    """
+
+    __slots__ = ()  # subclasses that are slotted dataclasses stay slotted
+
+    def count_roots(self) -> Sequence[tuple[State, int]] | None:
+        """Weighted roots for counting (symmetry), or None: just ``(root(), 1)``."""
+        return None
+
+    def count_below(self, state: State, budget: int) -> Explored | None:
+        """Count below ``state`` within about ``budget`` nodes, or None: not here."""
+        return None
+
+    def first_below(self, state: State, budget: int) -> Explored | None:
+        """Find the first solution below ``state`` within about ``budget`` nodes, or
+        None: not here."""
+        return None
+
+    def branch_all(self, states: Sequence[State]) -> Sequence[Sequence[State]] | None:
+        """``list(branch(state))`` for each of ``states`` in one call, or None."""
+        return None
+
+    @property
+    def node_budget(self) -> int | None:
+        """The nodes a task should visit before it hands back its rest (None: the
+        engine's default)."""
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,9 +20,9 @@ allowance
     call of a compiled hook may take (hooks only know node budgets, so a time
     budget is turned into nodes with the rate measured so far).
 task
-    ``run_task(handle, roots, ...)``, what a worker runs: the space behind the
-    handle (loaded and its kernels warmed once per process), then
-    ``run_subtrees``.  ``warm_task`` only loads and warms: it starts a pool.
+    ``worker.run_task(handle, roots, ...)``, what a worker runs: the space behind
+    the handle (loaded and its kernels warmed once per process), then
+    ``run_subtrees``.
 mode
     ``count`` (add weighted counts), ``first`` (stop at one solution) or ``all``
     (keep solutions, up to ``keep`` of them).
@@ -34,17 +34,14 @@ first-row subtrees expanded level by level until at least 100 subtrees exist.
 from __future__ import annotations
 
 import os
-import pickle
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-import cloudpickle
-
-from .executors import StopFlag, unship, warm
+from . import hooks
 from .space import Explored, Space, explore
 
 Subtree = tuple[Any, int]
@@ -128,10 +125,12 @@ class _Branches:
 
     def __init__(self, space: Space[Any]) -> None:
         self.space = space
-        self.batch = getattr(space, "branch_all", None)
-        self.known: dict[int, tuple[Any, list[Any]]] = {}
+        self.batch: Callable[[Sequence[Any]], Sequence[Sequence[Any]] | None] | None = (
+            hooks.of(space).branch_all)
+        self.known: dict[int, tuple[Any, Sequence[Any]]] = {}
 
-    def of(self, items: Sequence[tuple[bool, Any, int]], index: int, wanted: int) -> list[Any]:
+    def of(self, items: Sequence[tuple[bool, Any, int]], index: int,
+           wanted: int) -> Sequence[Any]:
         state = items[index][1]
         found = self.known.pop(id(state), None)
         if found is not None and found[0] is state:
@@ -209,11 +208,22 @@ class Allowance:
         return by_time if left is None else min(left, by_time)
 
 
+Hook = Callable[[Any, int], "Explored | None"]
+
+
+def fast_hook(space: Any, mode: str) -> Hook | None:
+    """The hook that runs one root in ``mode`` (none for ``all``: it keeps every
+    solution, which the kernels do not hand back)."""
+    if mode == "count":
+        return hooks.of(space).count_below
+    if mode == "first":
+        return hooks.of(space).first_below
+    return None
+
+
 def _explore_one(space: Any, state: Any, mode: str, allowance: Allowance, spent: int,
-                 keep: int | None) -> Explored:
-    """One root through the space's fast hook if it has one, else the generic path."""
-    hook = {"count": "count_below", "first": "first_below"}.get(mode)
-    fast = getattr(space, hook, None) if hook else None
+                 keep: int | None, fast: Hook | None) -> Explored:
+    """One root through the space's fast hook if it offers one, else the generic path."""
     if fast is not None:
         found = fast(state, allowance.chunk(spent))
         if found is not None:
@@ -235,6 +245,7 @@ def run_subtrees(
     generic nodes); the rest comes back as ``leftover``, in search order.
     """
     allowance = Allowance(budget, seconds, stop)
+    fast = fast_hook(space, mode)
     count = nodes = 0
     solutions: list[Any] = []
     found_at = None
@@ -246,7 +257,7 @@ def run_subtrees(
             break
         untouched -= len(queue) == untouched
         state, weight = queue.popleft()
-        found = _explore_one(space, state, mode, allowance, nodes, wanted)
+        found = _explore_one(space, state, mode, allowance, nodes, wanted, fast)
         count += found.count * weight
         nodes += found.nodes
         if found.solutions:
@@ -258,45 +269,3 @@ def run_subtrees(
         count, nodes, tuple(solutions), tuple(queue), time.perf_counter() - allowance.started,
         worker_label(), found_at, untouched=untouched,
     )
-
-
-def pickled(obj: Any) -> bytes:
-    """``obj`` (a task's roots, or all its arguments) as one bytes object, pickled by
-    the fast C pickler when it can: loky's cloudpickle costs some 8 us per state,
-    and a task can carry hundreds."""
-    try:
-        return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
-        return cloudpickle.dumps(obj)  # states of classes made on the fly
-
-
-def run_task(handle: Any, roots: Sequence[Subtree] | bytes, mode: str, budget: int | None,
-             keep: int | None, seconds: float | None, stop: StopFlag) -> TaskResult:
-    """The body of one task, in a worker: load the space once, then ``run_subtrees``
-    (``roots`` may come ``pickled``)."""
-    started = time.perf_counter()
-    if isinstance(roots, bytes):
-        roots = pickle.loads(roots)
-    space = warm(unship(handle))
-    setup = time.perf_counter() - started
-    result = run_subtrees(space, roots, mode, budget, keep, seconds=seconds, stop=stop)
-    return replace(result, setup_seconds=setup) if setup > 1e-3 else result
-
-
-def task_key(arguments: bytes) -> bytes:
-    """What a ``run_pickled`` task searches (roots, mode, budgets), without the run's
-    own space handle and stop flag: the same for the same task in another run."""
-    _, roots, mode, budget, keep, seconds, _ = pickle.loads(arguments)
-    return pickled((roots, mode, budget, keep, seconds))
-
-
-def run_pickled(arguments: bytes) -> TaskResult:
-    """``run_task`` with all its arguments ``pickled`` into one bytes object."""
-    return run_task(*pickle.loads(arguments))
-
-
-def warm_task(handle: Any) -> float:
-    """Load the space and its kernels in a fresh worker; returns the seconds it took."""
-    started = time.perf_counter()
-    warm(unship(handle))
-    return time.perf_counter() - started

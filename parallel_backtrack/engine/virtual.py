@@ -47,16 +47,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-import cloudpickle
+import cloudpickle  # type: ignore[import-untyped]
 
-from .executors import Executor, StopFlag
-from .split import TaskResult, run_pickled, task_key
+from .executors import Executor
+from .split import TaskResult
+from .worker import StopFlag, run_pickled, task_key
 
 
 class VirtualExecutor(Executor):
     """``workers`` simulated workers; tasks run here, one after another."""
 
     name = "virtual"
+    runs_inline = False  # it stands for a pool of ``workers``: probe, cut and pickle
 
     def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
                  replay: dict[bytes, tuple[bytes, float]] | None = None) -> None:

@@ -11,7 +11,7 @@ partial
 verify
     ``--verify`` checks a complete count against OEIS A000170 (n <= 27, every
     count anyone knows) and each ``--show`` board with ``is_queens_solution``
-    (``--find-one`` answers are always checked by ``local_search``).
+    (``--find-one`` answers are always checked by ``local.search``).
 """
 
 from __future__ import annotations
@@ -25,16 +25,17 @@ from typing import Any, TextIO
 from .. import _cli
 from ..engine import SearchInterrupted, SearchReport, WorkerCrashError, solutions
 from ..engine import count as engine_count
-from .board import ImmutableQueenLocations
-from .kernel import MAX_KERNEL_SIZE
+from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
 from .orders import ORDERS, order_named
 from .space import KERNELS, QueensSpace
-from .symmetry import unique_from_total
 from .verify import is_queens_solution
 
 PROG = "python -m parallel_backtrack.nqueens"
 MAX_COUNT_SIZE = MAX_KERNEL_SIZE
 MAX_METRICS_SIZE = 13
+# Boards up to this size are counted in Python (the same canonical tree, the same
+# nodes): that takes milliseconds, less than loading numba and the compiled kernel.
+SMALL_BOARD = 10
 # OEIS A000170: the number of solutions for n = 1..27 (n = 27 took a year of FPGAs).
 KNOWN_COUNTS = (
     1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
@@ -74,8 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"board size, 1..{MAX_COUNT_SIZE} for counting (default: 8)")
     parser.add_argument("--kernel", type=_cli.choice_type("kernel", KERNELS), default="fast",
                         metavar="|".join(KERNELS),
-                        help="fast: compiled bitboard kernel below the split (default); "
-                        "reference: the immutable-state search all the way down")
+                        help="fast: compiled bitboard kernel below the split (default; boards "
+                        f"up to {SMALL_BOARD} are counted in Python, which is quicker than "
+                        "loading it); reference: the immutable-state search all the way down")
     parser.add_argument("--order", type=_cli.choice_type("order", ORDERS),
                         default="first-available", metavar="|".join(ORDERS),
                         help="row search order (the fast kernel needs first-available)")
@@ -84,11 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--unique", action="store_true",
                         help="also report the essentially different solutions (up to rotation "
                         "and reflection, OEIS A002562)")
-    _cli.add_engine_options(parser)
     # Counting wants every core; --find-one is one seeded search unless asked to race W.
-    workers = next(action for action in parser._actions if action.dest == "workers")
-    workers.default = None
-    workers.help = "worker processes; -1 = all cores (default: -1 to count, 1 with --find-one)"
+    _cli.add_engine_options(parser, None, helps={
+        "--workers": "worker processes; -1 = all cores (default: -1 to count, 1 for boards "
+                     f"up to {SMALL_BOARD} and with --find-one)"})
     _cli.add_verify_option(parser)
     _cli.add_metrics_option(parser)
     _add_local_search(parser)
@@ -97,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_local_search(parser: argparse.ArgumentParser) -> None:
     try:
-        from .local_cli import add_local_arguments
+        from .local.cli import add_local_arguments
     except ImportError:
         return
     add_local_arguments(parser)
@@ -197,8 +198,18 @@ def _print_unique(unique: int | None, out: TextIO) -> None:
     print(f"  unique: {text} essentially different (up to rotation and reflection)", file=out)
 
 
+def count_space(args: argparse.Namespace) -> QueensSpace:
+    """The space to count: a small board under the fast kernel walks the same canonical
+    tree in Python (``args.kernel`` then says ``reference``, what ran)."""
+    board = ImmutableQueenLocations(args.n)
+    if args.kernel == "fast" and args.order == "first-available" and args.n <= SMALL_BOARD:
+        args.kernel = "reference"
+        return QueensSpace(board, order_named(args.order), "reference", symmetry="d4")
+    return QueensSpace(board, order_named(args.order), args.kernel)
+
+
 def count_command(args: argparse.Namespace, out: TextIO) -> int:
-    space = QueensSpace(ImmutableQueenLocations(args.n), order_named(args.order), args.kernel)
+    space = count_space(args)
     crashed = None
     try:
         report = engine_count(space, **_cli.engine_options(args))
@@ -219,6 +230,8 @@ def _print_count(args: argparse.Namespace, space: QueensSpace, report: SearchRep
     payload = _payload(args, report)
     payload["symmetry"] = space.symmetry
     if args.unique:
+        from .burnside import unique_from_total  # the compiled rotation counts
+
         payload["unique"] = unique_from_total(args.n, report.count) if report.complete else None
     if args.show and report.complete:
         _show(args, payload, out)
@@ -246,7 +259,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if problem:
         return _cli.usage_error(PROG, problem)
     if getattr(args, "find_one", False):
-        from .local_cli import run_find_one
+        from .local.cli import run_find_one
 
         return run_find_one(args, out=out)
     if args.metrics:
@@ -261,8 +274,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:  # a usage error or --help, already printed
         return stop.code if isinstance(stop.code, int) else _cli.EXIT_USAGE
-    if args.workers is None:
-        args.workers = 1 if getattr(args, "find_one", False) else -1
+    if args.workers is None:  # one worker for --find-one and for boards counted in no time
+        args.workers = 1 if getattr(args, "find_one", False) or args.n <= SMALL_BOARD else -1
     try:
         return run(args, out)
     except VerifyError as error:

@@ -21,7 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..engine.checks import check_int
+
 MAX_BOARD_SIZE = 64
+# The compiled counters keep a row's diagonals in 64-bit masks: boards up to 32.
+MAX_KERNEL_SIZE = 32
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -33,8 +37,7 @@ def bits(mask: int) -> Iterator[int]:
 
 
 def _check_size(board_size: object) -> int:
-    if isinstance(board_size, bool) or not isinstance(board_size, int):
-        raise ValueError(f"board size must be an integer, got {board_size!r}")
+    board_size = check_int("board size", board_size)
     if not 1 <= board_size <= MAX_BOARD_SIZE:
         raise ValueError(
             f"board size must be between 1 and {MAX_BOARD_SIZE}, got {board_size} "
@@ -47,6 +50,12 @@ class ImmutableQueenLocations:
     """Where the queens stand; ``create_next`` returns a new board with one more."""
 
     __slots__ = ("board_size", "queens", "cols", "diag", "anti", "filled")
+    board_size: int
+    queens: tuple[int, ...]
+    cols: int
+    diag: int
+    anti: int
+    filled: int
 
     def __init__(self, board_size: int) -> None:
         n = _check_size(board_size)
@@ -119,8 +128,7 @@ class ImmutableQueenLocations:
         return new
 
     def _check_index(self, what: str, index: object) -> None:
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise ValueError(f"{what} must be an integer, got {index!r}")
+        index = check_int(what, index)
         if not 0 <= index < self.board_size:
             raise ValueError(
                 f"{what} {index} is off the board; expected 0..{self.board_size - 1}"

@@ -29,9 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import ImmutableQueenLocations, bits
-
-MAX_KERNEL_SIZE = 32
+from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations, bits
 
 
 @njit(cache=True, nogil=True)
@@ -126,7 +125,7 @@ def _open_stack(board: ImmutableQueenLocations, rows: list[int], depth: int,
     prefixes = [board]
     for k in range(depth):
         prefixes.append(prefixes[-1].place(rows[k], int(path[k]).bit_length() - 1))
-    leftover = []
+    leftover: list[ImmutableQueenLocations] = []
     for k in range(depth, -1, -1):
         leftover.extend(prefixes[k].place(rows[k], col) for col in bits(int(avail[k])))
     return leftover

@@ -14,9 +14,10 @@ Example: with queens at (0, 0), (1, 3), (2, 6) and (6, 7) on an 8x8 board,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
-from ..engine import check_name
+from ..engine.checks import check_name
 from .board import ImmutableQueenLocations
 
 
@@ -73,7 +74,8 @@ class FewestCandidatesRow:
         return hash(type(self))
 
 
-ORDERS = {"first-available": FirstAvailableRow, "fewest": FewestCandidatesRow}
+ORDERS: dict[str, Callable[[], RowOrder]] = {
+    "first-available": FirstAvailableRow, "fewest": FewestCandidatesRow}
 
 
 def order_named(name: str) -> RowOrder:

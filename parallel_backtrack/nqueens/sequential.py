@@ -6,8 +6,9 @@ queens[row]
     The column of the queen in ``row`` for rows already placed; entries at and
     after the current row are scratch space, overwritten as the search moves.
 
-Example: ``sequential_count(8)`` returns 92.  It shares nothing with the
-engine, which makes it an independent check of the engine's counts.
+Example: ``lab_count(8)`` returns 92.  It shares nothing with the engine, which
+makes it an independent check of the engine's counts.  (``engine.sequential_count``
+is another thing: the engine's one-worker search of any Space.)
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def _count_from(queens: list[int], row: int) -> int:
     return total
 
 
-def sequential_count(n: int) -> int:
+def lab_count(n: int) -> int:
     """The number of ways to place n non-attacking queens on an n x n board."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"board size must be a positive integer, got {n!r}")

@@ -31,13 +31,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine import Explored, SearchReport, check_name
+from ..engine import Explored, SearchReport
 from ..engine import count as engine_count
-from .board import ImmutableQueenLocations
-from .kernel import MAX_KERNEL_SIZE, count_subtree
+from ..engine.checks import check_name
+from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
 from .orders import FirstAvailableRow, RowOrder
-from .symmetry import CanonicalBoard, canonical_children, unique_from_total
-from .symmetry_kernel import count_canonical
+from .symmetry import CanonicalBoard, canonical_children
 
 KERNELS = ("fast", "reference")
 SYMMETRIES = ("d4", "mirror", "none")
@@ -50,6 +49,32 @@ FAST_BUDGET = 16_000_000
 REFERENCE_BUDGET = 20_000
 
 QueensState = ImmutableQueenLocations | CanonicalBoard
+
+
+# What a first compile is called on stderr, and about how long it takes.
+KERNEL_NAME, KERNEL_COMPILE_SECONDS = "the N-Queens kernel", "5-20 s"
+
+
+def _compiled(canonical: bool) -> Any:
+    """The compiled function behind ``count_canonical`` or ``count_subtree``."""
+    from . import kernel, symmetry_kernel
+
+    return symmetry_kernel._run if canonical else kernel._run
+
+
+def compile_notice(what: str, functions: list[Any], seconds: str) -> Any:
+    """``_jit_cache.compile_notice``, loaded with the kernels (it imports numba)."""
+    from .._jit_cache import compile_notice as notice
+
+    return notice(what, functions, seconds)
+
+
+def _load_kernels() -> tuple[Any, Any]:
+    """The compiled counters, imported (with numba) only by a space that uses them."""
+    from .kernel import count_subtree
+    from .symmetry_kernel import count_canonical
+
+    return count_subtree, count_canonical
 
 
 class QueensSpace:
@@ -66,10 +91,17 @@ class QueensSpace:
         self.fast = (kernel == "fast" and first_available
                      and locations.board_size <= MAX_KERNEL_SIZE)
         self.node_budget = FAST_BUDGET if self.fast else REFERENCE_BUDGET
+        if self.fast:
+            _load_kernels()
         if symmetry is None:
             symmetry = "d4" if self.fast else "none"
         check_name("symmetry", symmetry, SYMMETRIES)
         self.symmetry = symmetry if first_available and not locations.filled else "none"
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self.fast:  # a worker's copy: the kernels load before the engine warms it
+            _load_kernels()
 
     def root(self) -> ImmutableQueenLocations:
         return self.locations
@@ -104,10 +136,13 @@ class QueensSpace:
     def count_below(self, state: QueensState, budget: int) -> Explored | None:
         if not self.fast:
             return None
-        if isinstance(state, CanonicalBoard):
-            count, nodes, leftover = count_canonical(state.board, budget)
-            return Explored(count, nodes, (), tuple(CanonicalBoard(b) for b in leftover))
-        count, nodes, leftover = count_subtree(state, budget)
+        count_subtree, count_canonical = _load_kernels()
+        canonical = isinstance(state, CanonicalBoard)
+        with compile_notice(KERNEL_NAME, [_compiled(canonical)], KERNEL_COMPILE_SECONDS):
+            if isinstance(state, CanonicalBoard):
+                count, nodes, leftover = count_canonical(state.board, budget)
+                return Explored(count, nodes, (), tuple(CanonicalBoard(b) for b in leftover))
+            count, nodes, leftover = count_subtree(state, budget)
         return Explored(count, nodes, (), tuple(leftover))
 
 
@@ -131,6 +166,8 @@ def count_unique(n: int, **options: Any) -> tuple[int, int]:
 
     ``options`` go to ``count_report`` (workers, backend, kernel, symmetry...).
     """
+    from .burnside import unique_from_total
+
     report = count_report(ImmutableQueenLocations(n), **options)
     if not report.complete:
         raise RuntimeError(f"the count stopped early ({report.stop_reason}); "

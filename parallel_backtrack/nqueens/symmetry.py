@@ -39,8 +39,8 @@ Burnside
     count the solutions a quarter/half turn maps onto themselves.
 
 Example: for n = 4, ``orbit((1, 3, 0, 2))`` is ``{(1, 3, 0, 2), (2, 0, 3, 1)}``
-(a quarter turn fixes it), its canonical form is ``(1, 3, 0, 2)`` and
-``unique_from_total(4, 2)`` is 1.
+(a quarter turn fixes it) and its canonical form is ``(1, 3, 0, 2)``;
+``burnside.unique_from_total(4, 2)`` is 1.
 """
 
 from __future__ import annotations
@@ -192,27 +192,3 @@ def _from_full(columns: Columns) -> ImmutableQueenLocations:
     for row, col in enumerate(columns):
         board = board.place(row, col)
     return board
-
-
-# -- Burnside ------------------------------------------------------------------
-def unique_from_total(n: int, total: int, quarter_turn_fixed: int | None = None,
-                      half_turn_fixed: int | None = None) -> int:
-    """Essentially different solutions (A002562) from the total Q(n) (A000170).
-
-    The fixed counts default to a fast count of the rotation-symmetric solutions.
-    """
-    if quarter_turn_fixed is None or half_turn_fixed is None:
-        from .symmetry_kernel import count_rotation_symmetric
-
-        quarter_turn_fixed = count_rotation_symmetric(n, 1)
-        half_turn_fixed = count_rotation_symmetric(n, 2)
-    # A reflection fixes no solution for n > 1: two queens swapped by it attack
-    # along a row, a column or a diagonal, and too few squares lie on its axis.
-    reflections = len(REFLECTIONS) * total if n == 1 else 0
-    fixed = total + 2 * quarter_turn_fixed + half_turn_fixed + reflections
-    if fixed % 8:
-        raise ArithmeticError(
-            f"internal error: Burnside's sum {fixed} for n = {n} (total {total}) is not a "
-            "multiple of 8; the total is wrong"
-        )
-    return fixed // 8

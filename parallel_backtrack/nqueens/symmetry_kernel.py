@@ -48,8 +48,9 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from .board import ImmutableQueenLocations, bits
-from .kernel import MAX_KERNEL_SIZE
+from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from ..engine.checks import check_int
+from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations, bits
 from .symmetry import allowed_mask, bottom_row_shut, is_canonical, orbit, top_columns
 
 _DEBRUIJN = 0x022FDD63CC95386D
@@ -189,7 +190,8 @@ def count_canonical(board: ImmutableQueenLocations, budget: int) -> tuple[int, i
 
 def _count_from_empty(board: ImmutableQueenLocations, budget: int) -> tuple[int, int, list]:
     """The empty board: itself, then its children in order while the budget lasts."""
-    count, nodes, leftover = 0, 1, []
+    count, nodes = 0, 1
+    leftover: list[ImmutableQueenLocations] = []
     for col in top_columns(board.board_size):
         child = board.place(0, col)
         if nodes >= budget or leftover:
@@ -248,7 +250,7 @@ def _open_stack(board: ImmutableQueenLocations, first: int, depth: int,
     for k in range(depth):
         col = int(stack[k + 1, 1] ^ stack[k, 1]).bit_length() - 1
         prefixes.append(prefixes[-1].place(first + k, col))
-    leftover = []
+    leftover: list[ImmutableQueenLocations] = []
     for k in range(depth, -1, -1):
         leftover.extend(prefixes[k].place(first + k, col) for col in bits(int(stack[k, 0])))
     return leftover
@@ -301,6 +303,5 @@ def count_rotation_symmetric(n: int, turns: int) -> int:
     (``turns=2``) maps onto themselves (OEIS A033148 and A032522)."""
     if turns not in (1, 2):
         raise ValueError(f"turns must be 1 (quarter turn) or 2 (half turn), got {turns!r}")
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_KERNEL_SIZE:
-        raise ValueError(f"board size must be an integer in 1..{MAX_KERNEL_SIZE}, got {n!r}")
+    check_int("board size", n, low=1, high=MAX_KERNEL_SIZE)
     return int(_rotation_symmetric(n, turns))

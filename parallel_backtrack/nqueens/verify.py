@@ -16,8 +16,10 @@ Example: ``is_queens_solution([1, 3, 0, 2])`` is True.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 _CHECK_CHUNK = 1 << 16
 
@@ -28,6 +30,8 @@ def is_queens_solution(cols: Sequence[int] | np.ndarray) -> bool:
     Independent of every search here; O(n) with numpy counts.  Anything that is not
     a non-empty 1-d sequence of integers is simply not a solution.
     """
+    import numpy as np  # here, so that importing the package does not load numpy
+
     try:
         arr = np.asarray(cols)
     except (TypeError, ValueError):

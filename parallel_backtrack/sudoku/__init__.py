@@ -8,16 +8,13 @@ Quick use::
     print(solve(puzzle))                     # the first solution, as a grid
     count_solutions(puzzle, limit=2)         # 1: a proper puzzle
 
-The CLI is ``python -m parallel_backtrack.sudoku FILE``.  See ``grid`` (squares,
-units, peers), ``candidates`` (CandidateSet), ``propagate`` (none, peers, units,
-twins, locked, matching; the last two use ``matching``), ``puzzle``, ``orders``
-(row-major, fewest), ``formats``, ``space`` (the engine Space and the independent
-checker) and ``search``.
+Propagators, orders, the compiled kernel and clause learning: docs/sudoku.md in the
+repository; the command line ``python -m parallel_backtrack.sudoku FILE``: docs/cli.md.
 """
 
 from .candidates import CandidateSet
 from .formats import PuzzleEntry, format_grid, format_line, parse_puzzles, read_puzzles
-from .grid import Grid, grid_for
+from .grid import Grid, Square, grid_for
 from .orders import FewestOptionsFirst, RowMajor, SquareOrder, order_named
 from .propagate import PROPAGATORS, propagator_named
 from .puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
@@ -34,6 +31,7 @@ __all__ = [
     "Outcome",
     "PuzzleEntry",
     "RowMajor",
+    "Square",
     "SquareOrder",
     "SudokuSpace",
     "count_solutions",

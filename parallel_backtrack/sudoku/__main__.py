@@ -16,7 +16,7 @@ and a summary saying how many were not searched.
 Glossary
 --------
 entry, result, status
-    See ``batch``: one result per puzzle in the file, ``solved``,
+    See ``runner`` and ``results``: one result per puzzle in the file, ``solved``,
     ``unsolvable``, ``invalid`` (with its line number and the reason),
     ``stopped`` (``--timeout`` or Ctrl-C: ``count>=N`` is a lower bound) or
     ``failed`` (no trustworthy answer).  File-wide problems (missing, a
@@ -44,6 +44,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from parallel_backtrack import _cli
 from parallel_backtrack._cli import (
@@ -55,30 +56,24 @@ from parallel_backtrack._cli import (
     choice_type,
     positive_int,
     usage_error,
-    workers_type,
 )
 
-from .batch import (
-    FAILED,
-    INVALID,
-    SOLVED,
-    STOPPED,
-    Job,
-    PuzzleResult,
-    Summary,
-    kernel_results,
-    solve_entries,
-    solve_entry,
-)
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
-from .kernel_read import Batch, parse_batch
 from .orders import ORDERS
 from .propagate import PROPAGATORS
+from .results import FAILED, INVALID, SOLVED, STOPPED, PuzzleResult, Summary
+from .runner import Job, kernel_results, solve_entries, solve_entry
 from .space import KERNELS
+
+if TYPE_CHECKING:
+    from .kernel.read import Batch
 
 PROG = "python -m parallel_backtrack.sudoku"
 SOLVERS = ("backtrack", "cdcl", "auto")
 CDCL_SMALLEST_BOX = 5  # --solver auto: below this, backtracking is quick on any puzzle
+# One puzzle: nodes searched in Python before the kernel takes over (about 0.1 s, less
+# than numba and the kernel take to load; most 9x9 puzzles need far fewer).
+PYTHON_FIRST = 2_000
 
 
 class UsageError(Exception):
@@ -101,15 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--count", action="store_true", help="count the solutions")
     parser.add_argument("--limit", type=positive_int, metavar="K",
                         help="with --count: stop counting at K")
-    parser.add_argument("--workers", type=workers_type, default=1, metavar="W",
-                        help="processes (joblib n_jobs: -1 = all cores; default 1)")
-    parser.add_argument("--json", action="store_true", help="JSON Lines, one object per puzzle")
-    parser.add_argument("--stats", action="store_true", help="nodes and seconds per puzzle")
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="progress bar on stderr (default: when stderr is a terminal)")
-    parser.add_argument("--timeout", type=_cli.positive_float, default=None, metavar="SECONDS",
-                        help="stop searching after SECONDS, print what was found (marked "
-                        "partial) and exit 3")
+    _cli.add_engine_options(parser, 1, helps={
+        "--workers": "processes (joblib n_jobs: -1 = all cores; default 1): one puzzle is "
+                     "split across them by the engine (--backend, --budget, "
+                     "--scheduler-address...), a file of many puzzles is dealt out",
+        "--json": "JSON Lines, one object per puzzle",
+        "--stats": "nodes and seconds per puzzle",
+    }, short_workers=False)
     parser.add_argument("--solver", type=choice_type("solver", SOLVERS), default="backtrack",
                         metavar="|".join(SOLVERS),
                         help="backtrack (default) | cdcl: clause learning, solve only, for "
@@ -163,6 +156,13 @@ def _bulk(raw: bytes, args: argparse.Namespace) -> Batch | None:
     return batch if len(batch.givens) + len(batch.errors) > 1 else None
 
 
+def parse_batch(raw: bytes) -> Batch:
+    """``batch_io.parse_batch``, loaded (numpy, the compiled reader) on first use."""
+    from .batch_io import parse_batch as parse
+
+    return parse(raw)
+
+
 def _fields(result: PuzzleResult, args: argparse.Namespace) -> str:
     """The tab-separated fields after the answer: count (``>=`` when partial), stats."""
     text = ""
@@ -191,7 +191,8 @@ def _text_grid(result: PuzzleResult, args: argparse.Namespace) -> str:
     extra = _fields(result, args).lstrip("\t").replace("\t", "  ")
     if result.status == STOPPED:
         extra = f"stopped ({result.stop_reason}), partial" + (f": {extra}" if extra else "")
-    return format_grid(parse_one(result.solution)) + (f"\n{extra}" if extra else "")
+    cells = result.cells if result.cells is not None else parse_one(result.solution)
+    return format_grid(cells) + (f"\n{extra}" if extra else "")
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -202,16 +203,22 @@ def _check(args: argparse.Namespace) -> None:
                          "(use --solver backtrack to count)")
     if args.solver == "cdcl" and args.workers != 1:
         raise UsageError(f"--solver cdcl runs on one core; got --workers {args.workers}")
-    problem = _cli.too_many_workers(args.workers)
-    if problem:
-        raise UsageError(problem)
+    if args.scheduler_address is None and args.backend != "serial":
+        problem = _cli.too_many_workers(
+            args.workers, "; for more, join a cluster with --scheduler-address")
+        if problem:
+            raise UsageError(problem)
 
 
-def _job(args: argparse.Namespace) -> Job:
-    """The job; the time limit starts now (it is for searching, not reading)."""
+def _job(args: argparse.Namespace, puzzles: int = 0) -> Job:
+    """The job; the time limit starts now (it is for searching, not reading).  One
+    puzzle on one worker starts on the Python path (``PYTHON_FIRST`` nodes)."""
     deadline = None if args.timeout is None else time.time() + args.timeout
+    python_first = PYTHON_FIRST if puzzles == 1 and args.workers == 1 else 0
+    options = {key: value for key, value in _cli.engine_options(args).items()
+               if key not in ("workers", "timeout", "progress") and value is not None}
     return Job(args.order, args.propagation, args.count, args.limit, deadline, args.verify,
-               args.kernel)
+               args.kernel, python_first, tuple(sorted(options.items())))
 
 
 def _uses_cdcl(entry: PuzzleEntry, args: argparse.Namespace) -> bool:
@@ -286,7 +293,7 @@ def run(args: argparse.Namespace) -> int:
     results: Iterator[PuzzleResult] = iter(())
     try:
         if batch is None:
-            results = _results(entries, _job(args), args)
+            results = _results(entries, _job(args, len(entries)), args)
         else:
             results = kernel_results(batch, _job(args), workers=args.workers)
         for result in results:

@@ -84,7 +84,7 @@ class CandidateSet(Set[int]):
         return made
 
     @classmethod
-    def _from_iterable(cls, it: Iterable[int]) -> CandidateSet:
+    def _from_iterable(cls, it: Iterable[int]) -> CandidateSet:  # type: ignore[override]
         return cls(it)
 
     @property
@@ -106,22 +106,22 @@ class CandidateSet(Set[int]):
     def __and__(self, other: Iterable[Any]) -> CandidateSet:
         if isinstance(other, CandidateSet):
             return CandidateSet.from_mask(self._mask & other._mask)
-        return super().__and__(other)  # type: ignore[return-value]
+        return super().__and__(other)  # type: ignore[return-value, operator]
 
     def __or__(self, other: Iterable[Any]) -> CandidateSet:  # type: ignore[override]
         if isinstance(other, CandidateSet):
             return CandidateSet.from_mask(self._mask | other._mask)
-        return super().__or__(other)  # type: ignore[return-value]
+        return super().__or__(other)  # type: ignore[return-value, operator]
 
     def __sub__(self, other: Iterable[Any]) -> CandidateSet:
         if isinstance(other, CandidateSet):
             return CandidateSet.from_mask(self._mask & ~other._mask)
-        return super().__sub__(other)  # type: ignore[return-value]
+        return super().__sub__(other)  # type: ignore[return-value, operator]
 
     def __xor__(self, other: Iterable[Any]) -> CandidateSet:  # type: ignore[override]
         if isinstance(other, CandidateSet):
             return CandidateSet.from_mask(self._mask ^ other._mask)
-        return super().__xor__(other)  # type: ignore[return-value]
+        return super().__xor__(other)  # type: ignore[return-value, operator]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CandidateSet):

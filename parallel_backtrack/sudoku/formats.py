@@ -49,7 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TextIO
 
-from .grid import BOX_SIZES, box_for_cells, check_box
+from .boxes import BOX_SIZES, check_box
+from .grid import box_for_cells
 
 BLANKS = frozenset(".0_")
 LETTERS = string.ascii_uppercase
@@ -257,7 +258,7 @@ def _rest_of_line(readline: Callable[[int], bytes | str]) -> int:
     """Skip to the end of the line; returns how many characters were skipped."""
     skipped = 0
     while rest := readline(MAX_LINE_LENGTH):
-        ends = rest.endswith(b"\n" if isinstance(rest, bytes) else "\n")
+        ends = rest.endswith(b"\n") if isinstance(rest, bytes) else rest.endswith("\n")
         skipped += len(rest) - ends
         if ends:
             break

@@ -10,8 +10,9 @@ box, b
     number of values (4, 9, 16, 25, 36).
 square
     One cell, by index ``row * n + col`` (row-major, 0-based) or by name: row
-    letters ``A``.. then column number ``1..n``.  Rows past ``Z`` continue the
-    spreadsheet way (``AA``, ``AB``, ..), so 36x36 ends at ``AJ36``.
+    letters ``A``.. then column number ``1..n``.  A ``Square`` is both: an int
+    that prints and compares as its name (what the square orders return).
+    Rows past ``Z`` continue the spreadsheet way (``AA``, ``AB``, ..), so 36x36 ends at ``AJ36``.
     Example (9x9): ``"A3"`` is index 2, ``"I9"`` is index 80.
 unit
     A row, a column or a box: a tuple of n square indices.  Its values must be
@@ -34,7 +35,42 @@ from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 
-BOX_SIZES = range(2, 7)
+from .boxes import BOX_SIZES, check_box
+
+
+class Square(int):
+    """A square as the lab names it: an int (its row-major index) that prints as its
+    name and compares equal to it, so ``RowMajor().select_next_unfilled_square(p)``
+    is ``2`` and ``'A3'`` at once.  Hashes as the index."""
+
+    name: str
+
+    def __new__(cls, index: int, name: str) -> Square:
+        square = super().__new__(cls, index)
+        square.name = name
+        return square
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return repr(self.name)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return other.strip().upper() == self.name
+        return int(self) == other
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = int.__hash__
+
+    def __reduce__(self) -> tuple[type[Square], tuple[int, str]]:
+        return (Square, (int(self), self.name))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -45,6 +81,7 @@ class Grid:
     size: int
     full: int
     names: tuple[str, ...]
+    named_squares: tuple[Square, ...]
     index_of: dict[str, int]
     rows: tuple[tuple[int, ...], ...]
     cols: tuple[tuple[int, ...], ...]
@@ -87,15 +124,6 @@ def row_name(row: int) -> str:
     return letters[row] if row < 26 else letters[row // 26 - 1] + letters[row % 26]
 
 
-def check_box(box: int) -> int:
-    """Return ``box`` when it is a supported box size, else raise ValueError."""
-    if isinstance(box, bool) or not isinstance(box, int) or box not in BOX_SIZES:
-        raise ValueError(
-            f"box size must be one of {list(BOX_SIZES)} (grids 4x4 .. 36x36), got {box!r}"
-        )
-    return box
-
-
 @cache
 def grid_for(box: int) -> Grid:
     """The geometry for box size ``box`` (2..6), built once per size."""
@@ -120,6 +148,7 @@ def grid_for(box: int) -> Grid:
         size=n,
         full=(1 << n) - 1,
         names=names,
+        named_squares=tuple(Square(i, name) for i, name in enumerate(names)),
         index_of={name: i for i, name in enumerate(names)},
         rows=rows,
         cols=cols,

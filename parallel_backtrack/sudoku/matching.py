@@ -1,6 +1,6 @@
 """Stronger unit rules for the reference path: all-different matching and locked candidates.
 
-The compiled twins of these rules live in ``kernel_matching``; both reach the
+The compiled twins of these rules live in ``kernel.matching``; both reach the
 same fixed point, so the two paths keep equal node counts.
 
 Glossary
@@ -87,7 +87,7 @@ def match_units(
     Units whose masks equal those in ``before`` (a state every unit was
     consistent in) are skipped.
     """
-    changed, filled = False, []
+    changed, filled = False, list[int]()
     for unit, get in zip(grid.units, grid.unit_getters, strict=True):
         unit_masks = get(masks)
         if before is not None and unit_masks == get(before):
@@ -121,7 +121,7 @@ def segments(box: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[in
 
 def remove_locked_candidates(masks: list[int], grid: Grid) -> tuple[bool, list[int]] | None:
     """Apply locked candidates everywhere once: (anything removed, squares filled), or None."""
-    changed, filled = False, []
+    changed, filled = False, list[int]()
     for common, line_rest, box_rest in segments(grid.box):
         here = line_union = box_union = 0
         for s in common:

@@ -18,7 +18,7 @@ The orders, by name (``order_named``):
 ``fewest`` (``FewestOptionsFirst``)
     An open square with the fewest candidates, zero included; ties go to the
     first in row-major order.  Example: with Norvig's "hardest" givens and
-    ``peers``, RowMajor picks A3 (index 2).
+    ``peers``, RowMajor picks A3: a ``Square``, index 2, that prints as ``A3``.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from parallel_backtrack.engine import UnknownNameError, did_you_mean
+from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
+from .grid import Square
 from .propagate import all_open_candidates
 from .puzzle import ImmutableSudokuPuzzle
 
@@ -36,7 +37,7 @@ from .puzzle import ImmutableSudokuPuzzle
 class SquareOrder(Protocol):
     """Chooses the square a search branches on next."""
 
-    def select_next_unfilled_square(self, puzzle: ImmutableSudokuPuzzle) -> int | None: ...
+    def select_next_unfilled_square(self, puzzle: ImmutableSudokuPuzzle) -> Square | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +46,10 @@ class RowMajor:
 
     name = "row-major"
 
-    def select_next_unfilled_square(self, puzzle: ImmutableSudokuPuzzle) -> int | None:
+    def select_next_unfilled_square(self, puzzle: ImmutableSudokuPuzzle) -> Square | None:
         for square, mask in enumerate(puzzle.masks):
             if not mask or mask & (mask - 1):
-                return square
+                return puzzle.grid.named_squares[square]
         return None
 
 
@@ -58,7 +59,12 @@ class FewestOptionsFirst:
 
     name = "fewest"
 
-    def select_next_unfilled_square(self, puzzle: ImmutableSudokuPuzzle) -> int | None:
+    def select_next_unfilled_square(self, puzzle: ImmutableSudokuPuzzle) -> Square | None:
+        index = self._fewest(puzzle)
+        return None if index is None else puzzle.grid.named_squares[index]
+
+    @staticmethod
+    def _fewest(puzzle: ImmutableSudokuPuzzle) -> int | None:
         masks = puzzle.masks
         if 0 in masks:
             return masks.index(0)
@@ -104,7 +110,7 @@ def order_named(name: str) -> SquareOrder:
 
 def select_next_unfilled_square(
     puzzle: ImmutableSudokuPuzzle, order: SquareOrder | str = "fewest"
-) -> int | None:
+) -> Square | None:
     """The square ``order`` (an order or its name) branches on next, or None when filled."""
     chosen = order_named(order) if isinstance(order, str) else order
     return chosen.select_next_unfilled_square(puzzle)

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from parallel_backtrack.engine import UnknownNameError, did_you_mean
+from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
 from .grid import Grid
 from .matching import match_units, remove_locked_candidates, strip

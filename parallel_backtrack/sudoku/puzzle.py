@@ -36,9 +36,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .boxes import check_box
 from .candidates import CandidateSet, bits
 from .formats import format_grid, format_line, parse_one
-from .grid import Grid, box_for_cells, check_box, grid_for
+from .grid import Grid, box_for_cells, grid_for
 from .propagate import (
     DEFAULT_PROPAGATION,
     PROPAGATORS,

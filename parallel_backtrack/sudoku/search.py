@@ -34,6 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from parallel_backtrack import engine
 from parallel_backtrack.engine.space import depth_first
@@ -75,11 +76,73 @@ def space_for(puzzle: PuzzleLike, order: OrderLike = "fewest", kernel: str = "fa
 
 
 def _explore(space: SudokuSpace, roots: Sequence[ImmutableSudokuPuzzle], *,
-             stop_after: int | None = None, keep: bool = False) -> engine.Explored:
-    """``engine.explore`` on one worker, in the kernel when the space is fast."""
+             stop_after: int | None = None, keep: bool = False, budget: int | None = None,
+             deadline: float | None = None) -> engine.Explored:
+    """``engine.explore`` on one worker, in the kernel when the space is fast (a kernel
+    call sees no deadline: its ``budget`` bounds it)."""
     if space.fast:
-        return space.explore_fast(roots, stop_after=stop_after, keep=keep)
-    return engine.explore(space, roots, stop_after=stop_after, keep=keep)
+        return space.explore_fast(roots, budget=budget, stop_after=stop_after, keep=keep)
+    until = None if deadline is None else (lambda: time.time() >= deadline)
+    return engine.explore(space, roots, budget=budget, stop_after=stop_after, keep=keep,
+                          until=until)
+
+
+@dataclass
+class Findings:
+    """What one puzzle's search has found so far, filled in place: a Ctrl-C or a
+    deadline leaves the partial result here (``stop`` says why it ended early)."""
+
+    first: ImmutableSudokuPuzzle | None = None
+    count: int = 0
+    nodes: int = 0
+    stop: str | None = None
+
+
+def solve_then_count(
+    space: SudokuSpace,
+    findings: Findings,
+    *,
+    count: bool = False,
+    limit: int | None = None,
+    deadline: float | None = None,
+    roots: Sequence[ImmutableSudokuPuzzle] | None = None,
+    nodes: int | None = None,
+) -> list[ImmutableSudokuPuzzle]:
+    """One worker: the first solution in depth-first order, then (with ``count``) the
+    rest of the tree up to ``limit`` solutions, each node visited once.
+
+    It runs in slices of ``space.node_budget`` nodes (some 0.1 s), so a ``deadline``
+    (``time.time()`` seconds; ``findings.stop`` becomes ``"timeout"``) is met within
+    one.  Starts from ``roots`` (default: the root); stops after about ``nodes`` nodes
+    when given and returns the unexplored rest (empty when the job is done), which
+    another space over the same tree (the kernel after the Python path) can finish.
+    """
+    todo = [space.root()] if roots is None else list(roots)
+    spent = 0
+    while todo and findings.stop is None and (nodes is None or spent < nodes):
+        if findings.first is not None and (not count or _reached(findings, limit)):
+            return []
+        if deadline is not None and time.time() >= deadline:
+            findings.stop = "timeout"
+            break
+        budget = space.node_budget if nodes is None else min(space.node_budget, nodes - spent)
+        wanted = 1 if findings.first is None else (None if limit is None
+                                                    else limit - findings.count)
+        part = _explore(space, todo, stop_after=wanted, keep=findings.first is None,
+                        budget=budget, deadline=deadline)
+        spent += part.nodes
+        findings.nodes += part.nodes
+        findings.count += part.count
+        todo = list(part.leftover)
+        if findings.first is None and part.solutions:
+            findings.first = part.solutions[0]
+    if findings.first is not None and (not count or _reached(findings, limit)):
+        return []
+    return todo
+
+
+def _reached(findings: Findings, limit: int | None) -> bool:
+    return limit is not None and findings.count >= limit
 
 
 def _check_limit(limit: int | None) -> None:
@@ -91,20 +154,11 @@ def _workers(workers: int) -> int:
     return engine.resolve_workers(workers)
 
 
-def _first_sequential(space: SudokuSpace) -> tuple[engine.Explored, ImmutableSudokuPuzzle | None]:
-    found = _explore(space, [space.root()], stop_after=1, keep=True)
-    return found, (found.solutions[0] if found.solutions else None)
-
-
 def _search_sequential(space: SudokuSpace, count: bool, limit: int | None) -> Outcome:
-    started = time.perf_counter()
-    found, solution = _first_sequential(space)
-    nodes, total = found.nodes, found.count
-    if count and solution is not None and found.leftover and (limit is None or limit > 1):
-        more = None if limit is None else limit - 1
-        rest = _explore(space, found.leftover, stop_after=more)
-        nodes, total = nodes + rest.nodes, total + rest.count
-    return Outcome(solution, total if count else None, nodes, time.perf_counter() - started)
+    started, findings = time.perf_counter(), Findings()
+    solve_then_count(space, findings, count=count, limit=limit)
+    return Outcome(findings.first, findings.count if count else None, findings.nodes,
+                   time.perf_counter() - started)
 
 
 def _search_parallel(
@@ -112,14 +166,16 @@ def _search_parallel(
 ) -> Outcome:
     """Counting up to a limit streams the solutions (the first streamed is the first in
     depth-first order); counting them all uses the engine's count, then a solve."""
-    started, options = time.perf_counter(), {"workers": workers, "backend": backend}
+    started = time.perf_counter()
+    options: dict[str, Any] = {"workers": workers, "backend": backend}
     if count and limit is not None:
         stream = engine.solutions(space, limit=limit, **options)
-        first, total = None, 0
+        head, streamed = None, 0
         for state in stream:
-            first, total = first or state, total + 1
-        return Outcome(first, total, stream.report.nodes, time.perf_counter() - started)
-    total, nodes = None, 0
+            head, streamed = head or state, streamed + 1
+        return Outcome(head, streamed, stream.report.nodes, time.perf_counter() - started)
+    total: int | None = None
+    nodes = 0
     if count:
         report = engine.count(space, **options)
         total, nodes = report.count, report.nodes

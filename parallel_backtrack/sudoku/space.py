@@ -21,7 +21,7 @@ solution
 
 kernel
     ``fast`` (the default) runs every subtree below the root in the compiled
-    kernel (``kernel.explore_masks``) through the engine's hooks
+    kernel (``kernel.masks.explore_masks``) through the engine's hooks
     ``count_below`` / ``first_below``; ``reference`` keeps the Python search
     all the way down.  Both give the same answers and the same node counts.
     Orders other than ``RowMajor`` and ``FewestOptionsFirst`` always take the
@@ -36,15 +36,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from parallel_backtrack.engine import Explored, check_name
+from parallel_backtrack.engine import Explored
+from parallel_backtrack.engine.checks import check_name
 
 from .orders import FewestOptionsFirst, RowMajor, SquareOrder
 from .puzzle import ImmutableSudokuPuzzle
 
 KERNELS = ("fast", "reference")
+
+
+def _load_kernel() -> None:
+    """Import the compiled search (and numba), for a space that uses it."""
+    from .kernel import masks  # noqa: F401
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +69,17 @@ class SudokuSpace:
 
     def __post_init__(self) -> None:
         check_name("kernel", self.kernel, KERNELS)
+        if self.fast:
+            _load_kernel()
+
+    def __getstate__(self) -> list[Any]:
+        return [getattr(self, field.name) for field in fields(self)]
+
+    def __setstate__(self, state: list[Any]) -> None:
+        for field, value in zip(fields(self), state):
+            object.__setattr__(self, field.name, value)
+        if self.fast:  # a worker's copy: the kernel loads before the engine warms it
+            _load_kernel()
 
     @property
     def fast(self) -> bool:
@@ -99,7 +116,7 @@ class SudokuSpace:
         (None on the reference path, which branches one state at a time)."""
         if not self.fast:
             return None
-        from .kernel import branch_masks
+        from .kernel.masks import branch_masks
 
         box, propagation = self.puzzle.box, self.puzzle.propagation
         live = [index for index, state in enumerate(states) if not state.is_dead()]
@@ -138,7 +155,7 @@ class SudokuSpace:
 
         Solutions are kept (``keep``) only up to ``stop_after``.
         """
-        from .kernel import explore_masks
+        from .kernel.masks import explore_masks
 
         box, propagation = self.puzzle.box, self.puzzle.propagation
         rows = [(0,) * len(state.masks) if state.is_dead() else state.masks for state in roots]

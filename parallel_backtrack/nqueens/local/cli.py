@@ -1,7 +1,7 @@
 """``--find-one``: the local-search side of ``python -m parallel_backtrack.nqueens``.
 
 ``add_local_arguments(parser)`` adds the options; ``run_find_one(args, out)`` runs
-``local_search.find_one`` and prints the answer, returning the exit status.
+``local.search.find_one`` and prints the answer, returning the exit status.
 
 Glossary
 --------
@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .. import _cli
-from .board import MAX_BOARD_SIZE
-from .local_search import METHODS, PARAMETERS, VARIANTS, LocalResult, find_one, resolve_variant
+from ... import _cli
+from ..board import MAX_BOARD_SIZE
+from .options import METHODS, PARAMETERS, VARIANTS, resolve_variant
+
+if TYPE_CHECKING:
+    from .search import LocalResult
 
 PROG = "python -m parallel_backtrack.nqueens"
 # The option (by argparse dest) -> the methods it tunes, straight from the defaults table.
@@ -110,6 +113,8 @@ def run_find_one(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     Returns the exit status: 0 solved, 1 no solution, 2 usage error.
     """
+    from .search import find_one  # numpy and the compiled methods: only to run one
+
     out = out or sys.stdout  # looked up now, so a redirected stdout is honoured
     try:
         params = method_params(args)

@@ -12,9 +12,9 @@ min-conflicts (default)
     ``variant="repair"``: greedy start, then a queen in conflict moves to its
     least-conflicted other column (Minton et al.); ``variant="swaps"``: a linear-time
     QS-style variant (Sosic and Gu) for huge n; ``"auto"`` picks repair up to
-    ``REPAIR_MAX_N`` queens.  Kernels in ``local_kernel``.
+    ``REPAIR_MAX_N`` queens.  Kernels in ``local.kernel``.
 hill-climbing, annealing, genetic, constructive
-    See ``local_methods``.
+    See ``local.methods``.
 
 Glossary
 --------
@@ -50,37 +50,23 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import BACKENDS, check_name, did_you_mean, first_hit, resolve_workers
-from ..engine.executors import UnknownNameError
-from .board import MAX_BOARD_SIZE, from_columns
-from .local_kernel import make_rng, min_conflicts_repair, min_conflicts_swaps
-from .local_methods import ELITE, annealing, constructive, genetic, hill_climbing
-from .verify import is_queens_solution
+from ...engine import BACKENDS, first_hit, resolve_workers
+from ...engine.checks import UnknownNameError, check_int, check_name, did_you_mean
+from ..board import MAX_BOARD_SIZE, from_columns
+from ..verify import is_queens_solution
+from .kernel import make_rng, min_conflicts_repair, min_conflicts_swaps
+from .methods import ELITE, annealing, constructive, genetic, hill_climbing
+from .options import (
+    DEFAULT_MAX_STEPS,
+    MAX_N,
+    METHODS,
+    PARAMETERS,
+    UNLIMITED,
+    VARIANTS,
+    resolve_variant,
+)
 
-REPAIR_MAX_N = 2000  # the repair variant's greedy start costs O(n^2)
 SWAP_START_TRIES = 50  # random picks per row looking for free diagonals (QS4's idea)
-MAX_N = 2**31 - 1  # the swaps kernel stores columns as int32
-VARIANTS = ("auto", "repair", "swaps")
-UNLIMITED = 2**62
-
-# Defaults per method; a None restart_after means "the variant's own default".
-PARAMETERS: dict[str, dict[str, Any]] = {
-    "min-conflicts": {"variant": "auto", "restart_after": None},
-    "hill-climbing": {"sideways": 100},
-    "annealing": {"temperature": 1.0, "cooling": 0.9999, "min_temperature": 0.01},
-    "genetic": {"population": 100, "mutation": 0.3, "restart_after": 1000},
-    "constructive": {},
-}
-METHODS = tuple(PARAMETERS)
-# Per-search step caps when max_steps is None: min-conflicts always gets there,
-# the others can wander for a long time on big boards.
-DEFAULT_MAX_STEPS = {
-    "min-conflicts": UNLIMITED,
-    "hill-climbing": 100_000,
-    "annealing": 10_000_000,
-    "genetic": 100_000,
-    "constructive": 0,
-}
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,6 +150,8 @@ def find_one(
         found = first_hit(_portfolio_task, tasks, workers=workers, backend=backend)[1]
         if found is None:  # every search spent its whole cap
             found = _Found(None, cap * workers, 0, -1)
+    if found is None:
+        raise RuntimeError("internal error: a single search returned nothing")
     return _result(n, method, found, start, seed, workers)
 
 
@@ -217,13 +205,6 @@ def _portfolio_task(
     return found if found.cols is not None else None
 
 
-def resolve_variant(n: int, variant: str) -> str:
-    """The min-conflicts variant that runs: ``auto`` is repair up to REPAIR_MAX_N."""
-    if variant == "auto":
-        return "repair" if n <= REPAIR_MAX_N else "swaps"
-    return variant
-
-
 def _run_min_conflicts(n: int, rng: np.ndarray, cap: int, p: dict[str, Any]) -> tuple:
     if resolve_variant(n, p["variant"]) == "repair":
         return min_conflicts_repair(n, rng, cap, p["restart_after"] or 100 + n)
@@ -242,9 +223,13 @@ _RUNNERS: dict[str, Callable[[int, np.ndarray, int, dict[str, Any]], tuple]] = {
 }
 
 
+def _plain(value: object) -> object:
+    """A numpy integer as a Python int (anything else as it is), for ``check_int``."""
+    return int(value) if isinstance(value, np.integer) else value
+
+
 def _check_n(n: object) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise ValueError(f"n must be an integer, got {n!r}")
+    n = check_int("n", _plain(n))
     if not 1 <= n <= MAX_N:
         raise ValueError(f"n must be between 1 and {MAX_N}, got {n}")
     return int(n)
@@ -285,9 +270,7 @@ def _check_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def _integer(low: int) -> Callable[[str, Any], int]:
     def check(name: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-        return int(value)
+        return check_int(name, _plain(value), low=low)
     return check
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernel_bits import (
+from .bits import (
     U64_ONE,
     U64_ZERO,
     has_many,
@@ -43,8 +43,8 @@ from .kernel_bits import (
     low_bit_index,
     popcount,
 )
-from .kernel_matching import SCRATCH_COLUMNS, SCRATCH_ROWS
-from .kernel_propagate import NONE, lazy_candidates, propagate, propagate_root
+from .matching import SCRATCH_COLUMNS, SCRATCH_ROWS
+from .propagate import NONE, lazy_candidates, propagate, propagate_root
 
 ROW_MAJOR, FEWEST = 0, 1
 ORDER_CODES = {"row-major": ROW_MAJOR, "fewest": FEWEST}

@@ -1,6 +1,6 @@
 """Many puzzles at once through the compiled kernel: solving and counting in bulk.
 
-A whole array of puzzles (``kernel_read.read_batch``) is solved inside one
+A whole array of puzzles (``batch_io.read_batch``) is solved inside one
 compiled call, so no Python code runs per puzzle.  With several workers the
 array is cut into chunks for a thread pool (the kernel runs without the GIL,
 so nothing is copied or pickled and no process starts), or, with
@@ -37,17 +37,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from parallel_backtrack.engine import UnknownNameError, did_you_mean
+from parallel_backtrack._jit_cache import compile_notice
+from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
-from .kernel import call_kernel, check_box, order_code, propagation_code
-from .kernel_read import PUZZLE_CELLS, Batch, parse_batch, puzzle_lines, read_batch
-from .kernel_search import UNFINISHED, search_many
-from .kernel_tables import kernel_tables
+from .calls import COMPILED, call_kernel, check_box, order_code, propagation_code
+from .read import PUZZLE_CELLS
+from .search import UNFINISHED, search_many
+from .tables import kernel_tables
 
-__all__ = [
-    "BACKENDS", "UNFINISHED", "Batch", "BatchResult", "count_batch", "parse_batch",
-    "puzzle_lines", "read_batch", "search_chunk", "solve_batch",
-]
+__all__ = ["BACKENDS", "UNFINISHED", "BatchResult", "count_batch", "search_chunk", "solve_batch"]
 BACKENDS = ("threads", "loky")
 
 
@@ -139,7 +137,7 @@ def _thread_pool(workers: int) -> ThreadPoolExecutor:
 def _in_processes(givens: np.ndarray, box: int, codes: tuple[int, int, int, int], workers: int,
                   chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interleaved chunks (every k-th puzzle) on joblib's loky processes."""
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed  # type: ignore[import-untyped]
 
     parts = max(1, min(chunks, givens.shape[0]))
     pieces = [np.ascontiguousarray(givens[i::parts]) for i in range(parts)]
@@ -167,13 +165,15 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
     codes = (order_code(order), propagation_code(propagation), limit, int(budget or 0))
     workers = resolve_workers(workers)
     started = time.perf_counter()
-    if workers == 1 or array.shape[0] < 2:
-        values, counts, nodes = search_chunk(array, box, *codes)
-    elif backend == "threads":
-        chunks = max(workers, min(32 * workers, array.shape[0] // 8))
-        values, counts, nodes = _in_threads(array, box, codes, workers, chunks)
-    else:
-        values, counts, nodes = _in_processes(array, box, codes, workers, 2 * workers)
+    what, seconds = COMPILED[search_many.__module__]
+    with compile_notice(what, [search_many], seconds):
+        if workers == 1 or array.shape[0] < 2:
+            values, counts, nodes = search_chunk(array, box, *codes)
+        elif backend == "threads":
+            chunks = max(workers, min(32 * workers, array.shape[0] // 8))
+            values, counts, nodes = _in_threads(array, box, codes, workers, chunks)
+        else:
+            values, counts, nodes = _in_processes(array, box, codes, workers, 2 * workers)
     return BatchResult(values, counts, nodes, time.perf_counter() - started, workers)
 
 

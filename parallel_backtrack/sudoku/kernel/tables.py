@@ -28,7 +28,7 @@ from functools import cache
 
 import numpy as np
 
-BOX_SIZES = (2, 3, 4, 5, 6)
+from ..boxes import check_box
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,7 @@ def _box_index(box: int, square: int) -> int:
 @cache
 def kernel_tables(box: int) -> KernelTables:
     """The cached units/peers tables for box size ``box`` (2..6)."""
-    if box not in BOX_SIZES:
-        raise ValueError(f"box size {box!r} is not supported; expected one of {list(BOX_SIZES)}")
+    box = check_box(box)
     size = box * box
     units = _unit_squares(box)
     peers = []

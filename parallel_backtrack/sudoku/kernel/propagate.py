@@ -36,10 +36,8 @@ scratch
 
 from __future__ import annotations
 
-import numpy as np
-
-from .kernel_bits import U64_ZERO, has_many, hot_njit, is_single, popcount
-from .kernel_matching import locked_candidates, match_dirty_units
+from .bits import U64_ZERO, has_many, hot_njit, is_single, popcount
+from .matching import locked_candidates, match_dirty_units
 
 NONE, PEERS, UNITS, TWINS, LOCKED, MATCHING = 0, 1, 2, 3, 4, 5
 PROPAGATION_CODES = {"none": NONE, "peers": PEERS, "units": UNITS, "twins": TWINS,
@@ -269,8 +267,3 @@ def lazy_candidates(masks, row, square, peers, full):  # type: ignore[no-untyped
         if is_single(cands):
             used |= cands
     return full & ~used
-
-
-def empty_queue(squares: int) -> np.ndarray:
-    """A queue big enough for one propagation over ``squares`` squares."""
-    return np.empty(squares, dtype=np.uint16)

@@ -20,7 +20,7 @@
     n = 1), vectorised with numpy; no search.
 
 The representation and glossary (``cols``, sum/diff diagonals, counts, collisions,
-``rng``) are those of ``local_kernel``.  Each kernel returns
+``rng``) are those of ``local.kernel``.  Each kernel returns
 ``(cols, steps, restarts, solved)``; a *step* is one move (hill climbing), one
 proposal (annealing) or one generation (genetic).  Attacking pairs, the hill
 climber's measure, add up ``k * (k - 1) / 2`` over every line holding ``k`` queens.
@@ -35,7 +35,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .local_kernel import (
+from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from .kernel import (
     add_on_diagonals,
     empty_board,
     place_queen,

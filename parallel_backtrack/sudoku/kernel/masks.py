@@ -38,18 +38,18 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
-from parallel_backtrack.engine import UnknownNameError, did_you_mean
+from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
-from .kernel_bits import full_mask
-from .kernel_propagate import PROPAGATION_CODES
-from .kernel_search import ORDER_CODES, explore_roots
-from .kernel_tables import BOX_SIZES, kernel_tables
+from .bits import full_mask
+from .calls import call_kernel, check_box, order_code, propagation_code
+from .search import explore_roots
+from .tables import kernel_tables
 
 MODES = ("count", "first")
 T = TypeVar("T")
@@ -64,54 +64,6 @@ class KernelRun:
     nodes: int
     solutions: np.ndarray
     leftover: np.ndarray
-
-
-def _caused_by_ctrl_c(error: BaseException) -> bool:
-    """Is a KeyboardInterrupt somewhere down the chain of causes?"""
-    seen: set[int] = set()
-    cause: BaseException | None = error
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, KeyboardInterrupt):
-            return True
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return False
-
-
-def call_kernel(function: Callable[..., T], *args: Any) -> T:
-    """Call a compiled function; a Ctrl-C that lands inside it comes out as itself.
-
-    numba reports a KeyboardInterrupt raised during a compiled call as a
-    ``SystemError`` ("returned a result with an exception set"), sometimes two
-    deep; callers should see the KeyboardInterrupt.
-    """
-    try:
-        return function(*args)
-    except SystemError as error:
-        if _caused_by_ctrl_c(error):
-            raise KeyboardInterrupt from error
-        raise
-
-
-def order_code(order: str) -> int:
-    """The kernel's code for an order name; UnknownNameError with a "did you mean"."""
-    if not isinstance(order, str) or order not in ORDER_CODES:
-        raise UnknownNameError(did_you_mean("order", order, ORDER_CODES))
-    return ORDER_CODES[order]
-
-
-def propagation_code(propagation: str) -> int:
-    """The kernel's code for a propagator name; UnknownNameError with a "did you mean"."""
-    if not isinstance(propagation, str) or propagation not in PROPAGATION_CODES:
-        raise UnknownNameError(did_you_mean("propagation", propagation, PROPAGATION_CODES))
-    return PROPAGATION_CODES[propagation]
-
-
-def check_box(box: int) -> int:
-    """``box`` itself when it is 2..6, else ValueError."""
-    if isinstance(box, bool) or not isinstance(box, (int, np.integer)) or box not in BOX_SIZES:
-        raise ValueError(f"box size must be one of {list(BOX_SIZES)}, got {box!r}")
-    return int(box)
 
 
 def _check_count(name: str, value: int | None, smallest: int) -> int:
@@ -243,15 +195,3 @@ def count_masks(
     """How many solutions (at most ``limit``) and the nodes visited."""
     run = explore_masks(box, masks, order, propagation, limit=limit)
     return run.count, run.nodes
-
-
-def warm_up(boxes: Sequence[int] = (3,)) -> None:
-    """Compile (or load from numba's cache) every kernel entry point, so timings
-    leave it out.  The compiled code does not depend on the box size; ``boxes``
-    only picks the tables to build."""
-    from .kernel_batch import parse_batch, solve_batch
-
-    for box in boxes:
-        size = check_box(box) ** 2
-        explore_masks(box, [full_mask(size)] * size**2, mode="first", budget=4)
-        solve_batch(parse_batch("." * size**2 + "\n").givens)

@@ -1,4 +1,4 @@
-"""Solve one Sudoku by clause learning: the puzzle as CNF, ``cdcl_kernel`` decides it.
+"""Solve one Sudoku by clause learning: the puzzle as CNF, ``cdcl.kernel`` decides it.
 
 Backtracking with propagation, however strong, does not finish the hard minimal
 25x25 puzzles: it explores the same failing sub-grids again and again.  A
@@ -46,8 +46,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .batch import STOPPED, UNSOLVABLE, PuzzleResult, invalid, wrong_solution
-from .cdcl_kernel import (
+from ..formats import PuzzleEntry, value_symbol
+from ..grid import box_for_cells, grid_for
+from ..kernel.calls import call_kernel
+from ..puzzle import InvalidPuzzleError, check_givens, read_givens
+from ..results import STOPPED, UNSOLVABLE, PuzzleResult, invalid, wrong_solution
+from ..space import is_valid_solution
+from .kernel import (
     CONFLICTS,
     DECISIONS,
     FIRST_CLEANUP,
@@ -60,11 +65,6 @@ from .cdcl_kernel import (
     new_stats,
     new_tuning,
 )
-from .formats import PuzzleEntry, value_symbol
-from .grid import box_for_cells, grid_for
-from .kernel import call_kernel
-from .puzzle import InvalidPuzzleError, check_givens, read_givens
-from .space import is_valid_solution
 
 SOLVED, UNSATISFIABLE, STOPPED_AT_LIMIT = "solved", "unsatisfiable", "limit"
 SLICE_CONFLICTS = 5_000
@@ -242,4 +242,4 @@ def solve_entry_cdcl(index: int, entry: PuzzleEntry, *, deadline: float | None =
     if found.cells is not None and verify and not is_valid_solution(entry.cells, found.cells):
         return wrong_solution(index, entry.line, None, found.decisions, found.seconds)
     return PuzzleResult(index, entry.line, SOLVED if found.cells else UNSOLVABLE, found.line(),
-                        None, found.decisions, found.seconds)
+                        None, found.decisions, found.seconds, cells=found.cells)

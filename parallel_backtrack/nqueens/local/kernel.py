@@ -49,6 +49,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+
 _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 _MASK64 = (1 << 64) - 1
 _DEFAULT_STATE = 0x9E3779B97F4A7C15  # any nonzero value: xorshift state 0 never moves
@@ -75,7 +77,7 @@ def next_random(rng: np.ndarray) -> np.uint64:
 def random_below(rng: np.ndarray, k: int) -> int:
     """A random int in [0, k) for 0 < k < 2**32, by multiply-shift (no division)."""
     high = next_random(rng) >> np.uint64(32)
-    return np.int64((high * np.uint64(k)) >> np.uint64(32))
+    return np.int64((high * np.uint64(k)) >> np.uint64(32))  # type: ignore[return-value]
 
 
 @njit(cache=True, nogil=True)

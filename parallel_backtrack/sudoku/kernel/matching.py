@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernel_bits import U64_ONE, U64_ZERO, has_many, hot_njit, low_bit, low_bit_index
+from .bits import U64_ONE, U64_ZERO, has_many, hot_njit, low_bit, low_bit_index
 
 DEAD = -1
 CANDIDATES, OWNER, GIVEN, QUEUE, REACH = 0, 1, 2, 3, 4

@@ -26,7 +26,7 @@ from numba import njit, types
 from numba.core.cpu import CPUTargetOptions
 from numba.extending import intrinsic
 
-from . import kernel_cache  # noqa: F401  (registers the cache locators before any @njit)
+from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
 
 U64_ZERO = np.uint64(0)
 U64_ONE = np.uint64(1)
@@ -34,7 +34,7 @@ U64_ONE = np.uint64(1)
 # The search loop allocates nothing, so it can run without numba's reference
 # counting (a private but long-standing option); that is worth about 10%.
 _NO_REFCOUNTS = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
-hot_njit = njit(cache=True, **_NO_REFCOUNTS)
+hot_njit = njit(cache=True, **_NO_REFCOUNTS)  # type: ignore[call-overload]
 
 
 @intrinsic
@@ -64,13 +64,13 @@ def _llvm_cttz(typingctx, x):  # type: ignore[no-untyped-def]
 @njit(inline="always", cache=True)
 def popcount(mask: np.uint64) -> int:
     """How many values the mask holds."""
-    return np.int64(_llvm_ctpop(np.uint64(mask)))
+    return np.int64(_llvm_ctpop(np.uint64(mask)))  # type: ignore[return-value, call-arg]
 
 
 @njit(inline="always", cache=True)
 def low_bit_index(mask: np.uint64) -> int:
     """Index of the smallest value (value - 1); the mask must not be empty."""
-    return np.int64(_llvm_cttz(np.uint64(mask)))
+    return np.int64(_llvm_cttz(np.uint64(mask)))  # type: ignore[return-value, call-arg]
 
 
 @njit(inline="always", cache=True)
@@ -94,8 +94,3 @@ def has_many(mask: np.uint64) -> bool:
 def full_mask(size: int) -> int:
     """The mask of all values 1..size."""
     return (1 << size) - 1
-
-
-def mask_values(mask: int) -> list[int]:
-    """The values of a mask, ascending (Python side, for messages and tests)."""
-    return [bit + 1 for bit in range(mask.bit_length()) if mask >> bit & 1]

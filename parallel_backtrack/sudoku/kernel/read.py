@@ -1,12 +1,11 @@
-"""Reading Sudoku files in bulk for the compiled kernel: bytes to one givens array.
+"""The compiled pass of bulk reading: the bytes of a file to one givens array.
 
 A file of clean puzzle lines (one size, cell symbols only, any tail after a
 ``:`` or a tab) becomes one ``uint8`` array in a single compiled pass over its
-bytes, with no Python code per line.  Any other file (grids, spaced numbers,
-unreadable or over-long lines, mixed sizes, binary data) goes through
-``formats.read_puzzles``, so every layout it reads is read here too and every
-message about a bad line is its own.  Givens that contradict each other are
-found in bulk and worded by ``puzzle.check_givens``.
+bytes, with no Python code per line (``read_clean``); it answers None for any
+other file, which ``batch_io`` hands to the general reader.  ``broken_rows``
+finds givens that contradict each other in bulk.  Nothing here imports the
+reference layer: the words of every message are ``batch_io``'s.
 
 Glossary
 --------
@@ -29,16 +28,14 @@ line kinds
 
 from __future__ import annotations
 
-import io
-import os
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from .formats import MAX_LINE_LENGTH
-from .kernel_tables import BOX_SIZES, kernel_tables
+from ..._jit_cache import compile_notice  # (registers the cache locators before any @njit)
+from ..boxes import BOX_SIZES
+from .tables import kernel_tables
 
 PUZZLE_CELLS = tuple(b**4 for b in BOX_SIZES)
 CELLS, COMMENT, SPACED, BAD_SYMBOL = 0, 1, 2, 3
@@ -60,21 +57,6 @@ SYMBOLS = _symbol_table()
 
 
 LINE_SYMBOLS = np.frombuffer(b".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", dtype=np.uint8)
-
-
-def puzzle_lines(values: np.ndarray) -> list[str]:
-    """Each row as one line of symbols (``.`` for 0), like ``formats.format_line``.
-
-    Vectorised for up to 35 values; 36x36 rows (values past ``Z``) go through
-    ``format_line`` as space-separated numbers.
-    """
-    array = np.asarray(values)
-    if array.size and array.max() >= len(LINE_SYMBOLS):
-        from .formats import format_line
-
-        return [format_line(row.tolist()) for row in array]
-    symbols = np.ascontiguousarray(LINE_SYMBOLS[array])
-    return [line.decode() for line in symbols.view(f"S{max(1, array.shape[-1])}").ravel()]
 
 
 class Batch(NamedTuple):
@@ -177,91 +159,47 @@ def _broken_rows(givens, square_units, units, size):  # type: ignore[no-untyped-
     return broken
 
 
-def _givens_error(cells: np.ndarray) -> str:
-    """The reference's own words for givens that contradict each other."""
-    from .puzzle import InvalidPuzzleError, check_givens
-
-    try:
-        check_givens(tuple(int(v) for v in cells))
-    except InvalidPuzzleError as error:
-        return str(error)
-    return "givens contradict each other"
-
-
-def _validated(box: int, givens: np.ndarray, lines: np.ndarray,
-               errors: list[tuple[int, str]]) -> Batch:
-    """Move rows with out-of-range or repeated givens from ``givens`` to ``errors``."""
+def broken_rows(box: int, givens: np.ndarray) -> np.ndarray:
+    """True for every row of ``givens`` with a value above ``n`` or a value twice in a unit."""
     tables = kernel_tables(box)
-    broken = _broken_rows(givens, tables.square_units, tables.units.shape[0], box * box)
-    errors = errors + [(int(lines[i]), _givens_error(givens[i])) for i in np.flatnonzero(broken)]
-    keep = ~broken
-    return Batch(box, givens[keep], lines[keep], sorted(errors))
+    return _broken_rows(givens, tables.square_units, tables.units.shape[0], box * box)
 
 
-def _needs_general_reader(data: np.ndarray, starts: np.ndarray, widths: np.ndarray,
-                          kinds: np.ndarray, longest: int) -> bool:
-    """Anything but clean puzzle lines of one size: a job for ``formats``.
-
-    That covers grids, spaced numbers, unreadable symbols, wrong or mixed sizes
-    and over-long lines, so every message about a bad line is the reader's own.
-    """
-    if longest > MAX_LINE_LENGTH or (kinds != CELLS).any() or len(widths) == 0:
-        return True
-    if (widths != widths[0]).any() or int(widths[0]) not in PUZZLE_CELLS:
-        return True
-    if widths[0] == 16:  # a 16x16 grid's row, unless every value fits a 4x4 puzzle
-        return any(SYMBOLS[data[start:start + 16]].max() > 4 for start in starts)
-    return False
-
-
-def _decodes(raw: bytes) -> bool:
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
+def _clean_lines_only(data: np.ndarray, starts: np.ndarray, widths: np.ndarray,
+                      kinds: np.ndarray, longest: int, max_line: int) -> bool:
+    """Only clean puzzle lines of one size, none longer than ``max_line``?"""
+    if longest > max_line or (kinds != CELLS).any() or len(widths) == 0:
         return False
-    return b"\0" not in raw
+    if (widths != widths[0]).any() or int(widths[0]) not in PUZZLE_CELLS:
+        return False
+    if widths[0] == 16:  # a 16x16 grid's row, unless every value fits a 4x4 puzzle
+        return not any(SYMBOLS[data[start:start + 16]].max() > 4 for start in starts)
+    return True
 
 
-def parse_batch(text: bytes | str) -> Batch:
-    """Puzzles from the text of a file; see ``read_batch``."""
-    raw = text.encode() if isinstance(text, str) else bytes(text)
+def read_clean(raw: bytes, max_line: int) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """``(box, givens, lines)`` when ``raw`` holds clean puzzle lines only, else None.
+
+    None covers grids, spaced numbers, unreadable symbols, wrong or mixed sizes
+    and lines longer than ``max_line``: a job for the general reader, so that
+    every message about a bad line is its own.  The givens are not validated.
+    """
     data = np.frombuffer(raw, dtype=np.uint8)
-    numbers, starts, stops, kinds, longest = _index_lines(data, SYMBOLS)
+    with compile_notice("the Sudoku file reader", [_index_lines, _fill_givens], "5-10 s"):
+        numbers, starts, stops, kinds, longest = _index_lines(data, SYMBOLS)
     widths = stops - starts
-    if _needs_general_reader(data, starts, widths, kinds, longest) or not _decodes(raw):
-        return _from_entries(raw)
+    if not _clean_lines_only(data, starts, widths, kinds, longest, max_line):
+        return None
     box = round(int(widths[0]) ** 0.25)
     givens = np.empty((len(starts), box**4), dtype=np.uint8)
     _fill_givens(data, starts, SYMBOLS, givens)
-    return _validated(box, givens, numbers, [])
+    return box, givens, numbers
 
 
-def _from_entries(raw: bytes) -> Batch:
-    """The general reader's entries (grids, spaced cells, bad lines) as a batch.
-
-    ``formats.PuzzleFileError`` (a binary or non-UTF-8 file) passes through.
-    """
-    from .formats import read_puzzles
-
-    entries = read_puzzles(io.BytesIO(raw))
-    errors = [(e.line, e.error or "") for e in entries if e.cells is None]
-    readable = [e for e in entries if e.cells is not None and e.box is not None]
-    if not readable:
-        return Batch(3, np.zeros((0, 81), np.uint8), np.zeros(0, np.int64), sorted(errors))
-    box = readable[0].box or 3
-    same = [e for e in readable if e.box == box]
-    errors += [(e.line, f"a {e.box}-box puzzle in a batch of box {box}")
-               for e in readable if e.box != box]
-    givens = np.array([e.cells for e in same], dtype=np.int64).clip(0, 255).astype(np.uint8)
-    lines = np.array([e.line for e in same], dtype=np.int64)
-    return _validated(box, givens, lines, errors)
-
-
-def read_batch(path: str | os.PathLike[str]) -> Batch:
-    """Every puzzle of a file as one array, with the lines that hold none.
-
-    One-line puzzles (``puzzle``, ``puzzle:count``, ``puzzle<TAB>name``) are
-    read in one compiled pass; other layouts fall back to ``formats``.  The
-    batch takes the size of the file's first puzzle.
-    """
-    return parse_batch(Path(path).read_bytes())
+def symbol_lines(values: np.ndarray) -> list[str] | None:
+    """Each row as one line of symbols (``.`` for 0); None when a value is past ``Z``."""
+    array = np.asarray(values)
+    if array.size and array.max() >= len(LINE_SYMBOLS):
+        return None
+    symbols = np.ascontiguousarray(LINE_SYMBOLS[array])
+    return [line.decode() for line in symbols.view(f"S{max(1, array.shape[-1])}").ravel()]

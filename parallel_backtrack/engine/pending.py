@@ -1,0 +1,162 @@
+"""The parent's queue of work, and the policies that pick the next task from it.
+
+Glossary
+--------
+work
+    ``Work(key, roots)``: subtrees waiting to be run as one task.  ``key`` is the
+    work's place in the sequential depth-first order (see ``scheduler.py``);
+    ``parent`` the task whose leftover it is (-1: cut by the parent).
+pending
+    Work waiting in the parent, front first.  Above ``max_roots`` waiting roots
+    (the scheduler's ``MAX_PENDING``) nothing is split, which bounds the
+    parent's memory.
+budget
+    Tasks get the whole node budget only while the work pending holds
+    ``FULL_AHEAD`` budget per worker (by the measured nodes per subtree), half of
+    it otherwise, and a ``TAIL_SHRINK``-th in the tail: long tasks while much is
+    left cost the parent fewer dispatches, short ones at the end keep workers even.
+packing
+    Guided self-scheduling: a task takes ``1 / (GUIDED * workers)`` of the roots
+    pending from the cut, so early tasks take many small subtrees and the last
+    ones few; each dispatch costs the parent some 50 us, so fewer, fuller tasks
+    let one parent feed more workers.  The budget still bounds a task: roots it
+    never started come back as they were (``untouched``).  Ordered modes never pack.
+tail
+    Fewer items pending than workers.  The next item is split if it is likely
+    big (a leftover, once; a subtree of the cut when the moving average of
+    nodes per subtree, ``per_root``, fills a good share of a budget).
+per_root
+    Nodes per subtree of the cut, a moving average of the latest tasks (None:
+    nothing measured yet).
+
+Example: ``Pending(2, 20_000, packs=True, report=report, max_roots=20_000)``; ``push``
+the cut's work, then ``next_work(split)`` hands out tasks, splitting in the tail.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .report import SearchReport
+from .split import Subtree
+
+# In the tail a subtree of the cut is split when subtrees average this share of a
+# budget (1 / SPLIT_SHARE) or more.
+SPLIT_SHARE = 2
+# Tasks get the whole budget while the subtrees pending hold about this many budgets
+# per worker (by the measured nodes per subtree), half of it otherwise, and in the
+# tail (fewer items pending than workers) a TAIL_SHRINK-th of it.  One, not four:
+# on 2 workers that is a quarter fewer tasks and a 2% shorter run (n = 17, the 9x9
+# count), and at 64 workers there is rarely even one budget per worker pending.
+FULL_AHEAD = 1
+TAIL_SHRINK = 8
+# Packing takes 1 / (GUIDED * workers) of the pending roots.
+GUIDED = 2
+# The weight of the latest task in the moving average of nodes per cut subtree.
+AVERAGE_WEIGHT = 0.1
+# Work split this many times is not split again (its own leftovers may be).
+MAX_LEVELS = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    key: tuple[int, ...]
+    roots: tuple[Subtree, ...]
+    parent: int = -1  # the task whose leftover this is (-1: cut by the parent)
+    crashes: int = 0  # crashes this work was in flight for
+    level: int = 0  # levels its roots were branched below a cut or leftover root
+
+
+class Pending:
+    """Work waiting in the parent, with its root count and the measured subtree size."""
+
+    def __init__(self, workers: int, budget: int | None, packs: bool,
+                 report: SearchReport, *, max_roots: int) -> None:
+        self.workers, self.budget, self.packs, self.report = workers, budget, packs, report
+        self.max_roots = max_roots  # no splitting above this many roots waiting
+        self.items: deque[Work] = deque()
+        self.roots = 0
+        self.per_root: float | None = None
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator[Work]:
+        return iter(self.items)
+
+    def push(self, work: Work, front: bool = True) -> None:
+        (self.items.appendleft if front else self.items.append)(work)
+        self.roots += len(work.roots)
+        self.report.peak_pending = max(self.report.peak_pending, self.roots)
+
+    def pop(self) -> Work:
+        work = self.items.popleft()
+        self.roots -= len(work.roots)
+        return work
+
+    def measure(self, roots: int, nodes: int) -> None:
+        """Fold one task's nodes per subtree of the cut into the moving average: the
+        cut's subtrees shrink from left to right, and dispatch follows that order."""
+        if roots > 0:
+            sample = nodes / roots
+            old = self.per_root
+            self.per_root = sample if old is None else old + AVERAGE_WEIGHT * (sample - old)
+
+    def worth_splitting(self, work: Work) -> bool:
+        """Is ``work`` likely big enough to share out?  Before anything is measured,
+        yes.  A leftover is (a budget ran out above it) until it has been split
+        ``MAX_LEVELS`` times; a subtree of the cut is when the subtrees measured so
+        far average a good share of a budget.  Splitting tiny work would only cost
+        the parent dispatches."""
+        if self.budget is None or self.per_root is None:
+            return True
+        if work.parent >= 0:
+            return work.level < MAX_LEVELS
+        return len(work.roots) * self.per_root >= self.budget / SPLIT_SHARE
+
+    def next_work(self, split: Callable[[Work], list[Work]]) -> Work | None:
+        """The next work to submit; ``split`` it first when the queue runs low."""
+        while self.items:
+            work = self.pop()
+            if (len(self.items) >= self.workers or self.roots >= self.max_roots
+                    or not self.worth_splitting(work)):
+                return self.pack(work)
+            pieces = split(work)
+            for piece in reversed(pieces[1:]):
+                self.push(piece)
+            if pieces:
+                return pieces[0]
+        return None
+
+    def pack(self, work: Work) -> Work:
+        """Add the next subtrees of the cut to ``work``: guided self-scheduling, a share
+        ``1 / (GUIDED * workers)`` of the roots pending, so early tasks take many and
+        the last ones few.  The budget still bounds the task: roots it never starts
+        come back as they were (``untouched``) and are packed again."""
+        if not self.packs or self.budget is None or work.parent != -1:
+            return work
+        share = self.roots // (GUIDED * self.workers)
+        roots = list(work.roots)
+        while (len(roots) < share and self.items and self.items[0].parent == -1
+               and self.items[0].crashes == work.crashes):
+            roots.extend(self.pop().roots)
+        if len(roots) == len(work.roots):
+            return work
+        return Work(work.key, tuple(roots), work.parent, work.crashes, work.level)
+
+    def budget_now(self) -> int | None:
+        """The node budget of the next task: a ``TAIL_SHRINK``-th of it once fewer
+        items than workers are pending, so the last tasks end close together; all of
+        it while the subtrees pending hold ``FULL_AHEAD`` budget per worker (by
+        the measured nodes per subtree: fewer, longer tasks, fewer dispatches); half
+        of it otherwise."""
+        if self.budget is None:
+            return None
+        if len(self.items) < self.workers:
+            return max(1, self.budget // TAIL_SHRINK)
+        if (self.per_root is not None
+                and self.roots * self.per_root >= FULL_AHEAD * self.workers * self.budget):
+            return self.budget
+        return max(1, self.budget // 2)

@@ -1,0 +1,113 @@
+"""Files to batches and batches to text: the compiled reader with the general one behind it.
+
+A file of clean puzzle lines is read by ``kernel.read`` in one compiled pass;
+any other file (grids, spaced numbers, unreadable or over-long lines, mixed
+sizes, binary data) goes through ``formats.read_puzzles``, so every layout it
+reads is read here too and every message about a bad line is its own.  Givens
+that contradict each other are found in bulk and worded by
+``puzzle.check_givens``.
+
+Glossary
+--------
+batch
+    ``kernel.read.Batch``: ``box``, ``givens`` (``uint8 [puzzles, n*n]``, 0 for
+    a blank), ``lines`` (the 1-based file line of each row) and ``errors``
+    (``[(line, reason), ...]`` for every line that holds no usable puzzle:
+    unreadable, a different size than the file's first puzzle, or givens that
+    contradict each other).  Nothing is dropped silently.
+symbol
+    ``.``, ``0`` or ``_`` for a blank, ``1``..``9``, then ``A``.. (either case)
+    for 10 and up, as ``formats`` reads them.  Example: the line
+    ``"85...24..72......9..."`` starts the row ``8 5 0 0 0 2 4 0 0``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .formats import MAX_LINE_LENGTH, format_line, read_puzzles
+from .kernel.read import Batch, broken_rows, read_clean, symbol_lines
+from .puzzle import InvalidPuzzleError, check_givens
+
+__all__ = ["Batch", "parse_batch", "puzzle_lines", "read_batch"]
+
+
+def puzzle_lines(values: np.ndarray) -> list[str]:
+    """Each row as one line of symbols (``.`` for 0), like ``formats.format_line``.
+
+    Vectorised for up to 35 values; 36x36 rows (values past ``Z``) go through
+    ``format_line`` as space-separated numbers.
+    """
+    lines = symbol_lines(values)
+    if lines is None:
+        return [format_line(row.tolist()) for row in np.asarray(values)]
+    return lines
+
+
+def _givens_error(cells: np.ndarray) -> str:
+    """The reference's own words for givens that contradict each other."""
+    try:
+        check_givens(tuple(int(v) for v in cells))
+    except InvalidPuzzleError as error:
+        return str(error)
+    return "givens contradict each other"
+
+
+def _validated(box: int, givens: np.ndarray, lines: np.ndarray,
+               errors: list[tuple[int, str]]) -> Batch:
+    """Move rows with out-of-range or repeated givens from ``givens`` to ``errors``."""
+    broken = broken_rows(box, givens)
+    errors = errors + [(int(lines[i]), _givens_error(givens[i])) for i in np.flatnonzero(broken)]
+    keep = ~broken
+    return Batch(box, givens[keep], lines[keep], sorted(errors))
+
+
+def _decodes(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return b"\0" not in raw
+
+
+def parse_batch(text: bytes | str) -> Batch:
+    """Puzzles from the text of a file; see ``read_batch``."""
+    raw = text.encode() if isinstance(text, str) else bytes(text)
+    clean = read_clean(raw, MAX_LINE_LENGTH)
+    if clean is None or not _decodes(raw):
+        return _from_entries(raw)
+    box, givens, lines = clean
+    return _validated(box, givens, lines, [])
+
+
+def _from_entries(raw: bytes) -> Batch:
+    """The general reader's entries (grids, spaced cells, bad lines) as a batch.
+
+    ``formats.PuzzleFileError`` (a binary or non-UTF-8 file) passes through.
+    """
+    entries = read_puzzles(io.BytesIO(raw))
+    errors = [(e.line, e.error or "") for e in entries if e.cells is None]
+    readable = [e for e in entries if e.cells is not None and e.box is not None]
+    if not readable:
+        return Batch(3, np.zeros((0, 81), np.uint8), np.zeros(0, np.int64), sorted(errors))
+    box = readable[0].box or 3
+    same = [e for e in readable if e.box == box]
+    errors += [(e.line, f"a {e.box}-box puzzle in a batch of box {box}")
+               for e in readable if e.box != box]
+    givens = np.array([e.cells for e in same], dtype=np.int64).clip(0, 255).astype(np.uint8)
+    lines = np.array([e.line for e in same], dtype=np.int64)
+    return _validated(box, givens, lines, errors)
+
+
+def read_batch(path: str | os.PathLike[str]) -> Batch:
+    """Every puzzle of a file as one array, with the lines that hold none.
+
+    One-line puzzles (``puzzle``, ``puzzle:count``, ``puzzle<TAB>name``) are
+    read in one compiled pass; other layouts fall back to ``formats``.  The
+    batch takes the size of the file's first puzzle.
+    """
+    return parse_batch(Path(path).read_bytes())

@@ -1,0 +1,305 @@
+"""Running a file's puzzles: one result per file entry, split across processes by joblib.
+
+(A *batch* elsewhere is one array of puzzles solved in one compiled call:
+``kernel.batch``; ``kernel_results`` below hands a bulk-read file to it.)
+
+Glossary
+--------
+entry
+    One puzzle read from a file, or the reason it could not be read
+    (``formats.PuzzleEntry``).
+job
+    What to do with each entry: order, propagation, whether to count (up to
+    ``limit``), the wall-clock ``deadline`` of ``--timeout`` (``time.time()``
+    seconds, so it means the same in every worker) and whether to ``verify``.
+    ``python_first`` nodes (one worker, fast kernel) are searched on the Python
+    path before the kernel takes the rest: a small job ends there without loading
+    numba (the tree, the answers and the node counts are the same).
+    ``engine_options`` (backend, budget, address...) go to the engine's scheduler
+    when one puzzle is split across workers.
+result
+    One ``PuzzleResult`` per entry, in file order: ``status`` is ``solved``,
+    ``unsolvable`` (no solution), ``invalid`` (unreadable, or givens that
+    contradict each other; see ``results``), ``stopped`` (the search did not finish: the
+    deadline passed or Ctrl-C; ``stop_reason`` says which, ``count`` is a lower
+    bound and ``solution`` is there if one was found) or ``failed`` (no
+    trustworthy answer: the solution failed ``verify``, or worker processes
+    kept dying), with the solution as one line of cells, the count when
+    counting, the nodes visited and the seconds.
+slice
+    A search on one worker runs in slices of ``space.node_budget`` nodes (some
+    0.1 s; ``search.solve_then_count``), so a Ctrl-C loses at most one slice of
+    the partial count and a deadline is met within one.
+workers
+    joblib's ``n_jobs``: 1 solves in this process, -1 uses every core.  Puzzles
+    go to the workers in batches (joblib's ``batch_size="auto"``); each puzzle
+    is searched on one worker, so answers do not depend on the worker count.
+    ``solve_entry(..., workers=W)`` instead cuts one puzzle's tree across W
+    processes (the engine's scheduler).
+
+Example: ``list(solve_entries(read_puzzles("top95.txt"), Job()))`` gives 95
+results, all ``solved``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from parallel_backtrack import engine
+from parallel_backtrack.engine.checks import is_interrupt
+
+from .formats import PuzzleEntry
+from .puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
+from .results import (
+    FAILED,
+    SOLVED,
+    STOPPED,
+    UNSOLVABLE,
+    PuzzleResult,
+    invalid,
+    wrong_solution,
+)
+from .search import Findings, solve_then_count, space_for
+from .space import SudokuSpace, is_valid_solution
+
+if TYPE_CHECKING:
+    from .kernel.read import Batch
+
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """How to search each puzzle."""
+
+    order: str = "fewest"
+    propagation: str = "units"
+    count: bool = False
+    limit: int | None = None
+    deadline: float | None = None
+    verify: bool = False
+    kernel: str = "fast"
+    python_first: int = 0
+    engine_options: tuple[tuple[str, Any], ...] = ()
+
+
+def _seconds_left(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - time.time()
+
+
+def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) -> None:
+    """One worker, this process: ``search.solve_then_count``; the first
+    ``job.python_first`` nodes on the Python path, the rest (if any) in the kernel."""
+    roots = None
+    options: dict[str, Any] = {"count": job.count, "limit": job.limit, "deadline": job.deadline}
+    if job.kernel == "fast" and job.python_first:
+        roots = solve_then_count(space_for(puzzle, job.order, "reference"), findings,
+                                 nodes=job.python_first, **options)
+        if not roots or findings.stop is not None:
+            return
+    solve_then_count(space_for(puzzle, job.order, job.kernel), findings, roots=roots, **options)
+
+
+def _absorb(findings: Findings, report: engine.SearchReport) -> None:
+    findings.nodes += report.nodes
+    if not report.complete:
+        findings.stop = report.stop_reason or "interrupted"
+
+
+def _options(job: Job, workers: int, findings: Findings) -> dict[str, Any] | None:
+    """The engine options for the time left, or None (and a stop) when none is."""
+    left = _seconds_left(job.deadline)
+    if left is not None and left <= 0:
+        findings.stop = "timeout"
+        return None
+    return {**dict(job.engine_options), "workers": workers, "timeout": left}
+
+
+def _search_pool(space: SudokuSpace, job: Job, workers: int, findings: Findings) -> None:
+    """Several workers: the engine's scheduler.  Counting up to a limit streams the
+    solutions; counting them all solves first (a solution to show), then counts."""
+    options = _options(job, workers, findings)
+    if options is None:
+        return
+    if job.count and job.limit is not None:
+        stream = engine.solutions(space, limit=job.limit, **options)
+        try:
+            for state in stream:
+                findings.first, findings.count = findings.first or state, findings.count + 1
+        finally:
+            _absorb(findings, stream.report)
+        return
+    _run(engine.solve, space, options, findings)
+    options = _options(job, workers, findings) if job.count and findings.stop is None else None
+    if options is not None and findings.first is not None:
+        _run(engine.count, space, options, findings)
+
+
+def _run(mode: Any, space: SudokuSpace, options: dict[str, Any], findings: Findings) -> None:
+    """``engine.solve`` or ``engine.count``; a Ctrl-C still leaves its part in the findings."""
+    try:
+        report = mode(space, **options)
+    except engine.SearchInterrupted as stop:
+        _take(findings, stop.report)
+        raise
+    _take(findings, report)
+
+
+def _take(findings: Findings, report: engine.SearchReport) -> None:
+    _absorb(findings, report)
+    if report.mode == "first":
+        findings.first, findings.count = report.solution, int(report.solution is not None)
+    else:  # the count run counts the whole tree again, the first solution included
+        findings.count = max(1, report.count)
+
+
+def _outcome(index: int, entry: PuzzleEntry, job: Job, findings: Findings,
+             seconds: float) -> PuzzleResult:
+    solution = None if findings.first is None else findings.first.line()
+    count = findings.count if job.count else None
+    if count is not None and job.limit is not None:
+        count = min(count, job.limit)
+    if (findings.first is not None and job.verify
+            and not is_valid_solution(entry.cells or (), findings.first.cells)):
+        return wrong_solution(index, entry.line, count, findings.nodes, seconds)
+    if findings.stop is not None:
+        status = STOPPED
+    else:
+        status = SOLVED if solution is not None else UNSOLVABLE
+    return PuzzleResult(index, entry.line, status, solution, count, findings.nodes, seconds,
+                        stop_reason=findings.stop,
+                        cells=None if findings.first is None else findings.first.cells)
+
+
+def solve_entry(
+    index: int, entry: PuzzleEntry, job: Job, *, workers: int = 1
+) -> PuzzleResult:
+    """Search one entry; unreadable or contradictory givens give an ``invalid`` result,
+    a deadline or a Ctrl-C a ``stopped`` one (with what was found so far)."""
+    if entry.cells is None:
+        return invalid(index, entry.line, entry.error)
+    try:
+        puzzle = ImmutableSudokuPuzzle(entry.cells, job.propagation)
+    except InvalidPuzzleError as error:
+        return invalid(index, entry.line, error)
+    started, findings = time.perf_counter(), Findings()
+    try:
+        if workers == 1:
+            _search_here(puzzle, job, findings)
+        else:
+            _search_pool(space_for(puzzle, job.order, job.kernel), job, workers, findings)
+    except KeyboardInterrupt:  # SearchInterrupted too: the findings holds the partial result
+        findings.stop = "interrupted"
+    except SystemError as error:  # a Ctrl-C inside a compiled kernel, as numba reports it
+        if not is_interrupt(error):
+            raise
+        findings.stop = "interrupted"
+    except engine.WorkerCrashError as crash:
+        return PuzzleResult(index, entry.line, FAILED, nodes=findings.nodes + crash.report.nodes,
+                            seconds=time.perf_counter() - started,
+                            error=f"line {entry.line}: {crash}")
+    return _outcome(index, entry, job, findings, time.perf_counter() - started)
+
+
+def _solve_in_parallel(
+    entries: Sequence[PuzzleEntry], job: Job, workers: int
+) -> Generator[PuzzleResult, None, None]:
+    from joblib import Parallel, delayed  # type: ignore[import-untyped]
+
+    parallel = Parallel(n_jobs=workers, return_as="generator", batch_size="auto")
+    results = parallel(delayed(solve_entry)(i, entry, job) for i, entry in enumerate(entries))
+    try:
+        for result in results:  # noqa: UP028 - ``yield from`` would close ``results`` itself
+            yield result
+    finally:
+        with warnings.catch_warnings():  # "N tasks ... have been cancelled": we know
+            warnings.simplefilter("ignore")
+            results.close()  # stopped early: joblib kills the workers still running
+
+
+def solve_entries(
+    entries: Sequence[PuzzleEntry], job: Job, *, workers: int = 1, progress: bool = False
+) -> Iterator[PuzzleResult]:
+    """One result per entry, in order, up to the first ``stopped`` one (a deadline or a
+    Ctrl-C ends the whole run there); a tqdm bar on stderr with ``progress``."""
+    if workers == 1:
+        results: Generator[PuzzleResult, None, None] = (
+            solve_entry(i, entry, job) for i, entry in enumerate(entries)
+        )
+    else:
+        results = _solve_in_parallel(entries, job, workers)
+    bar = None
+    if progress:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+
+        bar = tqdm(total=len(entries), unit="puzzle", file=sys.stderr, leave=False)
+    try:
+        for result in results:
+            if bar is not None:
+                bar.update(1)
+            yield result
+            if result.stop_reason is not None:
+                return
+    finally:
+        results.close()
+        if bar is not None:
+            bar.close()
+
+
+# Nodes a puzzle may take inside a bulk slice (about 0.1 s); a puzzle that needs more is
+# searched on its own afterwards (engine, time slices, --workers split its tree).
+BULK_BUDGET = 100_000
+
+
+def kernel_results(batch: Batch, job: Job, *, workers: int = 1,
+                   slice_puzzles: int = 4096) -> Iterator[PuzzleResult]:
+    """Every puzzle of a bulk-read ``kernel_read.Batch`` through the compiled kernel, in
+    file order, with its unreadable lines as ``invalid`` results.
+
+    Puzzles go in slices of ``slice_puzzles``, each one compiled call in which no puzzle
+    may take more than ``BULK_BUDGET`` nodes; the few that need more are searched one by
+    one with ``solve_entry``.  So a Ctrl-C ends the run within moments, and nodes are
+    those of the search that gave the answer.  ``seconds`` is the slice's time per puzzle.
+    """
+    from .batch_io import puzzle_lines
+    from .kernel.batch import UNFINISHED, count_batch, solve_batch
+
+    rows = {int(line): row for row, line in enumerate(batch.lines)}
+    errors = dict(batch.errors)
+    first = done = 0
+    found: Any = None
+    lines: list[str] = []
+    for index, line in enumerate(sorted([*rows, *errors])):
+        if line in errors:
+            yield invalid(index, line, errors[line])
+            continue
+        row = rows[line]
+        if row >= done:
+            first, done = row, min(row + slice_puzzles, len(batch.givens))
+            part = batch.givens[first:done]
+            if job.count:
+                found = count_batch(part, job.order, job.propagation, limit=job.limit,
+                                    workers=workers, budget=BULK_BUDGET)
+            else:
+                found = solve_batch(part, job.order, job.propagation, workers=workers,
+                                    budget=BULK_BUDGET)
+            lines = puzzle_lines(found.values)
+        at, seconds = row - first, found.seconds / (done - first)
+        count = int(found.counts[at])
+        if count == UNFINISHED:
+            cells = tuple(int(v) for v in batch.givens[row])
+            result = solve_entry(index, PuzzleEntry(line, cells=cells), job, workers=workers)
+            yield result
+            if result.stop_reason is not None:
+                return
+            continue
+        findings = count if job.count else None
+        if count and job.verify and not is_valid_solution(batch.givens[row].tolist(), lines[at]):
+            yield wrong_solution(index, line, findings, int(found.nodes[at]), seconds)
+            continue
+        yield PuzzleResult(index, line, SOLVED if count else UNSOLVABLE,
+                           lines[at] if count else None, findings, int(found.nodes[at]), seconds)
