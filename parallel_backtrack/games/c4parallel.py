@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import make_executor
-from ..engine.executors import unship
+from ..engine.worker import unship
 from ..engine.window import SharedBounds
 from .c4board import Board, Connect4Game, Position
 from .c4kernel import Solver, half

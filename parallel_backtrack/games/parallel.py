@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Executor, make_executor
-from ..engine.executors import unship
+from ..engine.worker import unship
 from ..engine.window import UNBOUNDED, SharedBounds, shared_bounds
 from .game import Game
 from .search import alphabeta
