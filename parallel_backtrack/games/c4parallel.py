@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import make_executor
-from ..engine.worker import unship
 from ..engine.window import SharedBounds
+from ..engine.worker import unship
 from .c4board import Board, Connect4Game, Position
 from .c4kernel import Solver, half
 from .parallel import Chain, YoungBrothersWait, chain_window

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Executor, make_executor
-from ..engine.worker import unship
 from ..engine.window import UNBOUNDED, SharedBounds, shared_bounds
+from ..engine.worker import unship
 from .game import Game
 from .search import alphabeta
 
