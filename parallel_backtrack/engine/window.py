@@ -1,0 +1,124 @@
+"""A shared improving bound: the channel of searches whose tasks share a window.
+
+Alpha-beta split over tasks (Young Brothers Wait) needs the bounds the parent
+learns while tasks run: a task reads them now and then and narrows its own
+window, and a task submitted later starts from them.  The engine gives the
+channel, the problem gives the meaning (which slot is whose alpha).
+
+Glossary
+--------
+slot
+    One 64-bit integer; the parent owns it and only ever raises it
+    (``raise_to``: a monotone maximum), tasks read it.  A slot starts at
+    ``initial`` (``-UNBOUNDED`` unless told).
+shared
+    On a pool whose tasks share this machine's files (the capability a local
+    stop flag shows: its ``path`` is a file), the slots live in a small file
+    the parent writes and every worker maps; tasks see a raise within
+    microseconds.  Elsewhere (a Dask cluster) a task sees the values the bounds
+    had when it was submitted: still correct, only less pruning.
+UNBOUNDED
+    2^62, standing for infinity (values are integers).
+
+Example::
+
+    bounds = shared_bounds(executor, slots=4)
+    bounds.raise_to(0, 17)       # the parent learnt alpha = 17 at slot 0
+    bounds.read(0)               # 17, in the parent and in every task
+    bounds.close()               # end of the run: the file goes
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import struct
+import tempfile
+from typing import Any
+
+UNBOUNDED = 1 << 62
+_SLOT = struct.Struct("<q")
+_MAPS: dict[str, tuple[Any, mmap.mmap]] = {}  # in a worker: path -> (file, map)
+_MAPS_MAX = 8
+
+
+class SharedBounds:
+    """``slots`` integers the parent raises and tasks read (see the module doc)."""
+
+    def __init__(self, slots: int, initial: int = -UNBOUNDED, shared: bool = False) -> None:
+        if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
+            raise ValueError(f"slots must be a positive integer, got {slots!r}")
+        self.slots = slots
+        self.values = [initial] * slots  # the parent's copy, and a task's snapshot
+        self.path: str | None = None
+        self._fd: int | None = None
+        if shared:
+            handle, self.path = tempfile.mkstemp(prefix="pb-window-", suffix=".bin")
+            os.write(handle, b"".join(_SLOT.pack(v) for v in self.values))
+            self._fd = handle
+        self._owner = os.getpid()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"slots": self.slots, "values": list(self.values), "path": self.path}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.slots, self.values, self.path = state["slots"], state["values"], state["path"]
+        self._fd, self._owner = None, -1
+
+    def read(self, slot: int) -> int:
+        """The slot's latest value (a task's snapshot when the file is unavailable)."""
+        if self._owner == os.getpid() or self.path is None:
+            return self.values[slot]
+        mapped = _map(self.path)
+        if mapped is None:
+            return self.values[slot]
+        value = _SLOT.unpack_from(mapped, slot * _SLOT.size)[0]
+        self.values[slot] = max(self.values[slot], value)
+        return self.values[slot]
+
+    def raise_to(self, slot: int, value: int) -> bool:
+        """Parent only: raise the slot to ``value`` if higher; True when it rose."""
+        if self._owner != os.getpid():
+            raise RuntimeError("only the process that made the bounds may raise them")
+        if value <= self.values[slot]:
+            return False
+        self.values[slot] = int(value)
+        if self._fd is not None:
+            os.pwrite(self._fd, _SLOT.pack(int(value)), slot * _SLOT.size)
+        return True
+
+    def close(self) -> None:
+        """End of the run: remove the file (tasks still running keep their snapshot)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if self.path is not None and self._owner == os.getpid():
+            try:
+                os.remove(self.path)
+            except OSError:
+                pass
+
+
+def _map(path: str) -> mmap.mmap | None:
+    found = _MAPS.get(path)
+    if found is not None:
+        return found[1]
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - kept open with its map
+        mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    if len(_MAPS) >= _MAPS_MAX:
+        old_stream, old_map = _MAPS.pop(next(iter(_MAPS)))
+        old_map.close()
+        old_stream.close()
+    _MAPS[path] = (stream, mapped)
+    return mapped
+
+
+def shared_bounds(executor: Any, slots: int, initial: int = -UNBOUNDED) -> SharedBounds:
+    """Bounds for one run on ``executor``: a shared file when its tasks can see this
+    machine's files (a local pool), else values handed to each task as submitted."""
+    flag = executor.stop_flag()
+    shared = getattr(flag, "path", None) is not None
+    return SharedBounds(slots, initial, shared=shared)

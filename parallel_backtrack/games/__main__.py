@@ -1,0 +1,64 @@
+"""``python -m parallel_backtrack.games``: game-tree search from the command line.
+
+Subcommands: ``alphabeta`` (the assignment's text format), ``nim``, ``tictactoe``,
+``connect4`` and ``random`` (parallel alpha-beta on a seeded random tree).
+``main`` returns the exit status: 0 done, 1 some input was bad (a tree, a
+position, an expected score that did not match), 2 usage error, 4 internal
+error, 130 Ctrl-C.
+
+Glossary
+--------
+subcommand module
+    Each ``cli_*.py`` adds its parser (``add_parser``) and a ``run(args, out,
+    prog)``; only the one asked for imports its solver (numba stays unloaded for
+    ``--help``, usage errors and the pure-Python games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from .. import _cli
+from . import cli_alphabeta, cli_connect4, cli_games
+
+PROG = "python -m parallel_backtrack.games"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _cli.Parser(
+        prog=PROG,
+        description="Two-player game search: alpha-beta over the assignment's text "
+        "format, Nim, tic-tac-toe, an exact Connect-Four solver and parallel alpha-beta.",
+        epilog="examples:\n  %(prog)s alphabeta trees.txt\n  %(prog)s nim --sticks 100000\n"
+        "  %(prog)s connect4 4453222\n  %(prog)s random --branching 6 --depth 8 --workers 2",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_cli.Parser)
+    commands.required = True
+    cli_alphabeta.add_parser(commands)
+    cli_games.add_parsers(commands)
+    cli_connect4.add_parser(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the CLI; returns the exit status (usage errors included: never raises)."""
+    out = out or sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # a usage error or --help, already printed
+        return stop.code if isinstance(stop.code, int) else _cli.EXIT_USAGE
+    prog = f"{PROG} {args.command}"
+    try:
+        return int(args.run(args, out, prog))
+    except (BrokenPipeError, KeyboardInterrupt, MemoryError) as error:
+        return _cli.failure(prog, error)
+    except (ValueError, OSError) as error:
+        return _cli.usage_error(prog, str(error))
+    except Exception as error:  # noqa: BLE001 - one line, never a traceback
+        return _cli.failure(prog, error)
+
+
+if __name__ == "__main__":
+    _cli.run_process(main)

@@ -1,0 +1,147 @@
+"""Connect-Four boards as bitboards, positions as move strings, and a plain Game.
+
+Glossary
+--------
+bitboard
+    Column ``c`` holds bits ``c * (H + 1)`` (bottom) to ``c * (H + 1) + H - 1``
+    (top); the bit above each column stays empty, so a four never wraps from one
+    column into the next.  ``(H + 1) * W <= 64``: one 64-bit word.
+current / mask
+    The stones of the player to move / every stone.  ``current + mask`` is a
+    unique key of the position (Pascal Pons' encoding).
+move string
+    The 1-based columns played from the empty board, ``"4453"``.
+score (Pons' convention)
+    For the player to move: 0 a draw; ``(W * H + 1 - n) // 2`` when they can win
+    with their next stone, ``n`` stones already down (a faster win scores more);
+    negative for a loss.
+Connect4Game
+    The same rules in the Game protocol (for the generic searches and for
+    checking the solver with plain minimax on end-games).
+
+Example: ``Board(7, 6).parse("4453").moves == 4``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 7, 6
+MAX_WIDTH = 9  # one digit per move
+
+
+class InvalidMoveError(ValueError):
+    """A move string that cannot be played; the message names the move."""
+
+
+def center_first(width: int) -> list[int]:
+    """Columns 0.. ordered from the centre outwards (left before right)."""
+    return sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c))
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    current: int
+    mask: int
+    moves: int
+
+
+class Board:
+    """The geometry of a ``width x height`` board and the rules on bitboards."""
+
+    def __init__(self, width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT) -> None:
+        for name, value in (("width", width), ("height", height)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if width > MAX_WIDTH:
+            raise ValueError(f"width must be at most {MAX_WIDTH} (one digit per move), "
+                             f"got {width}")
+        if (height + 1) * width > 64:
+            raise ValueError(f"(height + 1) * width must be at most 64 (one 64-bit word), "
+                             f"got ({height} + 1) * {width} = {(height + 1) * width}")
+        self.width, self.height, self.cells = width, height, width * height
+        self.bottom = sum(1 << c * (height + 1) for c in range(width))
+        self.full = self.bottom * ((1 << height) - 1)
+        self.order = center_first(width)
+
+    def top_bit(self, col: int) -> int:
+        return 1 << (self.height - 1 + col * (self.height + 1))
+
+    def column_mask(self, col: int) -> int:
+        return ((1 << self.height) - 1) << col * (self.height + 1)
+
+    def can_play(self, position: Position, col: int) -> bool:
+        return position.mask & self.top_bit(col) == 0
+
+    def play(self, position: Position, col: int) -> Position:
+        move = (position.mask + (1 << col * (self.height + 1))) & self.column_mask(col)
+        return Position(position.current ^ position.mask, position.mask | move,
+                        position.moves + 1)
+
+    def aligned(self, stones: int) -> bool:
+        """Four in a row among ``stones``."""
+        for shift in (1, self.height, self.height + 1, self.height + 2):
+            pairs = stones & stones >> shift
+            if pairs & pairs >> 2 * shift:
+                return True
+        return False
+
+    def last_mover_won(self, position: Position) -> bool:
+        return self.aligned(position.current ^ position.mask)
+
+    def parse(self, moves: str) -> Position:
+        """The position after ``moves``; InvalidMoveError names the first bad move."""
+        position = Position(0, 0, 0)
+        for index, char in enumerate(moves.strip(), 1):
+            if not char.isdigit() or not 1 <= int(char) <= self.width:
+                raise InvalidMoveError(f"move {index} ({char!r}) of {moves.strip()!r} is not "
+                                       f"a column 1..{self.width}")
+            col = int(char) - 1
+            if self.last_mover_won(position):
+                raise InvalidMoveError(f"move {index} ({char}) of {moves.strip()!r} comes "
+                                       "after the game was won")
+            if not self.can_play(position, col):
+                raise InvalidMoveError(f"move {index} ({char}) of {moves.strip()!r} plays in "
+                                       f"column {char}, which is full")
+            position = self.play(position, col)
+        return position
+
+    def show(self, position: Position) -> str:
+        """Rows top to bottom; ``x`` the first player, ``o`` the second."""
+        first = position.current if position.moves % 2 == 0 else position.current ^ position.mask
+        rows = []
+        for row in range(self.height - 1, -1, -1):
+            cells = []
+            for col in range(self.width):
+                bit = 1 << (row + col * (self.height + 1))
+                cells.append("." if not position.mask & bit else "x" if first & bit else "o")
+            rows.append(" ".join(cells))
+        return "\n".join(rows)
+
+
+class Connect4Game:
+    """Connect-Four in the Game protocol, scored in Pons' convention."""
+
+    def __init__(self, board: Board | None = None) -> None:
+        self.board = board or Board()
+
+    def to_move(self, state: Position) -> int:
+        return state.moves % 2
+
+    def actions(self, state: Position) -> list[int]:
+        return [c for c in self.board.order if self.board.can_play(state, c)]
+
+    def result(self, state: Position, action: int) -> Position:
+        return self.board.play(state, action)
+
+    def is_terminal(self, state: Position) -> bool:
+        return self.board.last_mover_won(state) or state.moves == self.board.cells
+
+    def utility(self, state: Position, player: int) -> int:
+        if not self.board.last_mover_won(state):
+            return 0
+        won = (self.board.cells + 2 - state.moves) // 2  # for the last mover
+        return -won if player == state.moves % 2 else won
+
+    def key(self, state: Position) -> int:
+        return state.current + state.mask

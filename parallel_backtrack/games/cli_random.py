@@ -1,0 +1,99 @@
+"""``games random``: parallel alpha-beta (Young Brothers Wait) on a seeded random tree,
+checked against the sequential alpha-beta.
+
+Glossary
+--------
+overhead
+    Parallel nodes over sequential nodes (1.00: no extra work).
+speedup
+    Sequential seconds over parallel seconds, both measured in this run.
+
+Example: ``random --branching 6 --depth 8 --workers 2`` prints both values (always
+equal), the times, the speedup and the overhead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any, TextIO
+
+from .. import _cli
+
+
+def bounded(name: str, low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        value = _cli.integer(text, f"an integer {name}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be {low}..{high}, got {value}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "random", help="parallel alpha-beta on a seeded random tree",
+        description="Young Brothers Wait alpha-beta on a uniform random tree whose leaf "
+        "values hash the path (the same tree in every process), against the sequential "
+        "alpha-beta: the same value, the time of each and the extra nodes.")
+    parser.add_argument("--branching", "-b", type=bounded("branching", 1, 64), default=6,
+                        help="children per node (default 6)")
+    parser.add_argument("--depth", "-d", type=bounded("depth", 1, 40), default=8,
+                        help="plies to the leaves (default 8)")
+    parser.add_argument("--seed", type=bounded("seed", 0, 2**63 - 1), default=1,
+                        help="the tree's seed (default 1)")
+    parser.add_argument("--workers", "-w", type=_cli.workers_type, default=2, metavar="W",
+                        help="worker processes; -1 = all cores (default 2)")
+    parser.add_argument("--split-depth", type=bounded("split depth", 1, 6), default=3,
+                        help="plies the parent splits (default 3)")
+    parser.add_argument("--no-sequential", action="store_true",
+                        help="skip the sequential search (no check, no speedup)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
+    from .parallel import parallel_alphabeta
+    from .randomtree import RandomTree
+    from .search import alphabeta
+
+    if args.branching ** min(args.split_depth, args.depth) > 4096:
+        return _cli.usage_error(prog, "--split-depth too deep: at most 4,096 split nodes")
+    game = RandomTree(args.branching, args.depth, args.seed)
+    payload: dict[str, Any] = {"branching": args.branching, "depth": args.depth,
+                               "seed": args.seed}
+    found = parallel_alphabeta(game, workers=args.workers, split_depth=args.split_depth)
+    payload["parallel"] = found.as_dict()
+    code = 0
+    if not args.no_sequential:
+        start = time.perf_counter()
+        plain = alphabeta(game, game.initial)
+        seconds = time.perf_counter() - start
+        payload["sequential"] = {"value": plain.value, "nodes": plain.nodes,
+                                 "seconds": seconds}
+        payload["speedup"] = seconds / found.seconds if found.seconds else None
+        payload["overhead"] = found.nodes / plain.nodes
+        code = 0 if plain.value == found.value else _cli.EXIT_ERROR
+    if args.json:
+        print(json.dumps(payload, sort_keys=True), file=out)
+    else:
+        _print(payload, out)
+    return code
+
+
+def _print(payload: dict[str, Any], out: TextIO) -> None:
+    par = payload["parallel"]
+    print(f"random tree b={payload['branching']} d={payload['depth']} seed="
+          f"{payload['seed']}: value {par['value']} (best action {par['best_action']})",
+          file=out)
+    print(f"  parallel:   {par['seconds']:.3f} s, {par['workers']} worker(s), "
+          f"{par['nodes']:,} nodes, {par['tasks']} tasks", file=out)
+    seq = payload.get("sequential")
+    if seq:
+        same = "same value" if seq["value"] == par["value"] else "VALUES DIFFER"
+        print(f"  sequential: {seq['seconds']:.3f} s, {seq['nodes']:,} nodes ({same}); "
+              f"speedup {payload['speedup']:.2f}, overhead {payload['overhead']:.3f}",
+              file=out)

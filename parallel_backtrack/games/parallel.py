@@ -1,0 +1,276 @@
+"""Parallel alpha-beta on the engine: Young Brothers Wait with a shared window.
+
+The parent expands the top ``split_depth`` plies as *split nodes* (the leftmost
+path, whose eldest children every brother waits for, ``pv_depth`` plies).  At each split
+node the eldest child is searched first; only when its value is known are the
+younger brothers started, all at once, with the bound it gave.  Below the split
+plies each child is a task (alpha-beta on a worker).  Every improved alpha goes
+to the engine's shared bounds (``engine.window``): running tasks read it every
+few hundred nodes and narrow their window, pending ones start from it.  A
+cut-off at a split node cancels its remaining brothers.
+
+Glossary
+--------
+chain
+    ``[(slot, sign), ...]`` from the root to a task: each split node's bound
+    slot and whether its player differs from its parent's (sign -1: the window
+    is negated).  ``chain_window`` rebuilds the task's window from it.
+task runner
+    ``fn(handle, state, chain, root_window, bounds) -> (value, nodes, pv)``,
+    run in a worker: ``search_task`` (generic alpha-beta on any Game) or a
+    compiled one (Connect-Four).
+overhead
+    Nodes searched in parallel (tasks plus split nodes) over the nodes of the
+    sequential alpha-beta: the work YBW spends on brothers it cannot prune yet.
+
+Example: ``parallel_alphabeta(RandomTree(6, 7, seed=1), workers=2).value ==
+alphabeta(RandomTree(6, 7, seed=1), (0, 0)).value``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Executor, make_executor
+from ..engine.window import UNBOUNDED, SharedBounds, shared_bounds
+from ..engine.worker import unship
+from .game import Game
+from .search import alphabeta
+
+MAX_SPLIT_NODES = 4096
+# The eldest line (the leftmost path) is split this many plies deeper: its eldest
+# children run alone (their brothers wait), so keeping them small keeps workers busy.
+PV_EXTRA = 3
+Chain = list[tuple[int, int]]
+TaskRunner = Callable[..., tuple[int, int, list[Any]]]
+
+
+def chain_window(chain: Chain, root_window: tuple[int, int],
+                 bounds: SharedBounds) -> tuple[int, int]:
+    """The window of the node at the end of ``chain``, from the latest bounds."""
+    alpha, beta = root_window
+    for slot, sign in chain:
+        if sign < 0:
+            alpha, beta = -beta, -alpha
+        if slot >= 0:
+            alpha = max(alpha, bounds.read(slot))
+    return alpha, beta
+
+
+def search_task(handle: Any, state: Any, chain: Chain, root_window: tuple[int, int],
+                bounds: SharedBounds) -> tuple[int, int, list[Any]]:
+    """A worker's alpha-beta below ``state``, its window kept narrow by the bounds."""
+    game = unship(handle)
+    alpha, beta = chain_window(chain, root_window, bounds)
+    if alpha >= beta:  # an ancestor was cut while this task waited
+        return beta, 0, []
+    found = alphabeta(game, state, alpha=alpha, beta=beta,
+                      window=lambda: chain_window(chain, root_window, bounds))
+    return int(found.value), found.nodes, found.pv
+
+
+class _Node:
+    """A split node in the parent."""
+
+    def __init__(self, state: Any, mover: Any, actions: list[Any], chain: Chain,
+                 parent: _Node | None, action: Any, sign: int) -> None:
+        self.state, self.mover, self.actions, self.chain = state, mover, actions, chain
+        self.parent, self.action, self.sign = parent, action, sign
+        self.slot = chain[-1][0]
+        self.launched = self.pending = 0
+        self.best, self.best_action = -UNBOUNDED, None
+        self.pv: list[Any] = []
+        self.eldest_done = self.dead = False
+        self.eldest_line = parent is None  # every ancestor an eldest child
+        self.futures: set[Any] = set()
+        self.children: list[_Node] = []
+
+
+@dataclass
+class ParallelResult:
+    value: int
+    best_action: Any
+    pv: list[Any]
+    nodes: int
+    tasks: int
+    split_nodes: int
+    seconds: float
+    workers: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+class YoungBrothersWait:
+    """One parallel alpha-beta run over ``game`` from ``state`` (see the module doc)."""
+
+    def __init__(self, game: Game, executor: Executor, *, split_depth: int = 2,
+                 pv_depth: int | None = None, runner: TaskRunner = search_task,
+                 shipped: Any = None) -> None:
+        if split_depth < 1:
+            raise ValueError(f"split_depth must be at least 1, got {split_depth}")
+        self.game, self.executor, self.split_depth, self.runner = (
+            game, executor, split_depth, runner)
+        self.pv_depth = max(split_depth, split_depth + PV_EXTRA if pv_depth is None
+                            else pv_depth)
+        self.handle = shipped if shipped is not None else executor.ship(game)
+        self.futures: dict[Any, tuple[_Node, Any, int]] = {}
+        self.split_nodes = self.task_nodes = self.tasks = 0
+        self.answer: tuple[int, Any, list[Any]] | None = None
+
+    def run(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> ParallelResult:
+        start = time.perf_counter()
+        self.root_window = (alpha, beta)
+        self.bounds = shared_bounds(self.executor, MAX_SPLIT_NODES)
+        self.next_slot = 0
+        try:
+            if self.game.is_terminal(state):
+                value = int(self.game.utility(state, self.game.to_move(state)))
+                self.answer = (min(max(value, alpha), beta), None, [])
+                self.split_nodes = 1
+            else:
+                self._launch(self._node(state, None, None, 1))
+            while self.answer is None:
+                self._collect()
+            # Tasks left are not needed: pending ones go, running ones see their closed
+            # window (not after an error: the pool is then killed, and loky trips over
+            # futures cancelled just before).
+            self.executor.cancel(list(self.futures))
+        finally:
+            self.futures.clear()
+            self.bounds.close()
+        value, action, pv = self.answer
+        return ParallelResult(value, action, pv, self.split_nodes + self.task_nodes,
+                              self.tasks, self.split_nodes, time.perf_counter() - start,
+                              self.executor.workers)
+
+    def _node(self, state: Any, parent: _Node | None, action: Any, sign: int) -> _Node:
+        """A split node for a state that is not terminal."""
+        if self.next_slot >= MAX_SPLIT_NODES:
+            raise ValueError(f"more than {MAX_SPLIT_NODES} split nodes: lower split_depth")
+        chain = (parent.chain if parent else []) + [(self.next_slot, sign)]
+        self.next_slot += 1
+        node = _Node(state, self.game.to_move(state), list(self.game.actions(state)), chain,
+                     parent, action, sign)
+        if parent is not None:
+            parent.children.append(node)
+        return node
+
+    def _depth(self, node: _Node) -> int:
+        return len(node.chain)
+
+    def _launch(self, node: _Node) -> None:
+        """Start the next child: the eldest alone, or every younger brother."""
+        stop = 1 if not node.eldest_done else len(node.actions)
+        while node.launched < stop and not node.dead:
+            action = node.actions[node.launched]
+            node.launched += 1
+            node.pending += 1
+            self._child(node, action)
+
+    def _child(self, node: _Node, action: Any) -> None:
+        state = self.game.result(node.state, action)
+        self.split_nodes += 1
+        if self.game.is_terminal(state):
+            self._deliver(node, action, int(self.game.utility(state, node.mover)), [])
+            return
+        sign = 1 if self.game.to_move(state) == node.mover else -1
+        eldest_line = node.eldest_line and action == node.actions[0]
+        if self._depth(node) < (self.pv_depth if eldest_line else self.split_depth):
+            child = self._node(state, node, action, sign)
+            child.eldest_line = eldest_line
+            self._launch(child)
+            return
+        future = self.executor.submit(self.runner, self.handle, state,
+                                      node.chain + [(-1, sign)], self.root_window, self.bounds)
+        self.futures[future] = (node, action, sign)
+        node.futures.add(future)
+
+    def _collect(self) -> None:
+        if not self.futures:
+            raise RuntimeError("no task in flight and no answer (a bug)")
+        for future in self.executor.wait_any(list(self.futures)):
+            entry = self.futures.pop(future, None)
+            if entry is None or future.cancelled():
+                continue
+            node, action, sign = entry
+            node.futures.discard(future)
+            value, nodes, pv = future.result()
+            self.task_nodes += nodes
+            self.tasks += 1
+            if not node.dead:
+                self._deliver(node, action, sign * value, pv)
+
+    def _deliver(self, node: _Node, action: Any, value: int, pv: list[Any]) -> None:
+        """A child's value (for ``node``'s player) arrived."""
+        node.pending -= 1
+        if value > node.best:
+            node.best, node.best_action, node.pv = value, action, [action, *pv]
+        if self.bounds.raise_to(node.slot, value):
+            self._sweep(node)
+        if node.dead:
+            return
+        node.eldest_done = True
+        self._launch(node)
+        if not node.dead and node.pending == 0 and node.launched == len(node.actions):
+            self._finish(node)
+
+    def _sweep(self, top: _Node) -> None:
+        """Cut every live split node at or below ``top`` whose window closed."""
+        stack = [top]
+        while stack:
+            node = stack.pop()
+            if node.dead:
+                continue
+            alpha, beta = chain_window(node.chain, self.root_window, self.bounds)
+            if alpha >= beta:
+                self._finish(node)
+            else:
+                stack.extend(node.children)
+
+    def _finish(self, node: _Node) -> None:
+        if node.dead:
+            return
+        alpha, beta = chain_window(node.chain, self.root_window, self.bounds)
+        value = min(max(node.best, alpha), beta)
+        self._kill(node)
+        if node.parent is None:
+            self.answer = (value, node.best_action, node.pv)
+        elif not node.parent.dead:
+            self._deliver(node.parent, node.action, node.sign * value, node.pv)
+
+    def _kill(self, node: _Node) -> None:
+        """``node`` is answered: its remaining subtrees are not needed."""
+        stack = [node]
+        while stack:
+            below = stack.pop()
+            below.dead = True
+            if below.futures:
+                self.executor.cancel(list(below.futures))
+                for future in below.futures:
+                    self.futures.pop(future, None)
+                below.futures.clear()
+            stack.extend(below.children)
+
+
+def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
+                       backend: str | None = None, split_depth: int = 2,
+                       pv_depth: int | None = None,
+                       alpha: int = -UNBOUNDED, beta: int = UNBOUNDED,
+                       executor: Executor | None = None) -> ParallelResult:
+    """Young Brothers Wait alpha-beta; the value equals the sequential alpha-beta's."""
+    state = getattr(game, "initial", None) if state is None else state
+    owned = executor is None
+    executor = executor or make_executor(workers, backend)
+    try:
+        search = YoungBrothersWait(game, executor, split_depth=split_depth,
+                                   pv_depth=pv_depth)
+        found = search.run(state, alpha, beta)
+    except BaseException:
+        executor.close(kill=True) if owned else executor.release()
+        raise
+    executor.close() if owned else executor.release()
+    return found

@@ -1,0 +1,346 @@
+"""Benchmarks of the games package: prints tables, writes JSON.
+
+1. Connect-Four "middle, medium" positions (15-28 stones, 14-27 moves left with
+   perfect play, as Pascal Pons' Test_L2_R2): mean time per position of the
+   numba solver and of scripts/c4_solver.c (the same algorithm, compiled here
+   with cc -O2), interleaved in rounds; Pons reports 52 ms for his C++ solver.
+2. Parallel alpha-beta (Young Brothers Wait) at 1 and 2 workers on a random
+   tree and on a Connect-Four position: sequential and parallel interleaved,
+   medians, with the load average.
+3. 6 x 6 from the empty board (second player wins) at 1 and 2 workers.
+4. The memory of a process holding the default 64 MB table.
+
+usage: PYTHONPATH=. python scripts/bench_games.py [--quick] [--json OUT]
+       PYTHONPATH=. python scripts/bench_games.py --generate 100   (the position file)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from parallel_backtrack._cli import kill_worker_pools
+from parallel_backtrack.engine import make_executor
+from parallel_backtrack.games.c4board import Board
+from parallel_backtrack.games.c4kernel import Solver
+from parallel_backtrack.games.c4parallel import parallel_solve
+from parallel_backtrack.games.parallel import YoungBrothersWait, parallel_alphabeta, search_task
+from parallel_backtrack.games.randomtree import RandomTree
+from parallel_backtrack.games.search import alphabeta
+
+ROOT = Path(__file__).resolve().parents[1]
+POSITIONS = ROOT / "tests" / "data" / "c4_middle_medium.txt"
+C_SOURCE = ROOT / "scripts" / "c4_solver.c"
+PONS_MS = 52.0
+
+
+def machine() -> dict:
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "cpu": model, "python": platform.python_version(),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "load": os.getloadavg()}
+
+
+def remaining(board: Board, stones: int, score: int) -> int:
+    """Moves left with perfect play: to the winning stone, or to a full board."""
+    if score == 0:
+        return board.cells - stones
+    return board.cells + 2 - 2 * abs(score) - stones
+
+
+def generate(count: int, seed: int = 2024) -> list[tuple[str, int]]:
+    """Random games stopped at 15-28 stones, kept when 14-27 moves are left."""
+    board, rng, solver, found = Board(), random.Random(seed), Solver(Board(), 64), []
+    while len(found) < count:
+        stones, moves, position = rng.randint(15, 28), "", board.parse("")
+        for _ in range(stones):
+            col = rng.choice([c for c in range(7) if board.can_play(position, c)])
+            position, moves = board.play(position, col), moves + str(col + 1)
+            if board.last_mover_won(position):
+                break
+        if board.last_mover_won(position):
+            continue
+        solver.reset()
+        score, _ = solver.solve(position)
+        if 14 <= remaining(board, stones, score) <= 27:
+            found.append((moves, score))
+    return found
+
+
+def read_positions(limit: int | None) -> list[tuple[str, int]]:
+    rows = [line.split() for line in POSITIONS.read_text().splitlines() if line.strip()]
+    return [(m, int(s)) for m, s in rows][:limit]
+
+
+def compile_c(folder: str) -> str:
+    binary = os.path.join(folder, "c4_solver")
+    subprocess.run(["cc", "-O2", "-o", binary, str(C_SOURCE)], check=True)
+    return binary
+
+
+def run_c(binary: str, moves: list[str]) -> list[tuple[int, int, float]]:
+    done = subprocess.run([binary, "7", "6", "64"], input="\n".join(moves) + "\n",
+                          capture_output=True, text=True, check=True)
+    return [(int(s), int(n), float(us) / 1e6) for s, n, us in
+            (line.split() for line in done.stdout.splitlines())]
+
+
+def run_numba(solver: Solver, board: Board, moves: list[str]) -> list[tuple[int, int, float]]:
+    rows = []
+    for text in moves:
+        position = board.parse(text)
+        solver.reset()
+        start = time.perf_counter()
+        score, nodes = solver.solve(position)
+        rows.append((score, nodes, time.perf_counter() - start))
+    return rows
+
+
+def bench_connect4(positions: list[tuple[str, int]], rounds: int) -> dict:
+    board, solver = Board(), Solver(Board(), 64)
+    Solver.warm()
+    moves = [m for m, _ in positions]
+    c_means, py_means, mismatches = [], [], 0
+    with tempfile.TemporaryDirectory() as folder:
+        binary = compile_c(folder)
+        for _ in range(rounds):  # interleaved: C, numba, C, numba ...
+            c_rows = run_c(binary, moves)
+            py_rows = run_numba(solver, board, moves)
+            c_means.append(statistics.mean(r[2] for r in c_rows))
+            py_means.append(statistics.mean(r[2] for r in py_rows))
+            mismatches += sum(c[0] != p[0] or c[1] != p[1] or c[0] != e
+                              for c, p, (_, e) in zip(c_rows, py_rows, positions))
+    c_ms, py_ms = statistics.median(c_means) * 1e3, statistics.median(py_means) * 1e3
+    return {"positions": len(moves), "rounds": rounds, "numba_ms": py_ms, "c_ms": c_ms,
+            "ratio": py_ms / c_ms, "pons_cpp_ms": PONS_MS,
+            "mean_nodes": statistics.mean(r[1] for r in py_rows),
+            "mismatches": mismatches}
+
+
+def bench_random(branching: int, depth: int, seed: int, rounds: int, split: int) -> dict:
+    game = RandomTree(branching, depth, seed)
+    executor = make_executor(2)
+    parallel_alphabeta(RandomTree(3, 4, 0), executor=executor)  # start the pool
+    seq, par, nodes = [], [], {}
+    try:
+        for _ in range(rounds):
+            start = time.perf_counter()
+            plain = alphabeta(game, game.initial)
+            seq.append(time.perf_counter() - start)
+            found = parallel_alphabeta(game, executor=executor, split_depth=split)
+            par.append(found.seconds)
+            assert found.value == plain.value, "parallel and sequential values differ"
+            nodes = {"sequential": plain.nodes, "parallel": found.nodes, "tasks": found.tasks}
+    finally:
+        executor.close()
+    return {"tree": f"b={branching} d={depth} seed={seed}", "split_depth": split,
+            "seq_s": statistics.median(seq), "par_s": statistics.median(par),
+            "speedup": statistics.median(s / p for s, p in zip(seq, par)),
+            "overhead": nodes["parallel"] / nodes["sequential"], **nodes,
+            "load": os.getloadavg()}
+
+
+_ONE = ("import time\nfrom parallel_backtrack.games import RandomTree, alphabeta\n"
+        "g = RandomTree({b}, {d}, {s})\nt = time.perf_counter()\nalphabeta(g, g.initial)\n"
+        "print(time.perf_counter() - t)\n")
+
+
+def ceiling(branching: int, depth: int, seed: int) -> dict:
+    """What 2 processes can get from this machine now: one sequential search alone,
+    then two copies at once.  ``2 * alone / together`` is the speedup two perfectly
+    parallel workers could reach at this moment (2.0 on an idle 2-core machine)."""
+    code = _ONE.format(b=branching, d=depth, s=seed)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def start() -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                                text=True, env=env)
+
+    alone = float(start().communicate()[0])
+    pair = [start(), start()]
+    together = max(float(p.communicate()[0]) for p in pair)
+    return {"alone_s": alone, "together_s": together, "ceiling": 2 * alone / together,
+            "load": os.getloadavg()}
+
+
+def _timed_task(*args):
+    start = time.time()
+    value, nodes, pv = search_task(*args)
+    return value, nodes, [("span", start, time.time())]
+
+
+def concurrency(branching: int, depth: int, seed: int, split: int) -> dict:
+    """How many tasks ran at once, over the run (2 workers): a figure the machine's
+    load does not inflate the way it inflates seconds."""
+    game, spans = RandomTree(branching, depth, seed), []
+    executor = make_executor(2)
+    parallel_alphabeta(RandomTree(3, 4, 0), executor=executor)
+    run = YoungBrothersWait(game, executor, split_depth=split, runner=_timed_task)
+    deliver = run._deliver
+
+    def keep(node, action, value, pv):
+        if pv and isinstance(pv[-1], tuple) and pv[-1][0] == "span":
+            spans.append(pv[-1][1:])
+            pv = pv[:-1]
+        deliver(node, action, value, pv)
+
+    run._deliver = keep
+    start = time.time()
+    try:
+        run.run(game.initial)
+    finally:
+        executor.close()
+    wall = time.time() - start
+    events = sorted([(s, 1) for s, _ in spans] + [(e, -1) for _, e in spans])
+    level, last, share = 0, start, {0: 0.0, 1: 0.0, 2: 0.0}
+    for moment, step in events:
+        share[min(level, 2)] += moment - last
+        level, last = level + step, moment
+    share[0] += start + wall - last
+    return {"tree": f"b={branching} d={depth} seed={seed}", "wall_s": wall,
+            "fraction_2_running": share[2] / wall, "fraction_1_running": share[1] / wall,
+            "mean_running": sum(e - s for s, e in spans) / wall}
+
+
+def simulate(branching: int, depth: int, seed: int, split: int,
+             workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)) -> list[dict]:
+    """Young Brothers Wait on P virtual workers (engine/virtual.py): every task runs
+    here and is timed; a virtual clock says when it would end on P workers.  A task
+    runs whole at submit, with the bounds known then (a real one narrows its window
+    as bounds improve), so node counts are an upper bound."""
+    from parallel_backtrack.engine import VirtualExecutor
+
+    game, rows, base = RandomTree(branching, depth, seed), [], None
+    for count in workers:
+        executor = VirtualExecutor(count)
+        found = parallel_alphabeta(game, executor=executor, split_depth=split)
+        base = base or executor.clock
+        rows.append({"workers": count, "clock_s": executor.clock, "speedup": base /
+                     executor.clock, "efficiency": executor.efficiency(),
+                     "nodes": found.nodes, "tasks": found.tasks})
+    return rows
+
+
+def bench_c4_parallel(moves: str, rounds: int, width: int = 7, height: int = 6,
+                      split: int = 2, weak: bool = False) -> dict:
+    board = Board(width, height)
+    position = board.parse(moves)
+    executor = make_executor(2)
+    parallel_solve(board, board.parse("11223"), executor=executor, tt_mb=64)  # warm
+    seq, par, result = [], [], {}
+    try:
+        for _ in range(rounds):
+            solver = Solver(board, 64)
+            start = time.perf_counter()
+            score, nodes = solver.solve(position, weak)
+            seq.append(time.perf_counter() - start)
+            found = parallel_solve(board, position, executor=executor, tt_mb=64,
+                                   split_depth=split, weak=weak)
+            par.append(found.seconds)
+            assert found.score == score, "parallel and sequential scores differ"
+            result = {"score": score, "seq_nodes": nodes, "par_nodes": found.nodes,
+                      "tasks": found.tasks}
+    finally:
+        executor.close()
+    return {"position": moves or "(empty)", "board": f"{width}x{height}", "weak": weak,
+            "seq_s": statistics.median(seq), "par_s": statistics.median(par),
+            "speedup": statistics.median(s / p for s, p in zip(seq, par)),
+            "overhead": result["par_nodes"] / result["seq_nodes"], **result,
+            "load": os.getloadavg()}
+
+
+def memory_mb() -> float:
+    import psutil
+
+    solver = Solver(Board(), 64)
+    solver.keys[:] = 1  # touch every page, as a long run does
+    solver.values[:] = 1
+    return psutil.Process().memory_info().rss / 2**20
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--generate", type=int, default=None, metavar="N",
+                        help="write N middle-medium positions to tests/data and stop")
+    parser.add_argument("--quick", action="store_true", help="fewer positions and rounds")
+    parser.add_argument("--skip-66", action="store_true", help="skip 6x6 from empty")
+    parser.add_argument("--c4-position", default="4453222", help="the parallel C4 position")
+    parser.add_argument("--tree", default="8,9,1", help="random tree b,d,seed")
+    parser.add_argument("--json", default="bench_games.json", help="JSON output file")
+    parser.add_argument("--simulate", default=None, metavar="B,D,SEED,SPLIT",
+                        help="only the simulated curve to 64 workers on this random tree")
+    args = parser.parse_args()
+    if args.generate:
+        rows = generate(args.generate)
+        POSITIONS.write_text("".join(f"{m} {s}\n" for m, s in rows))
+        print(f"wrote {len(rows)} positions to {POSITIONS}")
+        return 0
+    if args.simulate:
+        b, d, s, split = map(int, args.simulate.split(","))
+        rows = simulate(b, d, s, split)
+        print(f"simulated Young Brothers Wait, random tree b={b} d={d} seed={s}, split "
+              f"depth {split}\n| workers | virtual s | speedup | efficiency | nodes | tasks |"
+              "\n|---|---|---|---|---|---|")
+        for row in rows:
+            print(f"| {row['workers']} | {row['clock_s']:.2f} | {row['speedup']:.2f} | "
+                  f"{row['efficiency']:.2f} | {row['nodes']:,} | {row['tasks']} |")
+        Path(args.json).write_text(json.dumps({"machine": machine(), "simulated": rows},
+                                              indent=1))
+        return 0
+    rounds = 1 if args.quick else 3
+    out = {"machine": machine()}
+    print(f"machine: {out['machine']}")
+    positions = read_positions(30 if args.quick else None)
+    c4 = out["connect4_middle_medium"] = bench_connect4(positions, rounds)
+    print(f"\n| solver | mean ms / position ({c4['positions']} positions) |\n|---|---|\n"
+          f"| numba (this package) | {c4['numba_ms']:.2f} |\n| C, same algorithm (cc -O2) | "
+          f"{c4['c_ms']:.2f} |\n| ratio numba / C | {c4['ratio']:.2f} |\n| Pons' C++ "
+          f"(published) | {PONS_MS:.0f} |\nmean nodes {c4['mean_nodes']:,.0f}; scores or "
+          f"node counts that differ from C or the file: {c4['mismatches']}")
+    b, d, s = map(int, args.tree.split(","))
+    rows = [bench_random(b, d, s, rounds, 3),
+            bench_c4_parallel(args.c4_position, rounds)]
+    if not args.skip_66:
+        rows.append(bench_c4_parallel("", 1, 6, 6, split=3, weak=True))
+    out["parallel"] = rows
+    print("\n| search | sequential s | 2 workers s | speedup | node overhead | load |")
+    print("|---|---|---|---|---|---|")
+    for row in rows:
+        name = row.get("tree") or f"connect4 {row['board']} {row['position']}"
+        print(f"| {name} | {row['seq_s']:.2f} | {row['par_s']:.2f} | {row['speedup']:.2f} | "
+              f"{row['overhead']:.3f} | {row['load'][0]:.2f} |")
+    top = out["ceiling"] = ceiling(b, d - 1, s)
+    print(f"\ntwo copies of the sequential search at once (b={b} d={d - 1}): alone "
+          f"{top['alone_s']:.2f} s, together {top['together_s']:.2f} s: the machine "
+          f"offers 2 processes a speedup of at most {top['ceiling']:.2f} now")
+    busy = out["concurrency"] = concurrency(b, d, s, 3)
+    print(f"\ntasks running at once, {busy['tree']}, 2 workers: mean "
+          f"{busy['mean_running']:.2f}; both busy {100 * busy['fraction_2_running']:.0f}% "
+          f"of the run, one {100 * busy['fraction_1_running']:.0f}%")
+    out["memory_mb_64mb_table"] = memory_mb()
+    print(f"\nprocess RSS with the default 64 MB table touched: "
+          f"{out['memory_mb_64mb_table']:.0f} MB")
+    Path(args.json).write_text(json.dumps(out, indent=1, sort_keys=True))
+    print(f"wrote {args.json}")
+    kill_worker_pools()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

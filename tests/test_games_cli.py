@@ -1,0 +1,84 @@
+"""The games command line: nim, tictactoe, exit codes, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from parallel_backtrack.games import Nim, minimax, nim_theory
+from parallel_backtrack.games.__main__ import main
+from parallel_backtrack.games.tictactoe import GameHistories
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMAND = [sys.executable, "-m", "parallel_backtrack.games"]
+
+
+@pytest.mark.parametrize("sticks", [1, 2, 5, 9, 14])
+def test_nim_cli_value_move_and_counts(sticks, capsys):
+    assert main(["nim", "--sticks", str(sticks), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    game = Nim(sticks)
+    assert payload["value"] == minimax(game, game.initial).value == nim_theory(sticks)
+    assert payload["nodes_tt"] <= payload["nodes_no_tt"]
+    if sticks > 1:  # the best move keeps the value: the opponent is left losing or winning
+        after = game.result(game.initial, payload["best_move"])
+        assert -minimax(game, after).value == payload["value"]
+
+
+def test_nim_cli_large_and_text(capsys):
+    assert main(["nim", "--sticks", "100000"]) == 0
+    out = capsys.readouterr().out
+    assert "value +1 (win)" in out and "take 3" in out and "not searched" in out
+
+
+@pytest.mark.parametrize("argv", [["nim"], ["nim", "--sticks", "0"], ["nim", "--sticks", "x"],
+                                  ["nim", "--sticks", "50", "--no-tt"], ["nmi"],
+                                  ["random", "--depth", "0"]])
+def test_usage_errors_are_one_line(argv, capsys):
+    assert main(argv) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+@pytest.mark.timeout(120)
+def test_tictactoe_counts_every_game_in_parallel(capsys):
+    from parallel_backtrack.engine import sequential_count
+
+    assert main(["tictactoe", "--workers", "2", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["value"] == 0
+    assert payload["games"] == sequential_count(GameHistories()).count == 255_168
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("argv", [["random", "-b", "10", "-d", "12", "--workers", "2"],
+                                  ["connect4", ""]])
+def test_ctrl_c_stops_with_130(argv):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(COMMAND + argv,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                               start_new_session=True)
+    time.sleep(3)
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=10)  # promptly, even inside a compiled kernel
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130
+    assert b"Traceback" not in err
+    deadline = time.monotonic() + 10  # no worker outlives the run
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("worker processes outlived the interrupted run")

@@ -1,0 +1,167 @@
+"""The Connect-Four solver against plain minimax, published small-board outcomes,
+symmetry, and its command line."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parallel_backtrack.games import minimax
+from parallel_backtrack.games.__main__ import main
+from parallel_backtrack.games.c4board import Board, Connect4Game, InvalidMoveError
+from parallel_backtrack.games.c4kernel import Solver
+
+
+def random_position(board: Board, stones: int, rng: random.Random) -> str | None:
+    """The moves of a random game of ``stones`` stones that is not over, or None."""
+    moves, position = "", board.parse("")
+    for _ in range(stones):
+        cols = [c for c in range(board.width) if board.can_play(position, c)]
+        col = rng.choice(cols)
+        position = board.play(position, col)
+        moves += str(col + 1)
+        if board.last_mover_won(position):
+            return None
+    return moves if position.moves < board.cells else None
+
+
+def end_games(board: Board, stones: int, count: int, seed: int) -> list[str]:
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        moves = random_position(board, stones, rng)
+        if moves is not None:
+            found.append(moves)
+    return found
+
+
+@pytest.fixture(scope="module")
+def solver_7x6():
+    return Solver(Board(), 4)
+
+
+@pytest.mark.parametrize("width,height,stones", [(7, 6, 34), (4, 4, 9), (5, 4, 12)])
+def test_end_games_against_plain_minimax(width, height, stones):
+    board = Board(width, height)
+    game, solver = Connect4Game(board), Solver(board, 1)
+    for moves in end_games(board, stones, 12, seed=width * 100 + stones):
+        position = board.parse(moves)
+        expected = minimax(game, position).value
+        assert solver.solve(position)[0] == expected, moves
+        assert solver.solve(position, weak=True)[0] == (expected > 0) - (expected < 0)
+
+
+def test_pons_end_easy_examples(solver_7x6):
+    # Three lines of Pascal Pons' Test_L3_R1 set ("end, easy"), with their scores.
+    for moves, score in (("2252576253462244111563365343671351441", -1),
+                         ("7422341735647741166133573473242566", 1),
+                         ("23163416124767223154467471272416755633", 0)):
+        assert solver_7x6.solve(Board().parse(moves))[0] == score
+
+
+# Who wins from the empty board with perfect play, width x height: the table in
+# https://github.com/ChristopheSteininger/c4 (README), which extends John Tromp's
+# results (https://tromp.github.io/c4/c4.html): height 4: widths 4, 5 draw, 6 second
+# player; height 5: widths 4, 5, 6 draw; height 6: width 6 second player.
+PUBLISHED = {(4, 4): 0, (5, 4): 0, (6, 4): -1, (4, 5): 0, (5, 5): 0}
+
+
+@pytest.mark.parametrize("size", sorted(PUBLISHED))
+def test_small_boards_from_empty(size):
+    board = Board(*size)
+    score, _ = Solver(board, 8).solve(board.parse(""))
+    assert (score > 0) - (score < 0) == PUBLISHED[size]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size,outcome", [((6, 5), 0), ((6, 6), -1)])
+def test_bigger_boards_from_empty(size, outcome):
+    board = Board(*size)
+    score, _ = Solver(board, 64).solve(board.parse(""), weak=True)
+    assert score == outcome
+
+
+def mirror(moves: str, width: int) -> str:
+    return "".join(str(width + 1 - int(c)) for c in moves)
+
+
+def test_mirror_images_score_alike(solver_7x6):
+    board = Board()
+    for moves in end_games(board, 24, 6, seed=3):
+        assert (solver_7x6.solve(board.parse(moves))[0]
+                == solver_7x6.solve(board.parse(mirror(moves, 7)))[0])
+
+
+def test_best_moves_reach_the_score(solver_7x6):
+    board = Board()
+    for moves in end_games(board, 30, 4, seed=9):
+        position = board.parse(moves)
+        scores = solver_7x6.analyze(position)
+        assert max(scores.values()) == solver_7x6.solve(position)[0]
+
+
+@pytest.mark.parametrize("moves,reason", [("448", "move 3 ('8')"), ("4444444", "move 7 (4)"),
+                                          ("12121213", "move 8 (3)"), ("4x", "move 2 ('x')")])
+def test_invalid_move_strings_name_the_move(moves, reason):
+    with pytest.raises(InvalidMoveError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        Board().parse(moves)
+
+
+def test_board_limits():
+    with pytest.raises(ValueError, match="at most 64"):
+        Board(8, 8)
+    with pytest.raises(ValueError, match="width"):
+        Board(0, 4)
+
+
+def test_cli_single_and_file(tmp_path, capsys):
+    assert main(["connect4", "1122", "--width", "4", "--height", "4", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    board = Board(4, 4)
+    expected = minimax(Connect4Game(board), board.parse("1122")).value
+    assert payload["score"] == expected
+    assert all(payload["move_scores"][str(c)] == expected for c in payload["best_moves"])
+    path = tmp_path / "positions.txt"
+    path.write_text("# comment\n7422341735647741166133573473242566 1\n"
+                    "7422341735647741166133573473242566 3\n448\n\n")
+    assert main(["connect4", "--file", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert "1 positions" not in captured.out and "2 positions" in captured.out
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 2 and ":3:" in errors[0] and ":4:" in errors[1]
+
+
+@pytest.mark.parametrize("argv", [["connect4"], ["connect4", "448"], ["connect4", "1", "--tt-mb",
+                                  "0"], ["connect4", "1", "--width", "12"]])
+def test_cli_usage_errors(argv, capsys):
+    assert main(argv) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789x \t", max_size=45))
+def test_fuzz_move_strings(text):
+    board = Board()
+    try:
+        position = board.parse(text)
+    except InvalidMoveError as error:
+        assert "move" in str(error) and "\n" not in str(error)
+        return
+    assert position.moves == len(text.strip())
+    assert bin(position.mask).count("1") == position.moves
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.binary(max_size=120))
+def test_fuzz_batch_files(data):
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".txt") as stream:
+        stream.write(data)
+        stream.flush()
+        code = main(["connect4", "--file", stream.name, "--width", "4", "--height", "4",
+                     "--tt-mb", "1"])
+    assert code in (0, 1)

@@ -1,0 +1,94 @@
+"""Young Brothers Wait: the same value as the sequential search, on every backend."""
+
+from __future__ import annotations
+
+import pytest
+
+from parallel_backtrack.engine import make_executor
+from parallel_backtrack.games import Nim, TicTacToe, alphabeta, minimax
+from parallel_backtrack.games.__main__ import main
+from parallel_backtrack.games.c4board import Board
+from parallel_backtrack.games.c4kernel import Solver
+from parallel_backtrack.games.c4parallel import parallel_solve
+from parallel_backtrack.games.parallel import parallel_alphabeta
+from parallel_backtrack.games.randomtree import RandomTree
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_trees_serial_and_threads_match_minimax(seed):
+    game = RandomTree(3, 5, seed)
+    expected = minimax(game, game.initial).value
+    for backend, workers, split in (("serial", 1, 1), ("threads", 2, 2), ("threads", 3, 3)):
+        found = parallel_alphabeta(game, workers=workers, backend=backend, split_depth=split)
+        assert found.value == expected
+        state = game.initial  # the principal variation replays to a leaf worth the value
+        for action in found.pv:
+            state = game.result(state, action)
+        assert game.is_terminal(state) and game.utility(state, "MAX") == expected
+
+
+@pytest.mark.parametrize("window", [(-100, 100), (0, 1), (400, 401), (-50, -49)])
+def test_windows_give_sequential_bounds(window):
+    game = RandomTree(4, 5, 7)
+    alpha, beta = window
+    found = parallel_alphabeta(game, workers=2, backend="threads", alpha=alpha, beta=beta)
+    plain = alphabeta(game, game.initial, alpha=alpha, beta=beta).value
+    true = minimax(game, game.initial).value
+    if alpha < true < beta:
+        assert found.value == plain == true
+    elif true <= alpha:
+        assert found.value <= alpha and plain <= alpha
+    else:
+        assert found.value >= beta and plain >= beta
+
+
+def test_other_games_in_parallel():
+    for game in (Nim(12), TicTacToe()):
+        expected = alphabeta(game, game.initial).value
+        assert parallel_alphabeta(game, workers=2, backend="threads").value == expected
+
+
+@pytest.mark.timeout(120)
+def test_processes_share_the_bound_and_agree():
+    game = RandomTree(6, 6, 3)
+    executor = make_executor(2, "loky")
+    try:
+        found = parallel_alphabeta(game, executor=executor, split_depth=2)
+    finally:
+        executor.close(kill=True)
+    plain = alphabeta(game, game.initial)
+    assert found.value == plain.value
+    assert found.nodes < 3 * plain.nodes  # YBW's overhead stays modest
+
+
+@pytest.mark.parametrize("moves", ["7422341735647741166133573473242566",
+                                   "23163416124767223154467471272416755633", "44455554221"])
+def test_connect4_parallel_solve_matches_sequential(moves):
+    board = Board()
+    position = board.parse(moves)
+    expected = Solver(board, 2).solve(position)[0]
+    assert parallel_solve(board, position, workers=2, backend="threads", tt_mb=2).score \
+        == expected
+
+
+def test_connect4_small_board_in_parallel():
+    board = Board(5, 4)
+    found = parallel_solve(board, board.parse(""), workers=2, backend="threads", tt_mb=2)
+    assert found.score == Solver(board, 2).solve(board.parse(""))[0]
+
+
+@pytest.mark.timeout(120)
+def test_random_cli_reports_same_value(capsys):
+    import json
+
+    assert main(["random", "-b", "4", "-d", "5", "--workers", "2", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["parallel"]["value"] == payload["sequential"]["value"]
+    game = RandomTree(4, 5, 1)
+    assert payload["sequential"]["value"] == minimax(game, game.initial).value
+
+
+def test_a_terminal_root_answers_at_once():
+    game = Nim(1)
+    found = parallel_alphabeta(game, workers=1, backend="serial")
+    assert found.value == minimax(game, game.initial).value == -1

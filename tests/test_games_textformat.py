@@ -1,0 +1,154 @@
+"""The alpha-beta text format: reference files byte for byte, bad trees, fuzz, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parallel_backtrack.games import TreeFormatError, minimax, parse_tree
+from parallel_backtrack.games.__main__ import main
+from parallel_backtrack.games.cli_alphabeta import answer_file
+
+ROOT = Path(__file__).resolve().parents[1]
+CLASSIC = ("{(A,MAX),(B,MIN),(C,MIN),(D,MAX),(E,MAX),(F,MAX),(G,MAX)} "
+           "{(A,B),(A,C),(B,D),(B,E),(C,F),(C,G),(D,4),(D,3),(E,2),(E,7),(F,3),(F,2),(G,2),(G,8)}")
+
+
+def reference_inputs(shared_data: Path) -> list[Path]:
+    folder = shared_data / "search" / "alphabeta"
+    found = sorted(p for p in folder.glob("*_alphabeta.txt"))
+    if not found:
+        pytest.skip(f"no alpha-beta files in {folder}")
+    return found
+
+
+def test_every_reference_file_byte_for_byte(shared_data, tmp_path):
+    for source in reference_inputs(shared_data):
+        out = tmp_path / "out.txt"
+        assert main(["alphabeta", str(source), "-o", str(out)]) == 0
+        expected = source.with_name(source.stem + "_out.REFERENCE.txt").read_bytes()
+        assert out.read_bytes() == expected, source.name
+
+
+def test_minimax_counts_match_the_verbose_files(shared_data):
+    for source in reference_inputs(shared_data):
+        verbose = source.with_name(source.stem + "_out.REFERENCE_verbose.txt").read_text()
+        expected = [(int(a), int(b)) for a, b in
+                    re.findall(r"\| minimax (-?\d+) over (\d+) leaves", verbose)]
+        got = [(a.score, a.leaves) for a in answer_file(source.read_bytes(), use_minimax=True)]
+        assert got == expected, source.name
+
+
+def test_format_variants_give_the_same_answer():
+    base = answer_file(CLASSIC.encode())[0]
+    assert (base.score, base.leaves) == (4, 6)
+    depth_first = ("{(A,MAX),(B,MIN),(C,MIN),(D,MAX),(E,MAX),(F,MAX),(G,MAX)} "
+                   "{(A,B),(B,D),(D,4),(D,3),(B,E),(E,2),(E,7),(A,C),(C,F),(F,3),(F,2),(C,G),"
+                   "(G,2),(G,8)}")
+    spaced = CLASSIC.replace(",", ", ").replace("(", " ( ")
+    renamed = CLASSIC.replace("B", "BB").replace("C", "CAB")
+    for text in (depth_first, spaced, renamed):
+        found = answer_file(f"\r\n\n{text}\r\n\r\n".encode())
+        assert [(a.score, a.leaves, a.error) for a in found] == [(4, 6, None)]
+
+
+def test_repeated_leaf_values_are_distinct_leaves():
+    parsed = parse_tree("{(A,MAX),(B,MIN)} {(A,B),(B,11),(B,11),(A,3)}")
+    assert parsed.game.leaf_count == 3
+    assert minimax(parsed.game, 0).leaves == 3
+
+
+BAD = [
+    ("{(A,MAX),(B,MIN)} {(A,B),(B,1)", "unbalanced"),
+    ("{(A,MAX)} {(A,1),(Z,2)}", "undeclared node 'Z'"),
+    ("{(A,MAX),(B,MIN)} {(A,B),(B,A)}", "cycle"),
+    ("{(A,MAX),(B,MIN)} {(A,B),(A,3)}", "internal node 'B' has no children"),
+    ("{(A,MAX)} {(A,1.5)}", "neither an integer"),
+    ("{(A,MAX)} {(A,x)}", "neither an integer"),
+    ("{(A,MOX)} {(A,1)}", "expected MAX or MIN"),
+    ("hello", "expected two sets"),
+]
+
+
+@pytest.mark.parametrize("text,reason", BAD)
+def test_bad_trees_name_the_reason(text, reason):
+    with pytest.raises(TreeFormatError, match=re.escape(reason)):
+        parse_tree(text)
+
+
+def test_a_bad_tree_fails_alone(tmp_path, capsys):
+    path = tmp_path / "mixed.txt"
+    text = f"{CLASSIC}\n\n{BAD[2][0]}\n\x00\xff\xfe garbage\n{CLASSIC}\n"
+    path.write_bytes(text.encode("latin-1"))
+    assert main(["alphabeta", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ("Graph 1: Score: 4; Leaf Nodes Examined: 6\n"
+                            "Graph 4: Score: 4; Leaf Nodes Examined: 6\n")
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 2
+    assert f"{path}:3: graph 2: a cycle" in errors[0]
+    assert f"{path}:4: graph 3: binary data" in errors[1]
+
+
+def test_empty_file_and_missing_file(tmp_path, capsys):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n")
+    assert main(["alphabeta", str(empty)]) == 1
+    assert "no trees" in capsys.readouterr().err
+    assert main(["alphabeta", str(tmp_path / "nope.txt")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nope.txt" in err[0]
+
+
+def test_json_output(tmp_path, capsys):
+    path = tmp_path / "t.txt"
+    path.write_text(CLASSIC + "\n")
+    assert main(["alphabeta", str(path), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["graphs"][0]["score"] == 4 and payload["graphs"][0]["leaves"] == 6
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200))
+def test_fuzz_bytes_never_crash(data):
+    for found in answer_file(data):
+        assert (found.error is None) == (found.score is not None)
+
+
+TOKENS = st.sampled_from(["{", "}", "(", ")", ",", "A", "B", "AB", "MAX", "MIN", "1", "-2",
+                          " ", "\r", "x", "1.5"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TOKENS, max_size=40))
+def test_fuzz_tokens_parse_or_raise_format_error(tokens):
+    text = "".join(tokens)
+    try:
+        parsed = parse_tree(text)
+    except TreeFormatError as error:
+        assert str(error) and "\n" not in str(error)
+        return
+    from parallel_backtrack.games import alphabeta
+
+    assert alphabeta(parsed.game, 0).value == minimax(parsed.game, 0).value
+
+
+@pytest.mark.timeout(60)
+def test_cli_process_usage_error_and_help(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "parallel_backtrack.games"]
+    done = subprocess.run(command + ["alphabeta"], capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    done = subprocess.run(command + ["alphabta", "x"], capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and "alphabeta" in done.stderr
+    done = subprocess.run(command + ["alphabeta", "--help"], capture_output=True, text=True,
+                          env=env)
+    assert done.returncode == 0 and "--minimax" in done.stdout

@@ -1,0 +1,61 @@
+"""engine.window: shared bounds raised by the parent, read by tasks in other processes."""
+
+from __future__ import annotations
+
+import os
+import pickle
+
+import pytest
+
+from parallel_backtrack.engine import make_executor
+from parallel_backtrack.engine.window import UNBOUNDED, SharedBounds, shared_bounds
+
+
+def read_in_worker(bounds: SharedBounds, slot: int) -> tuple[int, int]:
+    return os.getpid(), bounds.read(slot)
+
+
+def test_raise_is_monotone_and_local():
+    bounds = SharedBounds(3)
+    assert bounds.read(0) == -UNBOUNDED
+    assert bounds.raise_to(0, 5) and not bounds.raise_to(0, 4)
+    assert bounds.read(0) == 5 and bounds.read(1) == -UNBOUNDED
+    with pytest.raises(ValueError, match="slots"):
+        SharedBounds(0)
+
+
+def test_a_copy_sees_later_raises_through_the_file():
+    bounds = SharedBounds(2, shared=True)
+    try:
+        copy = pickle.loads(pickle.dumps(bounds))
+        copy._owner = -1  # as in another process
+        bounds.raise_to(1, 42)
+        assert copy.read(1) == 42
+        with pytest.raises(RuntimeError, match="only the process"):
+            copy.raise_to(1, 50)
+    finally:
+        bounds.close()
+    assert not os.path.exists(bounds.path)
+    assert copy.read(1) == 42  # the file is gone: the last value seen stays
+
+
+@pytest.mark.timeout(120)
+def test_worker_processes_read_the_parents_raise():
+    executor = make_executor(2, "loky")
+    bounds = shared_bounds(executor, 4)
+    try:
+        assert bounds.path is not None
+        assert executor.submit(read_in_worker, bounds, 2).result()[1] == -UNBOUNDED
+        bounds.raise_to(2, 7)
+        pid, value = executor.submit(read_in_worker, bounds, 2).result()
+        assert pid != os.getpid() and value == 7
+    finally:
+        bounds.close()
+        executor.close(kill=True)
+
+
+def test_serial_executor_keeps_bounds_in_memory():
+    bounds = shared_bounds(make_executor(1), 2)
+    assert bounds.path is None
+    bounds.raise_to(0, 3)
+    assert bounds.read(0) == 3
