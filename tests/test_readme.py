@@ -33,6 +33,8 @@ def test_readme_examples_need_no_shared_data():
 def test_readme_runs_an_example_per_problem_and_links_every_docs_page():
     run = " ".join(b.text for b in blocks(README) if "run" in b.flags)
     assert "parallel_backtrack.nqueens" in run and "parallel_backtrack.sudoku -" in run
+    assert "parallel_backtrack.sliding -" in run and "parallel_backtrack.games" in run
+    assert "--html" in run
     linked = set(re.findall(r"\]\(docs/([\w.-]+\.md)", TEXT))
     pages = {p.name for p in (ROOT / "docs").glob("*.md")}
     assert {"cli.md", "engine.md", "nqueens.md", "sudoku.md", "results.md",
