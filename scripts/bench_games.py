@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -33,6 +32,10 @@ from parallel_backtrack.engine import make_executor
 from parallel_backtrack.games.c4board import Board
 from parallel_backtrack.games.c4kernel import Solver
 from parallel_backtrack.games.c4parallel import parallel_solve
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _machine import machine  # noqa: E402
+
 from parallel_backtrack.games.parallel import YoungBrothersWait, parallel_alphabeta, search_task
 from parallel_backtrack.games.randomtree import RandomTree
 from parallel_backtrack.games.search import alphabeta
@@ -41,20 +44,6 @@ ROOT = Path(__file__).resolve().parents[1]
 POSITIONS = ROOT / "tests" / "data" / "c4_middle_medium.txt"
 C_SOURCE = ROOT / "scripts" / "c4_solver.c"
 PONS_MS = 52.0
-
-
-def machine() -> dict:
-    model = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"nproc": os.cpu_count(), "cpu": model, "python": platform.python_version(),
-            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "load": os.getloadavg()}
 
 
 def remaining(board: Board, stones: int, score: int) -> int:

@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import shutil
 import statistics
@@ -58,6 +57,8 @@ DATA = ROOT.parent / "shared" / "data" / "search"
 RESULTS = ROOT / "results"
 KORF_FELNER_663 = 617_555
 
+from _machine import machine  # noqa: E402
+
 from parallel_backtrack.sliding import Board  # noqa: E402
 from parallel_backtrack.sliding.batch import Job, replays, run_batch, solve_job  # noqa: E402
 from parallel_backtrack.sliding.heuristics import tables_for  # noqa: E402
@@ -68,19 +69,6 @@ from parallel_backtrack.sliding.parallel import solve_parallel  # noqa: E402
 def korf_rows() -> list[list[int]]:
     return [[int(w) for w in line.split()] for line in (DATA / "korf100.txt").read_text()
             .splitlines() if line and not line.startswith("#")]
-
-
-def machine() -> dict[str, Any]:
-    model = platform.processor()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"nproc": os.cpu_count(), "cpu": model, "date": time.strftime("%Y-%m-%d %H:%M UTC",
-            time.gmtime()), "load": os.getloadavg()}
 
 
 def korf_section(workers: int) -> dict[str, Any]:
