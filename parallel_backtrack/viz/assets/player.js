@@ -10,6 +10,23 @@ function el(tag, attrs, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svgChart(width, height, label) {
+  // An empty SVG chart and add(tag, attrs, text), which appends an element to it.
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("width", width);
+  svg.setAttribute("height", height);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  const add = (tag, attrs, text) => {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.appendChild(node);
+    return node;
+  };
+  return { svg, add };
+}
 function makePlayer(root, total, render, isSolution, nextLabel) {
   // root: the .controls element; render(i) draws step i; isSolution(i) for the jump.
   const state = { index: 0, timer: null };

@@ -62,19 +62,8 @@
     (i) => i === total - 1, "Goal ▶▶");
   if (!data.iterations.length) return;
   // Nodes per IDA* iteration: one bar each, on a log scale (they grow geometrically).
-  const NS = "http://www.w3.org/2000/svg", w = 560, h = 230, left = 60, bottom = 40;
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("width", w);
-  svg.setAttribute("height", h);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "nodes per IDA* iteration");
-  const add = (tag, attrs, text) => {
-    const node = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
-    svg.appendChild(node);
-    return node;
-  };
+  const w = 560, h = 230, left = 60, bottom = 40;
+  const { svg, add } = svgChart(w, h, "nodes per IDA* iteration");
   const top = Math.max(...data.iterations.map((r) => r[1]), 1);
   const logTop = Math.log10(top) + 0.2;
   const y = (v) => h - bottom - (v > 0 ? (Math.log10(v) + 0.2) / logTop : 0) * (h - bottom - 30);
@@ -87,7 +76,7 @@
   data.iterations.forEach(([threshold, nodes], k) => {
     const bar = add("rect", { class: "iteration", x: left + k * bw + 2, y: y(nodes),
       width: Math.max(2, bw - 4), height: h - bottom - y(nodes), fill: "#3b82c4" });
-    const t = document.createElementNS(NS, "title");
+    const t = document.createElementNS(SVG_NS, "title");
     t.textContent = "threshold " + threshold + ": " + nodes.toLocaleString() + " nodes";
     bar.appendChild(t);
     add("text", { x: left + k * bw + bw / 2, y: h - bottom + 14, "text-anchor": "middle",

@@ -2,7 +2,6 @@
 "use strict";
 (function () {
   const data = readData("timeline");
-  const NS = "http://www.w3.org/2000/svg";
   const s = data.summary;
   const lanes = data.lanes, bars = data.bars;
   const left = 150, width = 700, top = 8, axisH = 30;
@@ -13,18 +12,8 @@
   end = end > 0 ? end : 1;
   const x = (t) => left + (t / end) * (width - left - 10);
   const height = top + lanes.length * laneH + axisH;
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("width", width);
-  svg.setAttribute("height", height);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "timeline: one lane per worker, one bar per task");
-  const add = (tag, attrs, text) => {
-    const node = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
-    svg.appendChild(node);
-    return node;
-  };
+  const { svg, add } = svgChart(width, height,
+    "timeline: one lane per worker, one bar per task");
   lanes.forEach((name, i) => {
     const y = top + i * laneH;
     add("rect", { class: "lane", x: left, y: y, width: width - left - 10, height: laneH - 4,
@@ -57,7 +46,7 @@
       (secs * 1000).toFixed(2) + " ms" + "\nhanded back leftovers: " +
       (continued.length ? "yes, continued by task " + continued.slice(0, 6).join(", ") +
         (continued.length > 6 ? ", …" : "") : "no");
-    const title = document.createElementNS(NS, "title");
+    const title = document.createElementNS(SVG_NS, "title");
     title.textContent = text;
     rect.appendChild(title);
     rect.addEventListener("mousemove", (e) => {
