@@ -34,7 +34,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn, TextIO
 
 from .engine import BACKENDS, SearchReport, WorkerCrashError, resolve_workers
@@ -58,6 +58,14 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {self._suggest(message)}\n")
+
+    def parse_or_status(self, argv: Sequence[str] | None) -> argparse.Namespace | int:
+        """The parsed arguments, or the exit status of a usage error or ``--help``
+        (already printed): a command's ``main`` returns it instead of raising."""
+        try:
+            return self.parse_args(argv)
+        except SystemExit as stop:
+            return stop.code if isinstance(stop.code, int) else EXIT_USAGE
 
     def _suggest(self, message: str) -> str:
         found = re.match(r"unrecognized arguments: (--?[\w-]+)", message)

@@ -26,7 +26,7 @@ from . import cli_alphabeta, cli_connect4, cli_games
 PROG = "python -m parallel_backtrack.games"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _cli.Parser:
     parser = _cli.Parser(
         prog=PROG,
         description="Two-player game search: alpha-beta over the assignment's text "
@@ -45,10 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run the CLI; returns the exit status (usage errors included: never raises)."""
     out = out or sys.stdout
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as stop:  # a usage error or --help, already printed
-        return stop.code if isinstance(stop.code, int) else _cli.EXIT_USAGE
+    args = build_parser().parse_or_status(argv)
+    if isinstance(args, int):
+        return args
     prog = f"{PROG} {args.command}"
     try:
         return int(args.run(args, out, prog))

@@ -61,7 +61,7 @@ def board_size(text: str) -> int:
     return n
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _cli.Parser:
     parser = _cli.Parser(
         prog=PROG,
         description="Count the ways to place N non-attacking queens on an N x N board, "
@@ -283,10 +283,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run the CLI; returns the exit status (usage errors included: never raises)."""
     out = out or sys.stdout
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as stop:  # a usage error or --help, already printed
-        return stop.code if isinstance(stop.code, int) else _cli.EXIT_USAGE
+    args = build_parser().parse_or_status(argv)
+    if isinstance(args, int):
+        return args
     if args.workers is None:  # one worker for --find-one and for boards counted in no time
         args.workers = 1 if getattr(args, "find_one", False) or args.n <= SMALL_BOARD else -1
     try:

@@ -33,7 +33,7 @@ GOAL_CHOICES = ("blank-last", "blank-first")
 FORMAT_CHOICES = ("auto", "cs61b", "rows", "korf")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _cli.Parser:
     parser = _cli.Parser(
         prog=PROG,
         description="Solve sliding-tile puzzles (8-puzzle, 15-puzzle, n x n up to 10x10) "
@@ -225,10 +225,9 @@ def _prepare(jobs: list[Any], args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run the CLI; returns the exit status (never raises)."""
     out = out or sys.stdout
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as stop:
-        return stop.code if isinstance(stop.code, int) else _cli.EXIT_USAGE
+    args = build_parser().parse_or_status(argv)
+    if isinstance(args, int):
+        return args
     try:
         return run(args, out)
     except (BrokenPipeError, KeyboardInterrupt, MemoryError) as error:

@@ -51,7 +51,6 @@ from parallel_backtrack._cli import (
     EXIT_ERROR,
     EXIT_NO,
     EXIT_OK,
-    EXIT_USAGE,
     Parser,
     choice_type,
     positive_int,
@@ -80,7 +79,7 @@ class UsageError(Exception):
     """A usage problem found after parsing: one line on stderr, exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     parser = Parser(prog=PROG, description="Solve or count Sudoku puzzles (4x4 to 36x36).")
     parser.add_argument("file", metavar="FILE|-", help="puzzle file, or - for stdin")
     parser.add_argument("--order", type=choice_type("order", ORDERS), default="fewest",
@@ -320,10 +319,9 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (never raises)."""
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as stop:  # usage errors and --help, already printed
-        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    args = build_parser().parse_or_status(argv)
+    if isinstance(args, int):
+        return args
     try:
         return run(args)
     except UsageError as error:
