@@ -15,8 +15,16 @@ max nodes
     ``max_nodes`` caps the nodes enqueued; reaching it raises
     ``NodeLimitError`` instead of filling memory.
 heuristic
-    ``heuristic(state)``; None means ``state.estimated_distance_to_goal()``.
+    A function ``heuristic(state)``, or on a ``Board`` a name: ``hamming``,
+    ``manhattan``, ``linear``, ``pdb``, ``pdb-555``, ``pdb-663``, ``pdb-exact`` or
+    ``auto``.  None means ``state.estimated_distance_to_goal()`` on other
+    WorldStates and ``auto`` on a Board: the 4x4 pattern database when it is
+    already cached (6-6-3, else 5-5-5), else linear conflicts (never a build).
     Ties in f go to the deeper node (larger g), then to the earlier one.
+fast path
+    A ``Board`` with a named heuristic (or none) is searched by ``fastastar``:
+    compact states, incremental heuristics, always a closed set.  Any other
+    WorldState, or a heuristic function, takes the generic search below.
 
 Example: ``Solver(Board((1, 2, 3, 4, 5, 6, 7, 0, 8))).moves() == 1``.
 """
@@ -29,7 +37,10 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from . import fastastar
 from .board import Board, WorldState
+
+NAMES = ("auto", "hamming", "manhattan", "linear", "pdb", "pdb-555", "pdb-663", "pdb-exact")
 
 
 class UnsolvableError(ValueError):
@@ -51,16 +62,39 @@ class SearchNode:
 class Solver:
     """Solve ``initial`` optimally with A* (CS61B's hw4 API)."""
 
-    def __init__(self, initial: WorldState, *, heuristic: Callable[[Any], int] | None = None,
+    def __init__(self, initial: WorldState, *,
+                 heuristic: Callable[[Any], int] | str | None = None,
                  closed: bool = False, max_nodes: int | None = None) -> None:
         if isinstance(initial, Board) and not initial.is_solvable():
             raise UnsolvableError("unsolvable: the tile parity differs from the goal's")
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"max_nodes must be a positive integer, got {max_nodes}")
-        self._h = heuristic or (lambda state: state.estimated_distance_to_goal())
         self.enqueued = 0
         self.expanded = 0
-        self._goal = self._search(initial, closed, max_nodes)
+        if isinstance(heuristic, str) or (heuristic is None and isinstance(initial, Board)):
+            if not isinstance(initial, Board):
+                raise TypeError("a heuristic by name needs a Board; pass a function "
+                                "heuristic(state) for other WorldStates")
+            self.heuristic = resolve(heuristic or "auto", initial.size())
+            if self.heuristic in fastastar.FAST_HEURISTICS:
+                self._path = self._fast(initial, self.heuristic, max_nodes)
+                return
+            heuristic = _python_heuristic(self.heuristic, initial.size())
+        else:
+            self.heuristic = "custom" if heuristic else "estimated_distance_to_goal"
+        self._h = heuristic or (lambda state: state.estimated_distance_to_goal())
+        self._path = _states(self._search(initial, closed, max_nodes))
+
+    def _fast(self, board: Board, name: str, max_nodes: int | None) -> list[Board]:
+        try:
+            found = fastastar.search(bytes(board.tiles), board.size(), board.goal, name,
+                                     max_nodes)
+        except fastastar.NodeLimit as error:
+            raise NodeLimitError(str(error)) from None
+        except fastastar.Exhausted as error:
+            raise UnsolvableError(f"unsolvable: {error}") from None
+        self.enqueued, self.expanded = found.enqueued, found.expanded
+        return [board._unchecked(tuple(state)) for state in found.path]
 
     def _node(self, state: Any, previous: SearchNode | None) -> SearchNode:
         moves = 0 if previous is None else previous.moves + 1
@@ -94,13 +128,41 @@ class Solver:
 
     def moves(self) -> int:
         """The number of moves of an optimal solution."""
-        return self._goal.moves
+        return len(self._path) - 1
 
     def solution(self) -> list[Any]:
         """The states from the initial one to the goal, both included."""
-        states = []
-        node: SearchNode | None = self._goal
-        while node is not None:
-            states.append(node.state)
-            node = node.previous
-        return states[::-1]
+        return list(self._path)
+
+
+def _states(goal: SearchNode) -> list[Any]:
+    states = []
+    node: SearchNode | None = goal
+    while node is not None:
+        states.append(node.state)
+        node = node.previous
+    return states[::-1]
+
+
+def resolve(name: str, n: int) -> str:
+    """The heuristic a name stands for on an n x n board (``auto`` and ``pdb`` resolved)."""
+    if name not in NAMES:
+        raise ValueError(f"unknown heuristic {name!r}; expected one of {list(NAMES)}")
+    if name == "auto":
+        return fastastar.default_heuristic(n)
+    if name == "pdb":
+        from .heuristics import default_pdb
+
+        found = default_pdb(n)
+        if found is None:
+            raise ValueError(f"no pattern database for {n}x{n} boards (there are 3x3 and "
+                             "4x4 ones); use linear")
+        return found
+    return name
+
+
+def _python_heuristic(name: str, n: int) -> Callable[[Any], int]:
+    from .heuristics import python_heuristic
+
+    heuristic: Callable[[Any], int] = python_heuristic(name, n)
+    return heuristic

@@ -61,17 +61,22 @@ def replays(tiles: tuple[int, ...], goal: str, solution: str) -> bool:
     return tiles == goal_tiles(n, goal)
 
 
-def heuristic_for(name: str, n: int) -> str:
-    """``auto``: a pattern database where there is one (3x3, 4x4), else linear."""
+def heuristic_for(name: str, n: int, algorithm: str = "ida") -> str:
+    """``auto``: IDA* a pattern database where there is one (3x3, 4x4), else linear;
+    A* a 4x4 database only if already cached, else linear (``fastastar``)."""
     if name != "auto":
         return name
+    if algorithm == "astar":
+        from .fastastar import default_heuristic
+
+        return default_heuristic(n)
     return "pdb" if n in (3, 4) else "linear"
 
 
 def _base(job: Job, board: Board) -> dict[str, Any]:
     return {"source": job.source, "line": job.line, "n": board.size(), "goal": job.goal,
-            "algorithm": job.algorithm, "heuristic": heuristic_for(job.heuristic,
-                                                                  board.size()),
+            "algorithm": job.algorithm,
+            "heuristic": heuristic_for(job.heuristic, board.size(), job.algorithm),
             "expected": job.expected}
 
 
@@ -107,11 +112,9 @@ def solve_job(job: Job, workers: int = 1, backend: str | None = None) -> dict[st
 def _astar(board: Board, heuristic: str, max_nodes: int | None
            ) -> tuple[str | None, int, str | None]:
     from .astar import NodeLimitError, Solver
-    from .heuristics import python_heuristic
 
     try:
-        solver = Solver(board, heuristic=python_heuristic(heuristic, board.size()),
-                        max_nodes=max_nodes)
+        solver = Solver(board, heuristic=heuristic, max_nodes=max_nodes)
     except NodeLimitError:
         return None, max_nodes or 0, "max-nodes"
     states = solver.solution()
