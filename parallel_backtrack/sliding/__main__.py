@@ -56,9 +56,10 @@ def build_parser() -> _cli.Parser:
                         "8-puzzles and easy 15-puzzles (see --max-nodes)")
     parser.add_argument("--heuristic", type=_cli.choice_type("heuristic", HEURISTIC_CHOICES),
                         default="auto", metavar="|".join(HEURISTIC_CHOICES[:5]),
-                        help="auto (default): pdb on 3x3 (exact) and 4x4 (6-6-3 with "
+                        help="auto (default): IDA* pdb on 3x3 (exact) and 4x4 (6-6-3 with "
                         "reflection; built once, about a minute, then cached), linear "
-                        "elsewhere; also pdb-555, pdb-663, pdb-exact")
+                        "elsewhere; A* a 4x4 database only if already cached, else "
+                        "linear; also pdb-555, pdb-663, pdb-exact")
     parser.add_argument("--goal", type=_cli.choice_type("goal", GOAL_CHOICES),
                         default="blank-last", metavar="blank-last|blank-first",
                         help="the solved board: 1 2 .. 0 (default; CS61B) or 0 1 2 .. (Korf)")

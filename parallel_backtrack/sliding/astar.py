@@ -60,7 +60,12 @@ class SearchNode:
 
 
 class Solver:
-    """Solve ``initial`` optimally with A* (CS61B's hw4 API)."""
+    """Solve ``initial`` optimally with A* (CS61B's hw4 API).
+
+    After the search: ``enqueued`` and ``expanded`` nodes, and ``heuristic``, the
+    name of the one used (``custom`` for a function).  ``closed`` applies to the
+    generic path; the board path always keeps one.
+    """
 
     def __init__(self, initial: WorldState, *,
                  heuristic: Callable[[Any], int] | str | None = None,
