@@ -177,3 +177,13 @@ def test_cli_astar_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch,
     assert '"heuristic": "linear"' in out and '"moves": 2' in out and len(calls) == 1
     assert cli.main([str(path), "--algorithm", "astar", "--heuristic", "lineer"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_default_never_builds_a_database(monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
+    monkeypatch.setenv("PARALLEL_BACKTRACK_CACHE", str(tmp_path))
+    board = Board((5, 1, 2, 3, 9, 6, 7, 4, 13, 10, 11, 8, 0, 14, 15, 12))
+    solver = Solver(board)
+    assert solver.heuristic == "linear" and solver.moves() == 9
+    assert path_is_walk([b.tiles for b in solver.solution()])
+    assert not any(tmp_path.rglob("*.npy"))  # nothing built

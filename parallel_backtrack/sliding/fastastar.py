@@ -41,7 +41,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from .board import STEPS, goal_tiles
@@ -326,16 +325,15 @@ def default_heuristic(n: int) -> str:
     (6-6-3, else 5-5-5), else ``linear``.  It never starts a build."""
     if n != 4:
         return "linear"
-    from .pdb import cache_dir
+    from .pdb import cache_dir, load_cached
 
-    return _cached_database(str(cache_dir()))
+    where = str(cache_dir())
+    if where not in _CACHED:  # a database found stays; an absent one is looked for again
+        for name in ("pdb-663", "pdb-555"):
+            if load_cached(4, name) is not None:
+                _CACHED[where] = name
+                break
+    return _CACHED.get(where, "linear")
 
 
-@lru_cache(maxsize=8)
-def _cached_database(where: str) -> str:
-    from .pdb import load_cached
-
-    for name in ("pdb-663", "pdb-555"):
-        if load_cached(4, name) is not None:
-            return name
-    return "linear"
+_CACHED: dict[str, str] = {}
