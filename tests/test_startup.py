@@ -3,8 +3,11 @@ pools, and the lazy packages still hand out every name they list."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+import time as time_module
 from pathlib import Path
 
 import pytest
@@ -106,3 +109,108 @@ def test_metrics_is_the_function_even_after_its_module_is_imported() -> None:
         "from parallel_backtrack.engine.examples import NoAdjacentOnes\n"
         "print(callable(metrics), metrics(NoAdjacentOnes(4)).solutions)\n")
     assert out.split() == ["True", "8"]
+
+
+# forum_hardest line 358: the 9x9 puzzle of the hardest sets that needs the most nodes
+# (2,383 with units propagation and fewest-first).
+HARD = "..3......4...8..36..8...1...4..6..73...9..........2.....4.7..686...2....7..6..5.."
+
+
+def test_the_numba_free_paths_agree_with_the_cache_and_see_a_compile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from parallel_backtrack import _jit_cache, _jit_paths
+
+    kernel = _jit_paths.PACKAGE / "sudoku" / "kernel"
+    assert _jit_paths.cache_dir(kernel, "") == _jit_cache.cache_dir(kernel) or os.environ.get(
+        "NUMBA_CACHE_DIR")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    place = _jit_paths.cache_dir(kernel)
+    assert place.parent == tmp_path / "parallel_backtrack"
+    assert not _jit_paths.is_compiled(kernel, "search.explore_roots")
+    place.mkdir(parents=True)
+    version = f"py{sys.version_info.major}{sys.version_info.minor}"
+    (place / f"search.explore_roots-1.{version}.nbi").write_bytes(b"")
+    assert _jit_paths.is_compiled(kernel, "search.explore_roots")
+    assert not _jit_paths.is_compiled(kernel, "search.explore_roots", "search.search_many")
+
+
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("lines, statuses", [
+    ([HARD], ["solved"]),
+    ([HARD, EASY, "4" * 81], ["solved", "solved", "invalid"]),
+], ids=["one", "a-few"])
+def test_with_nothing_compiled_hard_9x9s_are_answered_without_numba(
+        tmp_path: Path, lines: list[str], statuses: list[str]) -> None:
+    """An empty numba cache: no compile (20-60 s), no numba, the Python path answers."""
+    from parallel_backtrack.sudoku.space import is_valid_solution
+
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("\n".join(lines) + "\n")
+    code = ("import runpy, sys\n"
+            f"sys.argv = ['x', {str(puzzles)!r}, '--json']\n"
+            "try:\n"
+            "    runpy.run_module('parallel_backtrack.sudoku.__main__', run_name='__main__')\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "sys.__stderr__.write(repr(sorted(m for m in ('numba', 'numpy') "
+            "if m in sys.modules)))\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "empty"))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=100, env=env)
+    assert done.stderr == "[]", done.stderr[-500:]  # and so no compile notice either
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [result["status"] for result in results] == statuses
+    for line, result in zip(lines, results):
+        if result["status"] == "solved":
+            assert is_valid_solution(line, result["solution"])
+    assert results[0]["nodes"] == 2383
+
+
+class _Clock:
+    """``runner``'s clock: the Python path's time is up after ``looks`` looks."""
+
+    def __init__(self, looks: int) -> None:
+        self.looks = looks
+
+    def time(self) -> float:
+        self.looks -= 1
+        return 0.0 if self.looks >= 0 else 1e12
+
+    perf_counter = staticmethod(time_module.perf_counter)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("count", [False, True], ids=["solve", "count"])
+def test_the_kernel_takes_over_from_the_python_path_with_the_same_answer_and_nodes(
+        monkeypatch: pytest.MonkeyPatch, count: bool) -> None:
+    from parallel_backtrack.sudoku import runner
+    from parallel_backtrack.sudoku.formats import PuzzleEntry
+    from parallel_backtrack.sudoku.space import SudokuSpace, is_valid_solution
+
+    entry = PuzzleEntry(1, cells=tuple(0 if ch == "." else int(ch) for ch in HARD))
+    limit = 5 if count else None
+    alone = [runner.solve_entry(0, entry, runner.Job(count=count, limit=limit, kernel=kernel))
+             for kernel in ("reference", "fast")]
+    assert alone[0].nodes >= 2383
+    kernel_calls: list[int] = []
+    explore_fast = SudokuSpace.explore_fast
+
+    def counted(self: SudokuSpace, *args: object, **options: object) -> object:
+        kernel_calls.append(1)
+        return explore_fast(self, *args, **options)
+
+    monkeypatch.setattr(SudokuSpace, "explore_fast", counted)
+    monkeypatch.setattr(runner, "PYTHON_SLICE", 300)
+    for looks in (1, 3):  # 300 or 900 nodes on the Python path, the rest in the kernel
+        monkeypatch.setattr(runner, "time", _Clock(looks))
+        both = runner.solve_entry(0, entry, runner.Job(count=count, limit=limit,
+                                                       python_until=0.5))
+        for one in alone:
+            assert (both.status, both.solution, both.count, both.nodes) == (
+                one.status, one.solution, one.count, one.nodes)
+        assert both.solution is not None and is_valid_solution(HARD, both.solution)
+        assert kernel_calls, "the kernel never took over"
+        kernel_calls.clear()
