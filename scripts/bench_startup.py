@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| case | {names} |\n|---|" + "---|" * len(trees))
     for label, walls in found.items():
         print(f"| {label} | " + " | ".join(f"{w * 1000:.0f} ms" for w in walls) + " |")
-    rows = [] if args.no_rates or not DATA.exists() else rates(trees, args.repeats // 3 or 1,
+    rows = [] if args.no_rates or not DATA.exists() else rates(trees, max(1, args.repeats // 2),
                                                                args.seconds)
     if rows:
         print(f"\n| file | puzzles | Norvig/s | {names} (wall s, x Norvig) |\n|---|---|---|"
