@@ -1,10 +1,14 @@
 """parallel_backtrack: exact backtracking search on all your cores, and on a cluster.
 
 The top level re-exports the engine's modes (``count``, ``solve``, ``solutions``) and
-``Space``. Documentation: README.md, and docs/ in the repository: docs/engine.md (the
-Space contract and the modes), docs/cli.md (the command lines), docs/nqueens.md,
-docs/sudoku.md, docs/results.md, docs/design.md (glossary and layout).
+``Space``, each loaded on first use (the engine's own names are lazy too: a command
+line's ``--help`` loads no pool).  Documentation: README.md, and docs/ in the
+repository: docs/engine.md (the Space contract and the modes), docs/cli.md (the command
+lines), docs/nqueens.md, docs/sudoku.md, docs/results.md, docs/design.md (glossary and
+layout).
 """
+
+from typing import TYPE_CHECKING, Any
 
 from ._lean import apply as _apply_lean
 from ._lean import quiet_start as _quiet_start
@@ -12,15 +16,16 @@ from ._lean import quiet_start as _quiet_start
 _quiet_start()  # a command line's Ctrl-C while importing: exit 130, no traceback
 _apply_lean()  # before numba loads: only in our command lines and their workers
 
-from .engine import (  # noqa: E402
-    SearchInterrupted,
-    SearchReport,
-    Space,
-    count,
-    sequential_count,
-    solutions,
-    solve,
-)
+if TYPE_CHECKING:
+    from .engine import (
+        SearchInterrupted,
+        SearchReport,
+        Space,
+        count,
+        sequential_count,
+        solutions,
+        solve,
+    )
 
 __all__ = [
     "SearchInterrupted",
@@ -33,3 +38,18 @@ __all__ = [
     "solve",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """The engine's names, loaded on first use (PEP 562)."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import engine
+
+    value = getattr(engine, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

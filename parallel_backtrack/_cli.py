@@ -338,7 +338,9 @@ def kill_worker_pools() -> None:
     joblib) now.  At exit loky would wait for every task in flight, and a worker still
     loading its compiled kernels (a run cut short by --timeout) sees no stop flag: that
     wait took seconds.  loky's manager thread then finds its workers gone and ends."""
-    import multiprocessing
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is None:  # never imported: no pool was started (and --help stays quick)
+        return
     import signal
 
     for child in multiprocessing.active_children():

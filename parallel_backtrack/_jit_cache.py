@@ -16,6 +16,9 @@ sources shares it, and any edit in the directory starts a fresh one.  Where that
 place cannot be written, the cache goes to ``__pycache__`` with the same stamp.
 ``NUMBA_CACHE_DIR``, when set, replaces the user-wide root.
 
+The paths themselves are computed in ``_jit_paths``, which a command line can ask
+whether a kernel is compiled before it imports numba.
+
 ``compile_notice`` prints one line on stderr before a kernel that is not in the
 cache is compiled (what, about how long, once, where the cache lives), and on a
 terminal counts the seconds until it is done.
@@ -37,20 +40,22 @@ Import this module (``register()`` runs once) before any kernel is decorated.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from numba.core import caching, config
 
-PACKAGE = Path(__file__).resolve().parent
+from . import _jit_paths
+from ._jit_paths import PACKAGE, directory_stamp
+
+__all__ = ["PACKAGE", "cache_dir", "cache_root", "compile_notice", "directory_stamp",
+           "is_cached", "register", "where_cached"]
 NOTICE_SECONDS = 1.0  # a compile expected to take less is not announced
 _announced: set[str] = set()
 _held: list[Any] = []
@@ -62,30 +67,14 @@ def _numba_class(name: str) -> type:
     return found  # type: ignore[no-any-return]
 
 
-@cache
-def directory_stamp(directory: Path) -> str:
-    """One hash over the names and contents of the ``.py`` files of ``directory``."""
-    digest = hashlib.sha256()
-    for path in sorted(directory.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 def cache_root() -> Path:
     """Where every kernel directory's cache lives (see the glossary)."""
-    root = getattr(config, "CACHE_DIR", "")  # NUMBA_CACHE_DIR
-    if root:
-        return Path(root) / "parallel_backtrack"
-    from numba.misc.appdirs import AppDirs
-
-    return Path(AppDirs(appname="parallel_backtrack", appauthor=False).user_cache_dir) / "numba"
+    return _jit_paths.cache_root(getattr(config, "CACHE_DIR", "") or "")  # NUMBA_CACHE_DIR
 
 
 def cache_dir(directory: Path) -> Path:
     """The shared cache of one kernel directory of this package."""
-    name = ".".join(directory.relative_to(PACKAGE).parts) or "root"
-    return cache_root() / f"{name}-{directory_stamp(directory)[:16]}"
+    return _jit_paths.cache_dir(directory, getattr(config, "CACHE_DIR", "") or "")
 
 
 def _kernel_directory(py_file: str) -> Path | None:

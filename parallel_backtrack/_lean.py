@@ -3,8 +3,11 @@
 The first time numba loads a compiled kernel it imports scipy (to look for BLAS)
 and cffi (to type cffi functions).  Our kernels use neither, and the two imports
 cost 0.2-0.3 s per process: a tenth of a short run, paid again by every worker
-a process pool starts.  ``apply()`` keeps them out, but only where nothing else
-can want them:
+a process pool starts.  Importing numpy starts OpenBLAS's thread pool, one thread
+per core, which nothing here uses: 0.05-0.06 s of CPU per process (and of wall
+time when the other cores are busy).  ``apply()`` keeps scipy and cffi out and
+asks for one OpenBLAS thread (unless ``OPENBLAS_NUM_THREADS`` is set), but only
+where nothing else can want them:
 
 * in a process started as one of our command lines
   (``python -m parallel_backtrack.nqueens`` or ``...sudoku``), and
@@ -31,6 +34,7 @@ ENV = "PARALLEL_BACKTRACK_LEAN"
 COMMANDS = ("parallel_backtrack.nqueens", "parallel_backtrack.sudoku",
             "parallel_backtrack.sliding", "parallel_backtrack.games")
 KEPT_OUT = ("scipy", "cffi")
+BLAS_THREADS = "OPENBLAS_NUM_THREADS"
 
 
 def started_as_command(argv: list[str] | None = None) -> bool:
@@ -61,11 +65,13 @@ def started_as_command(argv: list[str] | None = None) -> bool:
 
 
 def apply() -> bool:
-    """Keep scipy and cffi out of this process if it is one of ours; True if so."""
+    """Keep scipy and cffi out of this process, and OpenBLAS to one thread, if it is one
+    of ours; True if so."""
     setting = os.environ.get(ENV)
     if setting == "0" or (setting != "1" and not started_as_command()):
         return False
     os.environ[ENV] = "1"  # the worker processes we start inherit it
+    os.environ.setdefault(BLAS_THREADS, "1")  # read when numpy loads OpenBLAS
     for name in KEPT_OUT:
         sys.modules.setdefault(name, None)  # type: ignore[arg-type]
     return True

@@ -3,16 +3,26 @@ Sudoku rate against a Norvig-style solver.
 
 Each case is a fresh ``python -m parallel_backtrack...`` process, run ``--repeats``
 times, interleaved with the same case on every ``--tree`` given (another checkout, for
-before/after figures in one run); the table shows medians.  The rate rows time the
-whole process on a puzzle file (interpreter, imports, kernel loading, reading, solving,
-printing) and divide its puzzles/s by the Norvig-style solver's rate, measured in
-process on a sample of the same file (``scripts/bench_sudoku.py``'s ``NorvigSolver``).
+before/after figures in one run); the table shows medians.  Every tree's bytecode is
+compiled first (``compileall``, as ``pip install`` does), so the figures are those of
+an installed package, not of a checkout that compiles its sources on every start.
+
+"one hard 9x9, cold cache" is the first answer for the 9x9 puzzle of the hardest sets
+that needs the most nodes, in a process whose numba cache is empty (a fresh
+``NUMBA_CACHE_DIR`` per run): what a new user's first run costs.  It runs
+``--cold-repeats`` times per tree (a tree that compiles takes 20-60 s each).
+
+The rate rows time the whole process on a puzzle file (interpreter, imports, kernel
+loading, reading, solving, printing) and divide its puzzles/s by the Norvig-style
+solver's rate, measured in process on a sample of the same file
+(``scripts/bench_sudoku.py``'s ``NorvigSolver``); the "2 threads" row is the same
+command with ``--workers 2`` (two cores against the Norvig-style solver's one).
 
 Writes ``results/bench_startup.json``; prints a markdown table.
 
     python scripts/bench_startup.py                      # this tree, 11 repeats
     python scripts/bench_startup.py --tree /tmp/old      # and another checkout, interleaved
-    python scripts/bench_startup.py --repeats 5 --no-rates
+    python scripts/bench_startup.py --repeats 5 --no-rates --cold-repeats 1
 
 Glossary: *bare* ``python -c pass`` (the interpreter alone); *x Norvig* whole-process
 puzzles/s over the Norvig-style solver's in-process puzzles/s.
@@ -38,6 +48,9 @@ HARD_FILES = ("tdoku_puzzles3_magictour_top1465.txt", "tdoku_puzzles6_forum_hard
               "tdoku_puzzles7_serg_benchmark.txt")
 HARD_COUNT = 3000
 SEVENTEEN_FILE = "tdoku_puzzles2_17_clue.txt"
+# tdoku_puzzles6_forum_hardest_1106.txt, line 358: 2,383 nodes (units, fewest-first), the
+# most of any 9x9 puzzle in the forum's hardest, magictour's top 1465 and plb_hard20.
+HARD = "..3......4...8..36..8...1...4..6..73...9..........2.....4.7..686...2....7..6..5.."
 
 
 def cases(easy: Path) -> dict[str, list[str]]:
@@ -53,12 +66,35 @@ def cases(easy: Path) -> dict[str, list[str]]:
     }
 
 
-def run_once(tree: Path, argv: list[str]) -> float:
-    env = dict(os.environ, PYTHONPATH=str(tree))
+def compile_bytecode(tree: Path) -> None:
+    """Write the tree's ``.pyc`` files, as an install does (even where the environment
+    says ``PYTHONDONTWRITEBYTECODE``: later runs only read them)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "parallel_backtrack")],
+                   env=env, stdout=subprocess.DEVNULL, check=True)
+
+
+def run_once(tree: Path, argv: list[str], env: dict[str, str] | None = None) -> float:
+    env = dict(os.environ if env is None else env, PYTHONPATH=str(tree))
     started = time.perf_counter()
     subprocess.run([sys.executable, *argv], env=env, cwd=tempfile.gettempdir(),
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - started
+
+
+def cold_runs(trees: list[Path], repeats: int) -> list[float]:
+    """Median seconds of one hard 9x9 puzzle per tree, each run on an empty numba cache."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as hard:
+        hard.write(HARD + "\n")
+    walls: list[list[float]] = [[] for _ in trees]
+    for _ in range(repeats):
+        for index, tree in enumerate(trees):
+            with tempfile.TemporaryDirectory() as empty:
+                env = dict(os.environ, NUMBA_CACHE_DIR=empty)
+                walls[index].append(run_once(tree, ["-m", "parallel_backtrack.sudoku",
+                                                    hard.name], env))
+    Path(hard.name).unlink()
+    return [statistics.median(w) for w in walls]
 
 
 def medians(trees: list[Path], table: dict[str, list[str]], repeats: int) -> dict[str, list[float]]:
@@ -103,9 +139,12 @@ def rates(trees: list[Path], repeats: int, seconds: float) -> list[dict[str, obj
             out.write("\n".join(lines) + "\n")
         norvig = norvig_rate(lines, seconds)
         argv = ["-m", "parallel_backtrack.sudoku", out.name]
-        walls = medians(trees, {label: argv}, repeats)[label]
-        rows.append({"file": label, "puzzles": len(lines), "norvig_per_s": norvig,
-                     "wall_s": walls, "x_norvig": [len(lines) / w / norvig for w in walls]})
+        table = {label: argv}
+        if count:
+            table[f"{label}, 2 threads"] = [*argv, "--workers", "2"]
+        for row, walls in medians(trees, table, repeats).items():
+            rows.append({"file": row, "puzzles": len(lines), "norvig_per_s": norvig,
+                         "wall_s": walls, "x_norvig": [len(lines) / w / norvig for w in walls]})
         Path(out.name).unlink()
     return rows
 
@@ -118,20 +157,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=8.0,
                         help="time for the Norvig-style solver per file")
     parser.add_argument("--no-rates", action="store_true", help="skip the whole-file rates")
+    parser.add_argument("--cold-repeats", type=int, default=3,
+                        help="runs of the cold-cache case per tree (0: skip it)")
     parser.add_argument("--out", type=Path, default=ROOT / "results")
     args = parser.parse_args(argv)
     trees = [ROOT, *args.tree]
+    for tree in trees:
+        compile_bytecode(tree)
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as easy:
         easy.write(EASY + "\n")
     load = os.getloadavg()[0]
     found = medians(trees, cases(Path(easy.name)), args.repeats)
     Path(easy.name).unlink()
+    if args.cold_repeats > 0:
+        found["one hard 9x9, cold cache"] = cold_runs(trees, args.cold_repeats)
     names = " | ".join(str(t) for t in trees)
-    print(f"medians of {args.repeats} whole processes, load {load:.2f} (1 min) before\n")
+    print(f"medians of {args.repeats} whole processes (cold cache: {args.cold_repeats}), "
+          f"load {load:.2f} (1 min) before\n")
     print(f"| case | {names} |\n|---|" + "---|" * len(trees))
     for label, walls in found.items():
         print(f"| {label} | " + " | ".join(f"{w * 1000:.0f} ms" for w in walls) + " |")
-    rows = [] if args.no_rates or not DATA.exists() else rates(trees, args.repeats // 3 or 1,
+    rows = [] if args.no_rates or not DATA.exists() else rates(trees, max(1, args.repeats // 2),
                                                                args.seconds)
     if rows:
         print(f"\n| file | puzzles | Norvig/s | {names} (wall s, x Norvig) |\n|---|---|---|"

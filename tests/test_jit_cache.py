@@ -93,7 +93,7 @@ def test_help_and_small_jobs_never_import_numba_or_numpy(argv: list[str]) -> Non
 @pytest.mark.timeout(300)
 def test_one_puzzle_continues_in_the_kernel_with_the_same_answer_and_nodes() -> None:
     # an empty grid: its count up to 3,000 needs more nodes than the Python head takes
-    from parallel_backtrack.sudoku.__main__ import PYTHON_FIRST
+    from parallel_backtrack.sudoku.runner import PYTHON_SLICE
 
     def run(kernel: str) -> dict[str, object]:
         done = subprocess.run(
@@ -103,7 +103,7 @@ def test_one_puzzle_continues_in_the_kernel_with_the_same_answer_and_nodes() -> 
         return json.loads(done.stdout)  # type: ignore[no-any-return]
 
     fast, reference = run("fast"), run("reference")
-    assert fast["nodes"] == reference["nodes"] > PYTHON_FIRST
+    assert fast["nodes"] == reference["nodes"] > PYTHON_SLICE
     assert fast["count"] == reference["count"] == 3000
     assert fast["solution"] == reference["solution"]
     assert is_valid_solution("." * 81, str(fast["solution"]))

@@ -1,4 +1,5 @@
-"""The lean start-up: only our command lines (and their workers) keep scipy and cffi out."""
+"""The lean start-up: only our command lines (and their workers) keep scipy and cffi out
+and OpenBLAS to one thread."""
 
 from __future__ import annotations
 
@@ -70,10 +71,21 @@ def test_only_our_real_command_line_takes_the_lean_start(tmp_path, ours: bool) -
 
 def test_a_library_import_is_not_touched(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(_lean.ENV, raising=False)
+    monkeypatch.delenv(_lean.BLAS_THREADS, raising=False)
     monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "pytest"])
     monkeypatch.delitem(sys.modules, "cffi", raising=False)
     assert _lean.apply() is False
     assert "cffi" not in sys.modules
+    assert _lean.BLAS_THREADS not in os.environ
+
+
+def test_a_users_blas_setting_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(_lean.ENV, "1")
+    monkeypatch.setenv(_lean.BLAS_THREADS, "4")
+    monkeypatch.delitem(sys.modules, "cffi", raising=False)
+    assert _lean.apply() is True
+    assert os.environ[_lean.BLAS_THREADS] == "4"
+    monkeypatch.delitem(sys.modules, "cffi")
 
 
 def test_off_switch_wins(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,8 +98,10 @@ def test_off_switch_wins(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_worker_of_ours_keeps_them_out(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(_lean.ENV, "1")
+    monkeypatch.delenv(_lean.BLAS_THREADS, raising=False)
     monkeypatch.delitem(sys.modules, "cffi", raising=False)
     assert _lean.apply() is True
+    assert os.environ[_lean.BLAS_THREADS] == "1"
     assert sys.modules["cffi"] is None
     with pytest.raises(ImportError):
         import cffi  # noqa: F401

@@ -6,27 +6,87 @@ core), what runs in a worker (``worker``), reports and metrics.
 
 How it works and how to use it (the Space contract, fast hooks, modes, the scheduler and
 its budgets, executors, Dask): docs/engine.md in the repository.
+
+Importing the package is cheap: each name below loads its module on first use (PEP 562),
+so a command line answering ``--help`` never loads the pools, multiprocessing or
+cloudpickle.  A name that reaches the executors (``make_executor``, the modes,
+``backend_names``, ...) first imports every backend module, so every backend is
+registered before anyone asks.
+
+Glossary
+--------
+home
+    The submodule that defines a name: ``_HOMES["count"] == "modes"``.
+built-in backends
+    ``_BACKEND_HOMES``: each backend this package registers, by the module that
+    registers it; ``BACKENDS`` lists them without importing any of those modules
+    (a test checks that the table and the registry agree).
 """
 
-from . import dask_executor  # noqa: F401 - registers the dask backend
-from .backends import backend_names, cpu_count, register_backend, resolve_workers
-from .checks import UnknownNameError, check_int, check_name, did_you_mean, is_interrupt
-from .executors import Executor, make_executor
-from .metrics import Metrics, TooManyNodesError, metrics
-from .modes import SolutionStream, count, first_hit, solutions, solve
-from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats
-from .space import (
-    Explored,
-    FastSpace,
-    Space,
-    Tally,
-    explore,
-    sequential_count,
-    sequential_solutions,
-)
-from .virtual import VirtualExecutor
+from __future__ import annotations
 
-BACKENDS = backend_names()  # every backend registered above
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# ``metrics`` is a submodule and a function: the function must win, whoever imports the
+# submodule first, so it is bound here (a small module: dataclasses and ``space``).
+from .metrics import Metrics, TooManyNodesError, metrics
+
+if TYPE_CHECKING:
+    from .backends import backend_names, cpu_count, register_backend, resolve_workers
+    from .checks import UnknownNameError, check_int, check_name, did_you_mean, is_interrupt
+    from .executors import Executor, make_executor
+    from .modes import SolutionStream, count, first_hit, solutions, solve
+    from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats
+    from .space import (
+        Explored,
+        FastSpace,
+        Space,
+        Tally,
+        explore,
+        sequential_count,
+        sequential_solutions,
+    )
+    from .virtual import VirtualExecutor
+
+_HOMES = {
+    "backend_names": "backends", "cpu_count": "backends", "register_backend": "backends",
+    "resolve_workers": "backends",
+    "UnknownNameError": "checks", "check_int": "checks", "check_name": "checks",
+    "did_you_mean": "checks", "is_interrupt": "checks",
+    "Executor": "executors", "make_executor": "executors",
+    "SolutionStream": "modes", "count": "modes", "first_hit": "modes", "solutions": "modes",
+    "solve": "modes",
+    "SearchInterrupted": "report", "SearchReport": "report", "WorkerCrashError": "report",
+    "WorkerStats": "report",
+    "Explored": "space", "FastSpace": "space", "Space": "space", "Tally": "space",
+    "explore": "space", "sequential_count": "space", "sequential_solutions": "space",
+    "VirtualExecutor": "virtual",
+}
+_BACKEND_HOMES = {"dask": "dask_executor", "fork": "executors", "loky": "executors",
+                  "serial": "executors", "threads": "executors"}
+BACKENDS = tuple(sorted(_BACKEND_HOMES))  # every backend this package registers
+# Names whose use may look a backend up by name: every backend module is imported first.
+_NEED_BACKENDS = {"backend_names", "Executor", "make_executor", "SolutionStream", "count",
+                  "first_hit", "solutions", "solve", "VirtualExecutor"}
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its home module on first use, then keep it here."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name in _NEED_BACKENDS:
+        for module in sorted(set(_BACKEND_HOMES.values())):
+            importlib.import_module(f"{__name__}.{module}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "BACKENDS",
@@ -54,8 +114,8 @@ __all__ = [
     "first_hit",
     "is_interrupt",
     "make_executor",
-    "register_backend",
     "metrics",
+    "register_backend",
     "resolve_workers",
     "sequential_count",
     "sequential_solutions",

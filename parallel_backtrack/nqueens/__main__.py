@@ -22,9 +22,8 @@ import os
 import sys
 from typing import Any, TextIO
 
-from .. import _cli
-from ..engine import SearchInterrupted, SearchReport, WorkerCrashError, solutions
-from ..engine import count as engine_count
+from .. import _cli, engine
+from ..engine import SearchInterrupted, SearchReport, WorkerCrashError
 from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
 from .orders import ORDERS, order_named
 from .space import KERNELS, QueensSpace
@@ -166,7 +165,7 @@ def _verify_count(n: int, report: SearchReport) -> None:
 def _first_solutions(n: int, k: int) -> list[list[int]]:
     """The first k solutions in search order, each checked independently."""
     space = QueensSpace(ImmutableQueenLocations(n), kernel="reference")
-    found = [list(board.queens) for board in solutions(space, limit=k)]
+    found = [list(board.queens) for board in engine.solutions(space, limit=k)]
     bad = [cols for cols in found if not is_queens_solution(cols)]
     if bad:
         raise VerifyError(f"solution {found.index(bad[0]) + 1} of n = {n}, {bad[0]}, is not "
@@ -221,7 +220,7 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
     space = count_space(args)
     crashed = None
     try:
-        report = engine_count(space, **_cli.engine_options(args))
+        report = engine.count(space, **_cli.engine_options(args))
     except SearchInterrupted as stop:
         report = stop.report
     except WorkerCrashError as crash:

@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .. import engine
 from ..engine import Explored, SearchReport
-from ..engine import count as engine_count
 from ..engine.checks import check_name
 from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
 from .orders import FirstAvailableRow, RowOrder
@@ -150,7 +150,7 @@ def count_report(locations: ImmutableQueenLocations, order: RowOrder | None = No
                  kernel: str = "fast", symmetry: str | None = None,
                  **options: Any) -> SearchReport:
     """Count through the engine; ``options`` go to ``engine.count`` (workers, backend...)."""
-    return engine_count(QueensSpace(locations, order, kernel, symmetry), **options)
+    return engine.count(QueensSpace(locations, order, kernel, symmetry), **options)
 
 
 def count_solutions(locations: ImmutableQueenLocations, order: RowOrder | None = None, *,

@@ -56,6 +56,7 @@ from parallel_backtrack._cli import (
     positive_int,
     usage_error,
 )
+from parallel_backtrack._jit_paths import is_compiled
 
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
 from .orders import ORDERS
@@ -70,9 +71,18 @@ if TYPE_CHECKING:
 PROG = "python -m parallel_backtrack.sudoku"
 SOLVERS = ("backtrack", "cdcl", "auto")
 CDCL_SMALLEST_BOX = 5  # --solver auto: below this, backtracking is quick on any puzzle
-# One puzzle: nodes searched in Python before the kernel takes over (about 0.1 s, less
-# than numba and the kernel take to load; most 9x9 puzzles need far fewer).
-PYTHON_FIRST = 2_000
+# One puzzle, one worker: seconds on the Python path before the kernel takes over.  With
+# the kernel compiled, about what loading numba and the kernel costs, so no puzzle takes
+# much more than twice its best time (most 9x9 puzzles need a few ms there).  Not yet
+# compiled, a compile takes 20-60 s, so the Python path gets a few seconds first (every
+# puzzle of the hardest 9x9 sets needs under 0.2 s there); so do the puzzles of a file of
+# up to SMALL_FILE_LINES lines, which the kernel would read and solve in bulk if compiled.
+PYTHON_SECONDS, PYTHON_SECONDS_UNCOMPILED = 0.3, 3.0
+SMALL_FILE_LINES = 20
+# The compiled functions a first run of one puzzle, or of a file in bulk, would load.
+KERNEL_DIR = Path(__file__).resolve().parent / "kernel"
+ONE_PUZZLE_KERNEL = ("search.explore_roots",)
+BULK_KERNEL = ("search.search_many", "read._index_lines")
 
 
 class UsageError(Exception):
@@ -146,8 +156,12 @@ def _bulk(raw: bytes, args: argparse.Namespace) -> Batch | None:
     if (args.kernel != "fast" or args.timeout is not None or b"\0" in raw
             or args.solver != "backtrack"):
         return None
-    if len(list(itertools.islice(_CONTENT_LINE.finditer(raw), 2))) < 2:
+    lines = len(list(itertools.islice(_CONTENT_LINE.finditer(raw), SMALL_FILE_LINES + 1)))
+    if lines < 2:
         return None  # one puzzle at most: not worth loading the reader's kernel (0.07 s)
+    if lines <= SMALL_FILE_LINES and args.workers == 1 and not is_compiled(KERNEL_DIR,
+                                                                           *BULK_KERNEL):
+        return None  # a few puzzles: the Python path first (``_python_until``), no compile
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -210,15 +224,24 @@ def _check(args: argparse.Namespace) -> None:
             raise UsageError(problem)
 
 
+def _python_until(args: argparse.Namespace, puzzles: int) -> float | None:
+    """Until when (``time.time()``) one worker searches on the Python path before the
+    kernel takes over: one puzzle, or a few when the kernel is not compiled yet (see
+    ``PYTHON_SECONDS``); None for the kernel at once."""
+    if args.kernel != "fast" or args.workers != 1 or not 1 <= puzzles <= SMALL_FILE_LINES:
+        return None
+    if not is_compiled(KERNEL_DIR, *ONE_PUZZLE_KERNEL):
+        return time.time() + PYTHON_SECONDS_UNCOMPILED
+    return time.time() + PYTHON_SECONDS if puzzles == 1 else None
+
+
 def _job(args: argparse.Namespace, puzzles: int = 0) -> Job:
-    """The job; the time limit starts now (it is for searching, not reading).  One
-    puzzle on one worker starts on the Python path (``PYTHON_FIRST`` nodes)."""
+    """The job; the time limit starts now (it is for searching, not reading)."""
     deadline = None if args.timeout is None else time.time() + args.timeout
-    python_first = PYTHON_FIRST if puzzles == 1 and args.workers == 1 else 0
     options = {key: value for key, value in _cli.engine_options(args).items()
                if key not in ("workers", "timeout", "progress") and value is not None}
     return Job(args.order, args.propagation, args.count, args.limit, deadline, args.verify,
-               args.kernel, python_first, tuple(sorted(options.items())))
+               args.kernel, _python_until(args, puzzles), tuple(sorted(options.items())))
 
 
 def _uses_cdcl(entry: PuzzleEntry, args: argparse.Namespace) -> bool:

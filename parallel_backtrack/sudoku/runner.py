@@ -12,9 +12,10 @@ job
     What to do with each entry: order, propagation, whether to count (up to
     ``limit``), the wall-clock ``deadline`` of ``--timeout`` (``time.time()``
     seconds, so it means the same in every worker) and whether to ``verify``.
-    ``python_first`` nodes (one worker, fast kernel) are searched on the Python
-    path before the kernel takes the rest: a small job ends there without loading
-    numba (the tree, the answers and the node counts are the same).
+    Until ``python_until`` (``time.time()`` seconds; one worker, fast kernel) the
+    search runs on the Python path, in slices of ``PYTHON_SLICE`` nodes, and the
+    kernel takes the rest: a small job ends there without loading numba, or without
+    waiting for its compile (the tree, the answers and the node counts are the same).
     ``engine_options`` (backend, budget, address...) go to the engine's scheduler
     when one puzzle is split across workers.
 result
@@ -70,6 +71,8 @@ from .space import SudokuSpace, is_valid_solution
 if TYPE_CHECKING:
     from .kernel.read import Batch
 
+# Nodes of one Python-path slice between looks at the clock (9x9: some 0.03 s).
+PYTHON_SLICE = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +86,7 @@ class Job:
     deadline: float | None = None
     verify: bool = False
     kernel: str = "fast"
-    python_first: int = 0
+    python_until: float | None = None
     engine_options: tuple[tuple[str, Any], ...] = ()
 
 
@@ -92,15 +95,17 @@ def _seconds_left(deadline: float | None) -> float | None:
 
 
 def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) -> None:
-    """One worker, this process: ``search.solve_then_count``; the first
-    ``job.python_first`` nodes on the Python path, the rest (if any) in the kernel."""
+    """One worker, this process: ``search.solve_then_count``; on the Python path until
+    ``job.python_until``, the rest (if any) in the kernel."""
     roots = None
     options: dict[str, Any] = {"count": job.count, "limit": job.limit, "deadline": job.deadline}
-    if job.kernel == "fast" and job.python_first:
-        roots = solve_then_count(space_for(puzzle, job.order, "reference"), findings,
-                                 nodes=job.python_first, **options)
-        if not roots or findings.stop is not None:
-            return
+    if job.kernel == "fast" and job.python_until is not None:
+        python = space_for(puzzle, job.order, "reference")
+        while time.time() < job.python_until:
+            roots = solve_then_count(python, findings, roots=roots, nodes=PYTHON_SLICE,
+                                     **options)
+            if not roots or findings.stop is not None:
+                return
     solve_then_count(space_for(puzzle, job.order, job.kernel), findings, roots=roots, **options)
 
 

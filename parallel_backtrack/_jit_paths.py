@@ -1,0 +1,73 @@
+"""Where the compiled kernels' on-disk cache lives, and whether a kernel is in it, without
+importing numba.
+
+``_jit_cache`` (which imports numba) puts the cache of each kernel directory in one
+user-wide place named by the directory and a hash of its sources.  A command line
+asks here, before it loads numba, whether the kernel it would use is already
+compiled: if not, a small job does better on the Python path than waiting 20-60 s
+for a compile.
+
+Glossary
+--------
+kernel directory, stamp, cache root
+    As in ``_jit_cache``: ``sudoku/kernel``; sha256 over the names and contents of
+    its ``.py`` files; ``$NUMBA_CACHE_DIR/parallel_backtrack``, else the user cache
+    directory (``~/.cache/parallel_backtrack/numba`` on Linux).
+index file
+    numba's ``<module>.<function>-<line>.py<version>.nbi`` in a cache directory: the
+    function has been compiled (for some signature) and its machine code kept.
+
+Example: ``is_compiled(PACKAGE / "sudoku" / "kernel", "search.explore_roots")``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from functools import cache
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+APP = "parallel_backtrack"
+
+
+@cache
+def directory_stamp(directory: Path) -> str:
+    """One hash over the names and contents of the ``.py`` files of ``directory``."""
+    digest = hashlib.sha256()
+    for path in sorted(directory.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def user_cache_dir() -> Path:
+    """The user cache directory of this package, as numba's ``appdirs`` names it."""
+    if sys.platform.startswith("linux"):  # the common case, without platformdirs' import
+        return Path(os.getenv("XDG_CACHE_HOME", os.path.expanduser("~/.cache"))) / APP
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP, appauthor=False))
+
+
+def cache_root(numba_cache_dir: str | None = None) -> Path:
+    """Where every kernel directory's cache lives; ``numba_cache_dir`` is numba's
+    ``NUMBA_CACHE_DIR`` setting (read from the environment when None)."""
+    root = os.environ.get("NUMBA_CACHE_DIR", "") if numba_cache_dir is None else numba_cache_dir
+    return Path(root) / APP if root else user_cache_dir() / "numba"
+
+
+def cache_dir(directory: Path, numba_cache_dir: str | None = None) -> Path:
+    """The shared cache of one kernel directory of this package."""
+    name = ".".join(directory.relative_to(PACKAGE).parts) or "root"
+    return cache_root(numba_cache_dir) / f"{name}-{directory_stamp(directory)[:16]}"
+
+
+def is_compiled(directory: Path, *functions: str) -> bool:
+    """Has each ``module.function`` of ``directory`` an index file in its cache (the
+    shared one, or ``__pycache__`` where that one cannot be written)?"""
+    version = f"py{sys.version_info.major}{sys.version_info.minor}"
+    places = (cache_dir(directory), directory / "__pycache__")
+    return all(any(any(place.glob(f"{function}-*.{version}*.nbi")) for place in places)
+               for function in functions)
