@@ -165,7 +165,7 @@ class ParallelSolve:
 
 
 def parallel_solve(board: Board, position: Position, *, workers: int = 2,
-                   backend: str | None = None, split_depth: int = 2, tt_mb: float = 64,
+                   backend: str | None = None, split_depth: int = 4, tt_mb: float = 64,
                    weak: bool = False, executor: Any = None) -> ParallelSolve:
     """The exact (or ``weak``) score with every probe split over the workers."""
     start = time.perf_counter()
