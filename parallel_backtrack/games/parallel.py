@@ -3,8 +3,9 @@
 The parent expands the top ``split_depth`` plies as *split nodes* (the leftmost
 path, whose eldest children every brother waits for, ``pv_depth`` plies).  At each split
 node the eldest child is searched first; only when its value is known are the
-younger brothers started, all at once, with the bound it gave.  Below the split
-plies each child is a task (alpha-beta on a worker).  Every improved alpha goes
+younger brothers released, with the bound it gave.  Below the split plies each
+child is a task (alpha-beta on a worker); released tasks wait in the parent,
+leftmost (the sequential order) first, and go out as workers free up.  Every improved alpha goes
 to the engine's shared bounds (``engine.window``): running tasks read it every
 few hundred nodes and narrow their window, pending ones start from it.  A
 cut-off at a split node cancels its remaining brothers.
@@ -19,6 +20,10 @@ task runner
     ``fn(handle, state, chain, root_window, bounds) -> (value, nodes, pv)``,
     run in a worker: ``search_task`` (generic alpha-beta on any Game) or a
     compiled one (Connect-Four).
+hooks
+    Optional game methods: ``value_bounds(state) -> (low, high)`` answers a child
+    whose bounds close its window without a task; ``record(state, value, alpha,
+    beta)`` receives each split node's proved value (for a shared table).
 overhead
     Nodes searched in parallel (tasks plus split nodes) over the nodes of the
     sequential alpha-beta: the work YBW spends on brothers it cannot prune yet.
