@@ -190,6 +190,7 @@ def parallel_solve(board: Board, position: Position, *, workers: int = 2,
         raise
     finally:
         if game.table_path is not None:
+            _SHARED.pop(game.table_path, None)  # this process's map of it goes too
             os.remove(game.table_path)
     executor.close() if owned else executor.release()
     score = (low > 0) - (low < 0) if weak else low
