@@ -226,8 +226,28 @@ def simulate(branching: int, depth: int, seed: int, split: int,
     return rows
 
 
+def simulate_c4(moves: str, split: int,
+                workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)) -> list[dict]:
+    """The same on Connect-Four: each probe's tasks run here on one table (as the
+    workers' shared table), timed; the virtual clock gives P workers' time."""
+    from parallel_backtrack.engine import VirtualExecutor
+
+    board, rows, base = Board(), [], None
+    Solver.warm()
+    parallel_solve(board, board.parse("11223"), executor=VirtualExecutor(1), tt_mb=64)
+    for count in workers:
+        executor = VirtualExecutor(count)
+        found = parallel_solve(board, board.parse(moves), executor=executor, tt_mb=64,
+                               split_depth=split)
+        base = base or executor.clock
+        rows.append({"workers": count, "clock_s": executor.clock, "speedup": base /
+                     executor.clock, "efficiency": executor.efficiency(),
+                     "nodes": found.nodes, "tasks": found.tasks})
+    return rows
+
+
 def bench_c4_parallel(moves: str, rounds: int, width: int = 7, height: int = 6,
-                      split: int = 2, weak: bool = False) -> dict:
+                      split: int = 4, weak: bool = False) -> dict:
     board = Board(width, height)
     position = board.parse(moves)
     executor = make_executor(2)
@@ -258,8 +278,7 @@ def memory_mb() -> float:
     import psutil
 
     solver = Solver(Board(), 64)
-    solver.keys[:] = 1  # touch every page, as a long run does
-    solver.values[:] = 1
+    solver.table[:] = 1  # touch every page, as a long run does
     return psutil.Process().memory_info().rss / 2**20
 
 
@@ -274,17 +293,25 @@ def main() -> int:
     parser.add_argument("--json", default="bench_games.json", help="JSON output file")
     parser.add_argument("--simulate", default=None, metavar="B,D,SEED,SPLIT",
                         help="only the simulated curve to 64 workers on this random tree")
+    parser.add_argument("--simulate-c4", default=None, metavar="MOVES,SPLIT",
+                        help="only the simulated curve to 64 workers on this position")
     args = parser.parse_args()
     if args.generate:
         rows = generate(args.generate)
         POSITIONS.write_text("".join(f"{m} {s}\n" for m, s in rows))
         print(f"wrote {len(rows)} positions to {POSITIONS}")
         return 0
-    if args.simulate:
-        b, d, s, split = map(int, args.simulate.split(","))
-        rows = simulate(b, d, s, split)
-        print(f"simulated Young Brothers Wait, random tree b={b} d={d} seed={s}, split "
-              f"depth {split}\n| workers | virtual s | speedup | efficiency | nodes | tasks |"
+    if args.simulate or args.simulate_c4:
+        if args.simulate_c4:
+            moves, split = args.simulate_c4.split(",")
+            rows = simulate_c4(moves, int(split))
+            title = f"Connect-Four {moves}, split depth {split}"
+        else:
+            b, d, s, split = map(int, args.simulate.split(","))
+            rows = simulate(b, d, s, split)
+            title = f"random tree b={b} d={d} seed={s}, split depth {split}"
+        print(f"simulated Young Brothers Wait, {title}\n"
+              "| workers | virtual s | speedup | efficiency | nodes | tasks |"
               "\n|---|---|---|---|---|---|")
         for row in rows:
             print(f"| {row['workers']} | {row['clock_s']:.2f} | {row['speedup']:.2f} | "
@@ -306,7 +333,7 @@ def main() -> int:
     rows = [bench_random(b, d, s, rounds, 3),
             bench_c4_parallel(args.c4_position, rounds)]
     if not args.skip_66:
-        rows.append(bench_c4_parallel("", 1, 6, 6, split=3, weak=True))
+        rows.append(bench_c4_parallel("", 1, 6, 6, split=4, weak=True))
     out["parallel"] = rows
     print("\n| search | sequential s | 2 workers s | speedup | node overhead | load |")
     print("|---|---|---|---|---|---|")

@@ -1,7 +1,7 @@
 /* The C yardstick for the Connect-Four benchmark: the same algorithm as
  * parallel_backtrack/games/c4kernel.py (Pascal Pons' solver: bitboards, negamax
  * alpha-beta, non-losing moves, threat ordering centre-first, an always-replace
- * table of uint64 keys and uint8 values, null-window probes).
+ * table of uint64 entries (key mod 2^56) << 8 | value, null-window probes).
  *
  * usage: c4_solver WIDTH HEIGHT TT_MB < positions
  * Reads one "moves [expected]" per line; prints "score nodes microseconds" per line.
@@ -16,8 +16,8 @@
 static int W, H, CELLS, LO, SPAN;
 static uint64_t BOTTOM, FULL, COLMASK[16];
 static int ORDER[16];
-static uint64_t *KEYS;
-static uint8_t *VALS;
+#define KEY_MASK ((1ULL << 56) - 1)
+static uint64_t *TABLE;
 static uint64_t SIZE, NODES;
 
 static int popcount(uint64_t x) { return __builtin_popcountll(x); }
@@ -57,8 +57,9 @@ static int negamax(uint64_t cur, uint64_t mask, int plies, int alpha, int beta) 
     if (alpha < low) { alpha = low; if (alpha >= beta) return alpha; }
     int high = (CELLS - 1 - plies) / 2;
     uint64_t key = cur + mask, slot = key % SIZE;
-    if (KEYS[slot] == key && VALS[slot]) {
-        int v = VALS[slot];
+    uint64_t entry = TABLE[slot];
+    if (entry >> 8 == (key & KEY_MASK) && (entry & 0xFF)) {
+        int v = (int)(entry & 0xFF);
         if (v > SPAN) {
             int bound = v - SPAN + LO - 1;
             if (alpha < bound) { alpha = bound; if (alpha >= beta) return alpha; }
@@ -84,14 +85,12 @@ static int negamax(uint64_t cur, uint64_t mask, int plies, int alpha, int beta) 
     for (int i = 0; i < n; i++) {
         int score = -negamax(cur ^ mask, mask | moves[i], plies + 1, -beta, -alpha);
         if (score >= beta) {
-            KEYS[slot] = key;
-            VALS[slot] = (uint8_t)(score - LO + 1 + SPAN);
+            TABLE[slot] = (key & KEY_MASK) << 8 | (uint64_t)(score - LO + 1 + SPAN);
             return score;
         }
         if (score > alpha) alpha = score;
     }
-    KEYS[slot] = key;
-    VALS[slot] = (uint8_t)(alpha - LO + 1);
+    TABLE[slot] = (key & KEY_MASK) << 8 | (uint64_t)(alpha - LO + 1);
     return alpha;
 }
 
@@ -138,11 +137,16 @@ int main(int argc, char **argv) {
         }
         ORDER[k++] = best;
     }
-    SIZE = ((uint64_t)(mb * 1048576.0) / 9) | 1;
+    SIZE = ((uint64_t)(mb * 1048576.0) / 8) | 1;
     if (SIZE < 3) SIZE = 3;
     while (!is_prime(SIZE)) SIZE -= 2;
-    KEYS = calloc(SIZE, sizeof(uint64_t));
-    VALS = calloc(SIZE, 1);
+    int bits = (H + 1) * W; /* the slot and 56 key bits must tell every key apart */
+    uint64_t floor = bits > 56 ? 1ULL << (bits - 56) : 1;
+    if (SIZE < floor) {
+        SIZE = floor | 1;
+        while (!is_prime(SIZE)) SIZE += 2;
+    }
+    TABLE = calloc(SIZE, sizeof(uint64_t));
     char line[256];
     while (fgets(line, sizeof line, stdin)) {
         char moves[128] = "";
@@ -154,8 +158,7 @@ int main(int argc, char **argv) {
             cur ^= mask;
             mask |= mask + (1ULL << (c * (H + 1)));
         }
-        memset(KEYS, 0, SIZE * sizeof(uint64_t));
-        memset(VALS, 0, SIZE);
+        memset(TABLE, 0, SIZE * sizeof(uint64_t));
         NODES = 0;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -38,6 +38,17 @@ def end_games(board: Board, stones: int, count: int, seed: int) -> list[str]:
     return found
 
 
+def test_a_tiny_table_on_64_bit_keys_against_plain_minimax():
+    # 8 x 7: keys of 64 bits, 56 of them stored; the size (at least 2^8) tells keys apart.
+    board = Board(8, 7)
+    game, solver = Connect4Game(board), Solver(board, 0.0001)
+    size = solver.table.shape[0]
+    assert size >= 256 and all(size % d for d in range(2, int(size**0.5) + 1))
+    for moves in end_games(board, 49, 8, seed=87):
+        position = board.parse(moves)
+        assert solver.solve(position)[0] == minimax(game, position).value, moves
+
+
 @pytest.fixture(scope="module")
 def solver_7x6():
     return Solver(Board(), 4)

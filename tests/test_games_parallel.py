@@ -10,7 +10,7 @@ from parallel_backtrack.games.__main__ import main
 from parallel_backtrack.games.c4board import Board
 from parallel_backtrack.games.c4kernel import Solver
 from parallel_backtrack.games.c4parallel import parallel_solve
-from parallel_backtrack.games.parallel import parallel_alphabeta
+from parallel_backtrack.games.parallel import YoungBrothersWait, parallel_alphabeta
 from parallel_backtrack.games.randomtree import RandomTree
 
 
@@ -86,6 +86,69 @@ def test_random_cli_reports_same_value(capsys):
     assert payload["parallel"]["value"] == payload["sequential"]["value"]
     game = RandomTree(4, 5, 1)
     assert payload["sequential"]["value"] == minimax(game, game.initial).value
+
+
+class BoundedTree(RandomTree):
+    """A random tree with the optional hooks: true bounds on every value, and each
+    split node's proved value recorded."""
+
+    def __init__(self, *args: int) -> None:
+        super().__init__(*args)
+        self.recorded: list[tuple] = []
+
+    def value_bounds(self, state):
+        exact = minimax(RandomTree(self.branching, self.depth, self.seed), state).value
+        return exact - 5, exact + 5  # a band the value (for the mover) lies in
+
+    def record(self, state, value, alpha, beta):
+        self.recorded.append((state, value, alpha, beta))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hooks_give_bounds_and_values_minimax_agrees_with(seed):
+    game = BoundedTree(3, 5, seed)
+    plain = RandomTree(3, 5, seed)
+    true = minimax(plain, plain.initial).value
+    for alpha in (true - 20, true - 1, true, true + 3):  # null windows around the value
+        executor = make_executor(2, "threads")
+        try:
+            run = YoungBrothersWait(game, executor, split_depth=2, fail_soft=True)
+            found = run.run(game.initial, alpha, alpha + 1)
+        finally:
+            executor.close()
+        assert (found.value > alpha) == (true > alpha)
+        assert true <= found.value if found.value <= alpha else true >= found.value
+    assert game.recorded
+    for state, value, _alpha, beta in game.recorded:  # each a bound for the mover
+        exact = minimax(plain, state).value  # for the player to move there
+        assert exact >= value if value >= beta else exact <= value
+
+
+@pytest.mark.timeout(120)
+def test_connect4_processes_share_one_table():
+    import random
+
+    from parallel_backtrack.games.c4board import Connect4Game
+
+    board, rng, ends = Board(5, 4), random.Random(54), []
+    while len(ends) < 4:  # 12-stone positions not over: plain minimax checks them
+        position = board.parse("")
+        for _ in range(12):
+            position = board.play(position, rng.choice(
+                [c for c in range(5) if board.can_play(position, c)]))
+            if board.last_mover_won(position):
+                break
+        else:
+            ends.append(position)
+    executor = make_executor(2, "loky")
+    try:
+        empty = parallel_solve(board, board.parse(""), executor=executor, tt_mb=1,
+                               split_depth=3)
+        found = [parallel_solve(board, p, executor=executor, tt_mb=1).score for p in ends]
+    finally:
+        executor.close(kill=True)
+    assert empty.score == 0  # 5 x 4 is a draw (John Tromp's table)
+    assert found == [minimax(Connect4Game(board), p).value for p in ends]
 
 
 def test_a_terminal_root_answers_at_once():

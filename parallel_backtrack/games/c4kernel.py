@@ -11,11 +11,14 @@ non-losing moves
     The playable cells minus those under an opponent's winning cell; when the
     opponent threatens a win the move must block it (two threats: lost).
 table
-    ``keys`` (uint64, the position key ``current + mask``) and ``values``
-    (uint8, 0 empty) of one size; slot ``key % size``, always replace.  A value
-    ``v`` up to ``SPAN`` is an upper bound ``v + lo - 1``, above it a lower bound
-    ``v + hi - 2 * lo + 2 - SPAN``... see ``_encode_*``; ``lo``/``hi`` are the
-    board's score limits.
+    One uint64 array, an entry ``(key mod 2^56) << 8 | value`` (0: empty) for the
+    position key ``current + mask``; slot ``key % size``, always replace.  One
+    64-bit word per entry: workers sharing a table (``c4parallel``) never see a
+    key with another key's value, a torn or stale entry can only cost work.  The
+    size (an odd prime) and the 56 key bits identify a key of up to 64 bits
+    when ``size >= 2^(bits - 56)`` (``table_size`` makes sure).  A value ``v``
+    up to ``span`` is an upper bound ``v + lo - 1``, above it a lower bound
+    ``v - span + lo - 1``; ``lo``/``hi`` are the board's score limits.
 ply
     Index into the stack: the root is ply 0.
 
@@ -38,6 +41,10 @@ from .c4board import Board, Position
 U64 = np.uint64
 ONE = U64(1)
 ZERO = U64(0)
+KEY_BITS = 56
+KEY_MASK = U64((1 << KEY_BITS) - 1)
+EIGHT = U64(8)
+LOW_BYTE = U64(0xFF)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -99,7 +106,7 @@ def _ordered(current, mask, moves, height, full, order, col_masks, out_moves):
 
 
 @numba.njit(cache=True, nogil=True)
-def _enter(cur, msk, plies, a, b, cells, height, bottom, full, keys, values, lo, span):
+def _enter(cur, msk, plies, a, b, cells, height, bottom, full, table, lo, span):
     """Checks at a node before its children: (done, value, moves, alpha, beta)."""
     possible = non_losing_moves(cur, msk, height, bottom, full)
     if possible == ZERO:
@@ -113,9 +120,9 @@ def _enter(cur, msk, plies, a, b, cells, height, bottom, full, keys, values, lo,
             return True, a, possible, a, b
     high = (cells - 1 - plies) // 2
     key = cur + msk
-    slot = key % U64(keys.shape[0])
-    if keys[slot] == key and values[slot] != 0:
-        v = np.int64(values[slot])
+    entry = table[key % U64(table.shape[0])]
+    if entry >> EIGHT == key & KEY_MASK and entry & LOW_BYTE != ZERO:
+        v = np.int64(entry & LOW_BYTE)
         if v > span:
             bound = v - span + lo - 1
             if a < bound:
@@ -133,7 +140,7 @@ def _enter(cur, msk, plies, a, b, cells, height, bottom, full, keys, values, lo,
 
 @numba.njit(cache=True, nogil=True)
 def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full, order,
-            col_masks, keys, values, nodes):
+            col_masks, table, nodes):
     """Negamax alpha-beta in window (alpha0, beta0), fail-soft at cuts, as Pons' solver;
     the player to move must not have a winning move (the caller checks).  ``nodes[0]``
     counts the nodes entered."""
@@ -148,7 +155,7 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
     count = np.zeros(depth, np.int64)
     index = np.zeros(depth, np.int64)
     moves = np.empty((depth, width), np.uint64)
-    size = U64(keys.shape[0])
+    size = U64(table.shape[0])
     cur[0], msk[0], alpha[0], beta[0] = current0, mask0, alpha0, beta0
     ply, enter, value, ret = 0, True, 0, 0
     while True:
@@ -156,8 +163,8 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
         if enter:
             nodes[0] += 1
             done, ret, possible, a, b = _enter(cur[ply], msk[ply], plies0 + ply, alpha[ply],
-                                               beta[ply], cells, height, bottom, full, keys,
-                                               values, lo, span)
+                                               beta[ply], cells, height, bottom, full, table,
+                                               lo, span)
             ready = done
             if not done:
                 alpha[ply], beta[ply] = a, b
@@ -166,8 +173,7 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
                 index[ply] = 0
         elif value >= beta[ply]:
             key = cur[ply] + msk[ply]
-            keys[key % size] = key
-            values[key % size] = np.uint8(value - lo + 1 + span)
+            table[key % size] = (key & KEY_MASK) << EIGHT | U64(value - lo + 1 + span)
             ret, ready = value, True
         elif value > alpha[ply]:
             alpha[ply] = value
@@ -183,8 +189,7 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
                 enter = True
                 continue
             key = cur[ply] + msk[ply]
-            keys[key % size] = key
-            values[key % size] = np.uint8(alpha[ply] - lo + 1)
+            table[key % size] = (key & KEY_MASK) << EIGHT | U64(alpha[ply] - lo + 1)
             ret = alpha[ply]
         if ply == 0:
             return ret
@@ -205,8 +210,8 @@ def _half(x: int) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def solve(current, mask, plies, weak, width, height, bottom, full, order, col_masks, keys,
-          values, nodes):
+def solve(current, mask, plies, weak, width, height, bottom, full, order, col_masks, table,
+          nodes):
     """The exact score (``weak``: only its sign) by null-window probes, as Pons' solve."""
     cells = width * height
     if can_win_next(current, mask, height, bottom, full):
@@ -221,7 +226,7 @@ def solve(current, mask, plies, weak, width, height, bottom, full, order, col_ma
         elif med >= 0 and _half(high) > med:
             med = _half(high)
         r = negamax(current, mask, plies, med, med + 1, width, height, bottom, full, order,
-                    col_masks, keys, values, nodes)
+                    col_masks, table, nodes)
         if r <= med:
             high = r
         else:
@@ -235,15 +240,25 @@ DEFAULT_TT_MB = 64
 def half(x: int) -> int:
     """x / 2 rounded towards zero (C's division), for probes chosen in Python."""
     return -((-x) // 2) if x < 0 else x // 2
-ENTRY_BYTES = 9  # a uint64 key and a uint8 value
+ENTRY_BYTES = 8  # one uint64: 56 key bits and the value's byte
 
 
-def table_size(megabytes: float) -> int:
-    """The largest odd number of entries ``megabytes`` hold, made prime (fewer slots
-    shared by keys that differ in a multiple of the size)."""
+def _prime(size: int) -> bool:
+    return all(size % d for d in range(3, int(size**0.5) + 1, 2))
+
+
+def table_size(megabytes: float, key_bits: int = KEY_BITS) -> int:
+    """The largest odd prime number of entries ``megabytes`` hold (fewer slots shared
+    by keys that differ in a multiple of the size), at least ``2^(key_bits - 56)`` so
+    that the slot and the 56 stored bits tell every key apart."""
     size = max(3, int(megabytes * 2**20) // ENTRY_BYTES) | 1
-    while any(size % d == 0 for d in range(3, int(size**0.5) + 1, 2)):
+    while not _prime(size):
         size -= 2
+    floor = 1 << max(0, key_bits - KEY_BITS)
+    if size < floor:
+        size = floor | 1
+        while not _prime(size):
+            size += 2
     return size
 
 
@@ -271,16 +286,36 @@ def in_thread(fn: Any, *args: Any) -> Any:
     return value
 
 
+def ordered_columns(board: Board, position: Position) -> list[int]:
+    """The columns the compiled negamax tries at ``position``, in its order: the
+    non-losing moves by threats made, centre first among equals (empty: lost)."""
+    bottom, full = U64(board.bottom), U64(board.full)
+    current, mask = U64(position.current), U64(position.mask)
+    possible = non_losing_moves(current, mask, board.height, bottom, full)
+    col_masks = np.array([board.column_mask(c) for c in range(board.width)], np.uint64)
+    out = np.empty(board.width, np.uint64)
+    count = _ordered(current, mask, possible, board.height, full,
+                     np.array(board.order, np.int64), col_masks, out)
+    return [next(c for c in range(board.width) if int(out[i]) & board.column_mask(c))
+            for i in range(count)]
+
+
+def board_table_size(board: Board, megabytes: float) -> int:
+    """The table size for ``board``'s keys (``(height + 1) * width`` bits)."""
+    return table_size(megabytes, (board.height + 1) * board.width)
+
+
 class Solver:
     """Pons' solver for one board size, with its own table (kept between positions)."""
 
-    def __init__(self, board: Board, tt_mb: float = DEFAULT_TT_MB) -> None:
+    def __init__(self, board: Board, tt_mb: float = DEFAULT_TT_MB,
+                 table: np.ndarray | None = None) -> None:
+        """``table``: an entry array to use (a shared one) instead of a new one."""
         if not tt_mb > 0:
             raise ValueError(f"the table needs a positive size in MB, got {tt_mb}")
         self.board = board
-        size = table_size(tt_mb)
-        self.keys = np.zeros(size, np.uint64)
-        self.values = np.zeros(size, np.uint8)
+        self.table = np.zeros(board_table_size(board, tt_mb), np.uint64) \
+            if table is None else table
         self.order = np.array(board.order, np.int64)
         self.col_masks = np.array([board.column_mask(c) for c in range(board.width)],
                                   np.uint64)
@@ -293,13 +328,12 @@ class Solver:
         Solver(small, 0.001).solve(small.parse("11223"))
 
     def reset(self) -> None:
-        self.keys[:] = 0
-        self.values[:] = 0
+        self.table[:] = 0
 
     def _args(self) -> tuple:
         b = self.board
         return (b.width, b.height, U64(b.bottom), U64(b.full), self.order, self.col_masks,
-                self.keys, self.values, self.nodes)
+                self.table, self.nodes)
 
     def solve(self, position: Position, weak: bool = False) -> tuple[int, int]:
         """(score, nodes) for the player to move; ``weak``: the score's sign only."""

@@ -7,9 +7,15 @@ SplitGame
     The split plies' view of Connect-Four: a position is terminal when the game
     is over or the player to move wins at once (scored as Pons scores it), so
     every task starts where the compiled negamax may start.
+shared table
+    On a pool whose workers share this machine's files, one transposition table
+    for the whole run: a file (in ``/dev/shm`` where there is one) every worker
+    maps, entries written without locks (one 64-bit word each, see
+    ``c4kernel``: a stale or overwritten entry costs work, never a wrong score).
+    What one worker learnt the other finds, as in the sequential search.
 worker solver
-    Each worker process keeps one ``Solver`` (its transposition table) per board
-    and table size, for every probe and position of a run.
+    Elsewhere (a Dask cluster) each worker keeps its own ``Solver`` per board and
+    table size, for every probe of a run.
 probe
     One null-window search ``(med, med + 1)``, as in Pons' ``solve``; the
     parallel solve runs the same sequence of probes as the sequential one.
@@ -20,20 +26,25 @@ score the sequential ``Solver.solve`` gives.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..engine import make_executor
 from ..engine.window import SharedBounds
 from ..engine.worker import unship
 from .c4board import Board, Connect4Game, Position
-from .c4kernel import Solver, half
+from .c4kernel import ENTRY_BYTES, KEY_MASK, Solver, board_table_size, half, ordered_columns
 from .parallel import Chain, YoungBrothersWait, chain_window
 
 _SOLVERS: dict[tuple[int, int, float], Solver] = {}
 _RUNS: dict[tuple[int, int, float], str] = {}  # the run each worker table belongs to
+_SHARED: dict[str, Solver] = {}  # in a worker: the shared table's path -> its solver
 
 
 class SplitGame(Connect4Game):
@@ -43,23 +54,66 @@ class SplitGame(Connect4Game):
         super().__init__(board)
         self.tt_mb = tt_mb
         self.run = uuid.uuid4().hex  # a worker's table starts empty for each run
+        self.table_path: str | None = None  # the shared table's file, if any
 
     def wins_now(self, state: Position) -> bool:
         return any(self.board.can_play(state, c)
                    and self.board.last_mover_won(self.board.play(state, c))
                    for c in range(self.board.width))
 
+    def actions(self, state: Position) -> list[int]:
+        """The compiled negamax's moves in its order: the split plies are the top of
+        the sequential search's tree, and their tasks its subtrees."""
+        return ordered_columns(self.board, state)
+
     def is_terminal(self, state: Position) -> bool:
-        return super().is_terminal(state) or self.wins_now(state)
+        return super().is_terminal(state) or self.wins_now(state) or not self.actions(state)
 
     def utility(self, state: Position, player: int) -> int:
         if super().is_terminal(state):
             return super().utility(state, player)
-        won = (self.board.cells + 1 - state.moves) // 2  # the player to move wins now
-        return won if player == state.moves % 2 else -won
+        if self.wins_now(state):
+            value = (self.board.cells + 1 - state.moves) // 2
+        else:  # every move lets the opponent win at once
+            value = -((self.board.cells - state.moves) // 2)
+        return value if player == state.moves % 2 else -value
+
+
+    def value_bounds(self, state: Position) -> tuple[int, int]:
+        """The bounds the compiled negamax applies on entering ``state`` (a state that
+        is not terminal here): the moves left, and the shared table's entry."""
+        cells, plies = self.board.cells, state.moves
+        low, high = -((cells - 2 - plies) // 2), (cells - 1 - plies) // 2
+        table = worker_solver(self).table  # the workers' (or, alone, this process's)
+        key = state.current + state.mask
+        entry = int(table[key % table.shape[0]])
+        if entry >> 8 == key & int(KEY_MASK) and entry & 0xFF:
+            lo, span = self._limits()
+            v = entry & 0xFF
+            if v > span:
+                low = max(low, v - span + lo - 1)
+            else:
+                high = min(high, v + lo - 1)
+        return low, high
+
+    def record(self, state: Position, value: int, alpha: int, beta: int) -> None:
+        """A split node's proved value into the table, as the compiled negamax stores
+        it (a lower bound at a cut-off, else an upper bound): later probes find it."""
+        lo, span = self._limits()
+        code = value - lo + 1 + (span if value >= beta else 0)
+        table = worker_solver(self).table
+        key = state.current + state.mask
+        table[key % table.shape[0]] = (key & int(KEY_MASK)) << 8 | code
+
+    def _limits(self) -> tuple[int, int]:
+        """The table's ``lo`` and ``span`` (see ``c4kernel``)."""
+        lo = -(self.board.cells // 2) - 1
+        return lo, (self.board.cells + 1) // 2 + 1 - lo + 1
 
 
 def worker_solver(game: SplitGame) -> Solver:
+    if game.table_path is not None:
+        return _shared_solver(game, game.table_path)
     key = (game.board.width, game.board.height, game.tt_mb)
     solver = _SOLVERS.get(key)
     if solver is None:
@@ -68,6 +122,25 @@ def worker_solver(game: SplitGame) -> Solver:
         solver.reset()
         _RUNS[key] = game.run
     return solver
+
+
+def _shared_solver(game: SplitGame, path: str) -> Solver:
+    solver = _SHARED.get(path)
+    if solver is None:
+        _SHARED.clear()  # an earlier run's table: unmapped when its solver goes
+        size = board_table_size(game.board, game.tt_mb)
+        table = np.memmap(path, dtype=np.uint64, mode="r+", shape=(size,))
+        solver = _SHARED[path] = Solver(game.board, game.tt_mb, table=table)
+    return solver
+
+
+def make_shared_table(board: Board, tt_mb: float) -> str:
+    """A zeroed file holding one table (sparse: pages appear as they are written)."""
+    folder = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    handle, path = tempfile.mkstemp(prefix="pb-c4table-", suffix=".bin", dir=folder)
+    os.ftruncate(handle, board_table_size(board, tt_mb) * ENTRY_BYTES)
+    os.close(handle)
+    return path
 
 
 def c4_task(handle: Any, state: Position, chain: Chain, root_window: tuple[int, int],
@@ -92,7 +165,7 @@ class ParallelSolve:
 
 
 def parallel_solve(board: Board, position: Position, *, workers: int = 2,
-                   backend: str | None = None, split_depth: int = 2, tt_mb: float = 64,
+                   backend: str | None = None, split_depth: int = 4, tt_mb: float = 64,
                    weak: bool = False, executor: Any = None) -> ParallelSolve:
     """The exact (or ``weak``) score with every probe split over the workers."""
     start = time.perf_counter()
@@ -102,17 +175,23 @@ def parallel_solve(board: Board, position: Position, *, workers: int = 2,
         return ParallelSolve(value, 1, 0, 0, time.perf_counter() - start, 1)
     owned = executor is None
     executor = executor or make_executor(workers, backend)
-    handle = executor.ship(game)
+    if getattr(executor.stop_flag(), "path", None) is not None:  # tasks see our files
+        game.table_path = make_shared_table(board, tt_mb)
     low = -((board.cells - position.moves) // 2)
     high = (board.cells + 1 - position.moves) // 2
     if weak:
         low, high = -1, 1
     counts = [0, 0, 0]  # nodes, tasks, probes
     try:
+        handle = executor.ship(game)
         low = _probes(game, executor, handle, position, low, high, split_depth, counts)
     except BaseException:
         executor.close(kill=True) if owned else executor.release()
         raise
+    finally:
+        if game.table_path is not None:
+            _SHARED.pop(game.table_path, None)  # this process's map of it goes too
+            os.remove(game.table_path)
     executor.close() if owned else executor.release()
     score = (low > 0) - (low < 0) if weak else low
     return ParallelSolve(score, counts[0], counts[1], counts[2], time.perf_counter() - start,
@@ -129,7 +208,7 @@ def _probes(game: SplitGame, executor: Any, handle: Any, position: Position, low
         elif med >= 0 and half(high) > med:
             med = half(high)
         search = YoungBrothersWait(game, executor, split_depth=split_depth,
-                                   runner=c4_task, shipped=handle)
+                                   runner=c4_task, shipped=handle, fail_soft=True)
         found = search.run(position, med, med + 1)
         counts[0] += found.nodes
         counts[1] += found.tasks

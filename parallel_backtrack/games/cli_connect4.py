@@ -64,7 +64,7 @@ def add_parser(commands: Any) -> None:
                         help="worker processes for one position (Young Brothers Wait over "
                         "the first plies of each probe); default 1: sequential")
     parser.add_argument("--split-depth", type=lambda t: _cli.integer(t, "a split depth"),
-                        default=2, help="plies the parent splits with --workers (default 2)")
+                        default=4, help="plies the parent splits with --workers (default 4)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 

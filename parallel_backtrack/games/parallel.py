@@ -3,8 +3,9 @@
 The parent expands the top ``split_depth`` plies as *split nodes* (the leftmost
 path, whose eldest children every brother waits for, ``pv_depth`` plies).  At each split
 node the eldest child is searched first; only when its value is known are the
-younger brothers started, all at once, with the bound it gave.  Below the split
-plies each child is a task (alpha-beta on a worker).  Every improved alpha goes
+younger brothers released, with the bound it gave.  Below the split plies each
+child is a task (alpha-beta on a worker); released tasks wait in the parent,
+leftmost (the sequential order) first, and go out as workers free up.  Every improved alpha goes
 to the engine's shared bounds (``engine.window``): running tasks read it every
 few hundred nodes and narrow their window, pending ones start from it.  A
 cut-off at a split node cancels its remaining brothers.
@@ -19,6 +20,10 @@ task runner
     ``fn(handle, state, chain, root_window, bounds) -> (value, nodes, pv)``,
     run in a worker: ``search_task`` (generic alpha-beta on any Game) or a
     compiled one (Connect-Four).
+hooks
+    Optional game methods: ``value_bounds(state) -> (low, high)`` answers a child
+    whose bounds close its window without a task; ``record(state, value, alpha,
+    beta)`` receives each split node's proved value (for a shared table).
 overhead
     Nodes searched in parallel (tasks plus split nodes) over the nodes of the
     sequential alpha-beta: the work YBW spends on brothers it cannot prune yet.
@@ -29,6 +34,7 @@ alphabeta(RandomTree(6, 7, seed=1), (0, 0)).value``.
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +47,9 @@ from .game import Game
 from .search import alphabeta
 
 MAX_SPLIT_NODES = 4096
+# Tasks sent beyond one per worker: one waits in the pool so a worker that finishes
+# starts the next at once, not after the round trip through the parent.
+IN_FLIGHT_EXTRA = 1
 # The eldest line (the leftmost path) is split this many plies deeper: its eldest
 # children run alone (their brothers wait), so keeping them small keeps workers busy.
 PV_EXTRA = 3
@@ -76,8 +85,9 @@ class _Node:
     """A split node in the parent."""
 
     def __init__(self, state: Any, mover: Any, actions: list[Any], chain: Chain,
-                 parent: _Node | None, action: Any, sign: int) -> None:
+                 parent: _Node | None, action: Any, sign: int, path: tuple[int, ...]) -> None:
         self.state, self.mover, self.actions, self.chain = state, mover, actions, chain
+        self.path = path  # the action indices from the root: the sequential order
         self.parent, self.action, self.sign = parent, action, sign
         self.slot = chain[-1][0]
         self.launched = self.pending = 0
@@ -109,15 +119,23 @@ class YoungBrothersWait:
 
     def __init__(self, game: Game, executor: Executor, *, split_depth: int = 2,
                  pv_depth: int | None = None, runner: TaskRunner = search_task,
-                 shipped: Any = None) -> None:
+                 shipped: Any = None, fail_soft: bool = False) -> None:
         if split_depth < 1:
             raise ValueError(f"split_depth must be at least 1, got {split_depth}")
         self.game, self.executor, self.split_depth, self.runner = (
             game, executor, split_depth, runner)
+        self.fail_soft = fail_soft  # answer bounds beyond the window (as Pons' negamax)
+        # The game's optional record(state, value, alpha, beta): a split node's proved
+        # value (a bound, read as alpha-beta reads it), e.g. for a table its tasks share.
+        self.record = getattr(game, "record", None)
         self.pv_depth = max(split_depth, split_depth + PV_EXTRA if pv_depth is None
                             else pv_depth)
         self.handle = shipped if shipped is not None else executor.ship(game)
         self.futures: dict[Any, tuple[_Node, Any, int]] = {}
+        # Tasks wait here, leftmost (the sequential order) first, until a worker is
+        # free: a cut-off then finds its brothers still unsent, not queued in the pool.
+        self.ready: list[tuple[tuple[int, ...], _Node, Any, Any, int]] = []
+        self.in_flight = executor.workers + IN_FLIGHT_EXTRA
         self.split_nodes = self.task_nodes = self.tasks = 0
         self.answer: tuple[int, Any, list[Any]] | None = None
 
@@ -132,8 +150,9 @@ class YoungBrothersWait:
                 self.answer = (min(max(value, alpha), beta), None, [])
                 self.split_nodes = 1
             else:
-                self._launch(self._node(state, None, None, 1))
+                self._launch(self._node(state, None, None, 1, ()))
             while self.answer is None:
+                self._pump()
                 self._collect()
             # Tasks left are not needed: pending ones go, running ones see their closed
             # window (not after an error: the pool is then killed, and loky trips over
@@ -141,20 +160,22 @@ class YoungBrothersWait:
             self.executor.cancel(list(self.futures))
         finally:
             self.futures.clear()
+            self.ready.clear()
             self.bounds.close()
         value, action, pv = self.answer
         return ParallelResult(value, action, pv, self.split_nodes + self.task_nodes,
                               self.tasks, self.split_nodes, time.perf_counter() - start,
                               self.executor.workers)
 
-    def _node(self, state: Any, parent: _Node | None, action: Any, sign: int) -> _Node:
+    def _node(self, state: Any, parent: _Node | None, action: Any, sign: int,
+              path: tuple[int, ...]) -> _Node:
         """A split node for a state that is not terminal."""
         if self.next_slot >= MAX_SPLIT_NODES:
             raise ValueError(f"more than {MAX_SPLIT_NODES} split nodes: lower split_depth")
         chain = (parent.chain if parent else []) + [(self.next_slot, sign)]
         self.next_slot += 1
         node = _Node(state, self.game.to_move(state), list(self.game.actions(state)), chain,
-                     parent, action, sign)
+                     parent, action, sign, path)
         if parent is not None:
             parent.children.append(node)
         return node
@@ -169,25 +190,54 @@ class YoungBrothersWait:
             action = node.actions[node.launched]
             node.launched += 1
             node.pending += 1
-            self._child(node, action)
+            self._child(node, action, node.path + (node.launched - 1,))
 
-    def _child(self, node: _Node, action: Any) -> None:
+    def _child(self, node: _Node, action: Any, path: tuple[int, ...]) -> None:
         state = self.game.result(node.state, action)
         self.split_nodes += 1
         if self.game.is_terminal(state):
             self._deliver(node, action, int(self.game.utility(state, node.mover)), [])
             return
         sign = 1 if self.game.to_move(state) == node.mover else -1
+        known = self._bounded(state, node, sign)
+        if known is not None:
+            self._deliver(node, action, sign * known, [])
+            return
         eldest_line = node.eldest_line and action == node.actions[0]
         if self._depth(node) < (self.pv_depth if eldest_line else self.split_depth):
-            child = self._node(state, node, action, sign)
+            child = self._node(state, node, action, sign, path)
             child.eldest_line = eldest_line
             self._launch(child)
             return
-        future = self.executor.submit(self.runner, self.handle, state,
-                                      node.chain + [(-1, sign)], self.root_window, self.bounds)
-        self.futures[future] = (node, action, sign)
-        node.futures.add(future)
+        heapq.heappush(self.ready, (path, node, action, state, sign))
+
+    def _bounded(self, state: Any, node: _Node, sign: int) -> int | None:
+        """A value for ``state`` without searching it, when the game's optional
+        ``value_bounds(state) -> (low, high)`` (bounds on its value for its player to
+        move) close the window it would be searched in; else None."""
+        known = getattr(self.game, "value_bounds", None)
+        if known is None:
+            return None
+        low, high = known(state)
+        alpha, beta = chain_window(node.chain + [(-1, sign)], self.root_window, self.bounds)
+        if high <= alpha:
+            return high  # an upper bound (the node clamps it, unless fail-soft)
+        if low >= beta:
+            return low
+        return None
+
+    def _pump(self) -> None:
+        """Send the leftmost waiting tasks while a worker is free (a task of a split
+        node answered meanwhile is dropped)."""
+        while self.ready and len(self.futures) < self.in_flight and self.answer is None:
+            _, node, action, state, sign = heapq.heappop(self.ready)
+            if node.dead:
+                continue
+            future = self.executor.submit(self.runner, self.handle, state,
+                                          node.chain + [(-1, sign)], self.root_window,
+                                          self.bounds)
+            self.futures[future] = (node, action, sign)
+            node.futures.add(future)
 
     def _collect(self) -> None:
         if not self.futures:
@@ -236,6 +286,12 @@ class YoungBrothersWait:
             return
         alpha, beta = chain_window(node.chain, self.root_window, self.bounds)
         value = min(max(node.best, alpha), beta)
+        complete = node.pending == 0 and node.launched == len(node.actions)
+        if node.best >= beta or (complete and alpha < beta):  # proved by its own children
+            if self.fail_soft:
+                value = node.best
+            if self.record is not None:
+                self.record(node.state, node.best, alpha, beta)
         self._kill(node)
         if node.parent is None:
             self.answer = (value, node.best_action, node.pv)
