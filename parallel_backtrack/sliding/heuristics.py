@@ -31,7 +31,7 @@ from .board import Board
 _kernel: Any = kernel  # numba's Dispatcher type lists no arguments
 
 HEURISTICS = ("hamming", "manhattan", "linear", "pdb")
-PDB_NAMES = ("pdb-exact", "pdb-555", "pdb-663")
+PDB_NAMES = ("pdb-exact", "pdb-555", "pdb-663", "pdb-78")
 
 
 def default_pdb(n: int) -> str | None:
