@@ -14,6 +14,7 @@ import pytest
 from sliding_check import CACHE, replay, solves
 
 from parallel_backtrack.sliding import Board, heuristics, kernel, ranked
+from parallel_backtrack.sliding import pdb as pdb_module
 from parallel_backtrack.sliding.heuristics import neighbors_table, tables_for
 from parallel_backtrack.sliding.ida import Pass, solve
 from parallel_backtrack.sliding.pdb import build_pattern, partition_tables
@@ -85,11 +86,38 @@ def test_the_kernel_looks_ranked_tables_up_like_sparse_ones(
         assert solves(tiles, one.moves or "", "blank-first")
 
 
+@pytest.fixture
+def tables_78() -> heuristics.Tables:
+    """The 7-8 tables; taken from the user's cache when a valid copy is there (linked
+    into the test cache; its CRC is checked on load), else built (15 minutes)."""
+    from platformdirs import user_cache_dir
+
+    here = pdb_module._paths(4, "pdb-78")
+    user = Path(user_cache_dir("parallel_backtrack")) / "pdb"
+    for path in here:
+        if not path.exists() and (user / path.name).exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.symlink_to(user / path.name)
+    return tables_for(4, "pdb-78")
+
+
 @pytest.mark.slow
-def test_78_solves_korf_instances(shared_data: Path) -> None:
+def test_80_move_positions(shared_data: Path, tables_78: heuristics.Tables) -> None:
+    # All 17 with the 7-8 databases: about 2 s each.
+    lines = [line for line in (shared_data / "search" / "15puzzle_80moves.txt").read_text()
+             .splitlines() if line and not line.startswith("#")]
+    assert len(lines) == 17
+    for line in lines:
+        tiles = [int(w) for w in line.split()[:16]]
+        result = solve(Board(tuple(tiles)), "pdb-78")
+        assert len(result.moves or "") == 80 and solves(tiles, result.moves or "")
+
+
+@pytest.mark.slow
+def test_78_solves_korf_instances(shared_data: Path, tables_78: heuristics.Tables) -> None:
     rows = [[int(w) for w in line.split()] for line in (shared_data / "search" / "korf100.txt")
             .read_text().splitlines() if line and not line.startswith("#")]
-    tables = tables_for(4, "pdb-78")
+    tables = tables_78
     assert tables.tables.shape == (57_657_600 + 518_918_400,)
     for row in rows[:10]:
         tiles = tuple(row[1:17])
