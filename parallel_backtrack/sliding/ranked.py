@@ -44,6 +44,7 @@ from . import kernel
 
 UNSEEN = 255
 CHUNK_BITS = 14
+SLICES = 256  # calls per layer: a long build still answers Ctrl-C within a second or so
 
 
 @njit(cache=True, nogil=True)
@@ -127,12 +128,13 @@ def _expand(s, depth, dist, nxt, k, size, free, neighbors, select, cells):
 
 
 @njit(cache=True, parallel=True)
-def layer_pass(dist, flags, depth, k, size, neighbors, select):
-    """Expand every state at ``depth``; returns the number of new states."""
+def layer_pass(dist, flags, depth, k, size, neighbors, select, first, last):
+    """Expand the states at ``depth`` in chunks ``first`` .. ``last - 1``; returns the
+    number of new states."""
     free = size - k
     cur, nxt = flags[depth & 1], flags[(depth + 1) & 1]
     total = 0
-    for c in prange(cur.shape[0]):
+    for c in prange(first, last):
         if cur[c] == 0:
             continue
         cur[c] = 0
@@ -172,8 +174,12 @@ def build_ranked(n: int, pattern: tuple[int, ...], neighbors: np.ndarray,
     dist[start] = 0
     flags[0, start >> CHUNK_BITS] = 1
     depth, count = 0, 1
+    step = max(1, chunks // SLICES)
     while count:
-        count = int(layer_pass(dist, flags, depth, k, size, neighbors, select))
+        count = 0
+        for first in range(0, chunks, step):  # back in Python between slices: Ctrl-C works
+            count += int(layer_pass(dist, flags, depth, k, size, neighbors, select, first,
+                                    min(first + step, chunks)))
         depth += 1
         if bar is not None:
             bar.update(count)
