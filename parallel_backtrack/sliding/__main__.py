@@ -59,7 +59,7 @@ def build_parser() -> _cli.Parser:
                         help="auto (default): pdb on 3x3 (exact) and 4x4 (6-6-3 with "
                         "reflection; built once, about a minute, then cached), linear "
                         "elsewhere; also pdb-555, pdb-663, pdb-exact, and pdb-78 (4x4: "
-                        "Korf & Felner's 7-8 partition, about 30x fewer nodes than 6-6-3; "
+                        "Korf & Felner's 7-8 partition, about 23x fewer nodes than 6-6-3; "
                         "577 MB on disk, built once in about 15 minutes on 2 cores using "
                         "4.7 GB of memory)")
     parser.add_argument("--goal", type=_cli.choice_type("goal", GOAL_CHOICES),
