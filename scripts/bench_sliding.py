@@ -4,12 +4,18 @@ rate against a C IDA*, the 2-worker speedup, A* on the CS61B files, memory.
 Sections (``--only a,b``):
 
 korf
-    All 100 of Korf's instances (blank-first goal), IDA* with the 6-6-3 pattern
-    databases (with reflection), one puzzle per task over ``--workers`` processes:
-    the wall time of the batch, every instance's nodes and length (checked against
-    the file), and the mean nodes next to Korf & Felner's 617,555 for 6-6-3.
+    All 100 of Korf's instances (blank-first goal), IDA* with ``--heuristic``
+    (pdb-663 or pdb-78, with reflection), one puzzle per task over ``--workers``
+    processes: the wall time of the batch, every instance's nodes and length
+    (checked against the file), and the mean nodes next to Korf & Felner's
+    (617,555 for 6-6-3, 36,710 for 7-8).
+korfnodes
+    The node counts of Korf's 100 with ``--heuristic`` three ways (stopping at
+    the first solution: nodes generated and nodes expanded; the last iteration
+    completed: nodes generated) and the root's h with and without reflection.
 hard80
-    The 17 positions that need 80 moves, 6-6-3, one after the other; time each.
+    The 17 positions that need 80 moves, ``--heuristic``, one after the other;
+    time each (``--hard80-positions 1,2`` for some).
 rate
     Manhattan IDA* on one core: our kernel and ``scripts/sliding_ida.c`` (the same
     shape, compiled here with ``cc -O2``) on the same instances, interleaved,
@@ -57,7 +63,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 DATA = ROOT.parent / "shared" / "data" / "search"
 RESULTS = ROOT / "results"
-KORF_FELNER_663 = 617_555
+KORF_FELNER = {"pdb-663": 617_555, "pdb-78": 36_710}  # mean nodes, Korf's 100
 
 from _machine import machine  # noqa: E402
 
@@ -73,10 +79,10 @@ def korf_rows() -> list[list[int]]:
             .splitlines() if line and not line.startswith("#")]
 
 
-def korf_section(workers: int) -> dict[str, Any]:
-    tables_for(4, "pdb-663")
+def korf_section(workers: int, heuristic: str) -> dict[str, Any]:
+    tables_for(4, heuristic)
     rows = korf_rows()
-    jobs = [Job("korf", r[0], tuple(r[1:17]), r[17], "blank-first", "ida", "pdb-663")
+    jobs = [Job("korf", r[0], tuple(r[1:17]), r[17], "blank-first", "ida", heuristic)
             for r in rows]
     started = time.perf_counter()
     outcomes = list(run_batch(jobs, workers, None, None))
@@ -84,26 +90,76 @@ def korf_section(workers: int) -> dict[str, Any]:
     for job, o in zip(jobs, outcomes):
         assert o["moves"] == job.expected and replays(job.tiles, "blank-first", o["solution"])
     nodes = [o["nodes"] for o in outcomes]
-    print(f"\nKorf 100, 6-6-3 + reflection, {workers} workers: {wall:.2f} s wall, all optimal; "
-          f"mean nodes {statistics.mean(nodes):,.0f} (Korf & Felner 6-6-3: {KORF_FELNER_663:,})")
-    return {"workers": workers, "wall_s": wall, "mean_nodes": statistics.mean(nodes),
+    print(f"\nKorf 100, {heuristic} + reflection, {workers} workers: {wall:.2f} s wall, all "
+          f"optimal; mean nodes {statistics.mean(nodes):,.0f} (Korf & Felner: "
+          f"{KORF_FELNER.get(heuristic, 0):,}); load {os.getloadavg()[0]:.2f}")
+    return {"workers": workers, "heuristic": heuristic, "wall_s": wall,
+            "mean_nodes": statistics.mean(nodes), "load1": os.getloadavg()[0],
             "per_instance": [{"id": j.line, "moves": o["moves"], "nodes": o["nodes"],
                               "seconds": o["seconds"]} for j, o in zip(jobs, outcomes)]}
 
 
-def hard80_section() -> dict[str, Any]:
-    tables_for(4, "pdb-663")
+def _counts(tiles: tuple[int, ...], heuristic: str) -> dict[str, int]:
+    """One instance's node counts three ways, and its root h with and without reflection."""
+    from dataclasses import replace
+
+    from parallel_backtrack.sliding import heuristics
+    from parallel_backtrack.sliding.ida import Pass
+
+    board = Board(tiles, "blank-first")
+    first = solve(board, heuristic)
+    complete = solve(board, heuristic, complete_last=True)
+    tables = tables_for(4, heuristic)
+    plain = replace(tables, reflect=False)
+    heuristics._CACHE[(4, heuristic + "/plain")] = plain  # the same tables, no reflection
+    without = solve(board, heuristic + "/plain")
+    return {"moves": len(first.moves or ""), "nodes": first.nodes,
+            "expanded": first.expanded, "nodes_complete_last": complete.nodes,
+            "nodes_no_reflection": without.nodes, "expanded_no_reflection": without.expanded,
+            "h0": Pass(tables, tiles).h0, "h0_plain": Pass(plain, tiles).h0}
+
+
+def korfnodes_section(workers: int, heuristic: str) -> dict[str, Any]:
+    from parallel_backtrack.engine import make_executor
+
+    tables_for(4, heuristic)
+    rows = korf_rows()
+    pool = make_executor(workers, "loky")
+    try:
+        found = [f.result() for f in [pool.submit(_counts, tuple(r[1:17]), heuristic)
+                                      for r in rows]]
+    finally:
+        pool.close()
+    for row, counts in zip(rows, found):
+        assert counts["moves"] == row[17]
+    mean = {key: statistics.mean(c[key] for c in found) for key in found[0]}
+    print(f"\nKorf 100, {heuristic}, mean per instance: nodes generated {mean['nodes']:,.0f}, "
+          f"expanded {mean['expanded']:,.0f}, generated with the last iteration completed "
+          f"{mean['nodes_complete_last']:,.0f}; without the reflection: generated "
+          f"{mean['nodes_no_reflection']:,.0f}, expanded {mean['expanded_no_reflection']:,.0f} "
+          f"(Korf & Felner: {KORF_FELNER.get(heuristic, 0):,}); root h {mean['h0']:.3f} with "
+          f"reflection, {mean['h0_plain']:.3f} without")
+    return {"heuristic": heuristic, "mean": mean,
+            "per_instance": [{"id": r[0], **c} for r, c in zip(rows, found)]}
+
+
+def hard80_section(heuristic: str, positions: list[int] | None) -> dict[str, Any]:
+    tables_for(4, heuristic)
     rows = []
-    print("\n| position | moves | nodes | s |\n|---|---|---|---|")
+    print(f"\n{heuristic}, load {os.getloadavg()[0]:.2f}\n"
+          "| position | moves | nodes | s |\n|---|---|---|---|")
     for index, line in enumerate(l for l in (DATA / "15puzzle_80moves.txt").read_text()
                                  .splitlines() if l and not l.startswith("#")):
+        if positions and index + 1 not in positions:
+            continue
         tiles = tuple(int(w) for w in line.split()[:16])
-        result = solve(Board(tiles), "pdb-663")
+        result = solve(Board(tiles), heuristic)
         assert len(result.moves or "") == 80 and replays(tiles, "blank-last", result.moves or "")
         rows.append({"position": index + 1, "nodes": result.nodes, "seconds": result.seconds})
-        print(f"| {index + 1} | 80 | {result.nodes:,} | {result.seconds:.2f} |")
-    print(f"total {sum(r['seconds'] for r in rows):.1f} s")
-    return {"rows": rows}
+        print(f"| {index + 1} | 80 | {result.nodes:,} | {result.seconds:.2f} |", flush=True)
+    total = sum(r["seconds"] for r in rows)
+    print(f"total {total:.1f} s, mean {total / len(rows):.1f} s per position")
+    return {"heuristic": heuristic, "rows": rows, "load_after": os.getloadavg()[0]}
 
 
 def _c_binary() -> str:
@@ -244,6 +300,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", default="korf,hard80,rate,speedup,astar,simulate,memory")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--heuristic", default="pdb-663", choices=("pdb-663", "pdb-78"),
+                        help="pattern databases of the korf, korfnodes and hard80 sections")
+    parser.add_argument("--hard80-positions", default=None,
+                        help="comma-separated positions (1-17) of hard80 (default: all)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rate-instances", default="13,16,2,5,6")
     parser.add_argument("--speedup-instances", default=None)
@@ -256,10 +316,15 @@ def main() -> None:
     args = parser.parse_args()
     wanted = args.only.split(",")
     results: dict[str, Any] = {"machine": machine(), "command": " ".join(sys.argv)}
+    suffix = "" if args.heuristic == "pdb-663" else "_" + args.heuristic.replace("-", "")
     if "korf" in wanted:
-        results["korf"] = korf_section(args.workers)
+        results["korf" + suffix] = korf_section(args.workers, args.heuristic)
+    if "korfnodes" in wanted:
+        results["korfnodes" + suffix] = korfnodes_section(args.workers, args.heuristic)
     if "hard80" in wanted:
-        results["hard80"] = hard80_section()
+        positions = ([int(p) for p in args.hard80_positions.split(",")]
+                     if args.hard80_positions else None)
+        results["hard80" + suffix] = hard80_section(args.heuristic, positions)
     if "rate" in wanted:
         results["rate"] = rate_section([int(i) for i in args.rate_instances.split(",")],
                                        args.repeats)

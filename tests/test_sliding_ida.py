@@ -109,18 +109,6 @@ def test_limits_stop_the_search() -> None:
 
 
 @pytest.mark.slow
-def test_80_move_positions(shared_data: Path) -> None:
-    # Each takes minutes with 6-6-3 here: the first three (all 17: scripts/bench_sliding.py).
-    lines = [line for line in (shared_data / "search" / "15puzzle_80moves.txt").read_text()
-             .splitlines() if line and not line.startswith("#")]
-    for line in lines[:3]:
-        if line:
-            tiles = [int(w) for w in line.split()[:16]]
-            result = solve(Board(tuple(tiles)), "pdb-663")
-            assert len(result.moves or "") == 80 and solves(tiles, result.moves or "")
-
-
-@pytest.mark.slow
 def test_rosetta_52(shared_data: Path) -> None:
     line = next(line for line in (shared_data / "search" / "15puzzle_misc.txt").read_text()
                 .splitlines() if line and not line.startswith("#"))

@@ -89,12 +89,16 @@ def test_pattern_entries_dominate_manhattan() -> None:
             assert tables.tables[tables.offsets[g] + index] >= md
 
 
-def test_cache_detects_damage_and_rebuilds(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_detects_damage_and_rebuilds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("PARALLEL_BACKTRACK_CACHE", str(tmp_path))
     neighbors = neighbors_table(2)
     first = np.array(pdb_module.database(2, "pdb-exact", neighbors))
     data, meta = pdb_module._paths(2, "pdb-exact")
+    said = capsys.readouterr().err.splitlines()  # a first build says so, in one line
+    assert len(said) == 1 and "building the pdb-exact" in said[0] and str(data) in said[0]
+    pdb_module.database(2, "pdb-exact", neighbors)
+    assert capsys.readouterr().err == ""  # from the cache: nothing said
     assert data.parent == tmp_path / "pdb" and meta.exists()
     assert isinstance(pdb_module.load_cached(2, "pdb-exact"), np.memmap)
     raw = bytearray(data.read_bytes())

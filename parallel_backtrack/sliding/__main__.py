@@ -28,7 +28,7 @@ from ..engine import BACKENDS
 PROG = "python -m parallel_backtrack.sliding"
 ALGORITHMS = ("ida", "astar")
 HEURISTIC_CHOICES = ("auto", "hamming", "manhattan", "linear", "pdb", "pdb-555", "pdb-663",
-                     "pdb-exact")
+                     "pdb-78", "pdb-exact")
 GOAL_CHOICES = ("blank-last", "blank-first")
 FORMAT_CHOICES = ("auto", "cs61b", "rows", "korf")
 
@@ -59,7 +59,10 @@ def build_parser() -> _cli.Parser:
                         help="auto (default): IDA* pdb on 3x3 (exact) and 4x4 (6-6-3 with "
                         "reflection; built once, about a minute, then cached), linear "
                         "elsewhere; A* a 4x4 database only if already cached, else "
-                        "linear; also pdb-555, pdb-663, pdb-exact")
+                        "linear; also pdb-555, pdb-663, pdb-exact, and pdb-78 (4x4: "
+                        "Korf & Felner's 7-8 partition, about 23x fewer nodes than 6-6-3; "
+                        "577 MB on disk, built once in about 15 minutes on 2 cores using "
+                        "4.7 GB of memory)")
     parser.add_argument("--goal", type=_cli.choice_type("goal", GOAL_CHOICES),
                         default="blank-last", metavar="blank-last|blank-first",
                         help="the solved board: 1 2 .. 0 (default; CS61B) or 0 1 2 .. (Korf)")

@@ -7,7 +7,8 @@ name
     column distance), ``linear`` (Manhattan plus 2 per tile that must leave its
     goal line to let the others pass), ``pdb`` (additive disjoint pattern
     databases: the exact 3x3 table on 3x3, 6-6-3 with reflection on 4x4) or
-    a named database (``pdb-555``, ``pdb-663``, ``pdb-exact``).  All admissible.
+    a named database (``pdb-555``, ``pdb-663``, ``pdb-78``, ``pdb-exact``).  All
+    admissible.
 frame
     Kernel arrays live in the blank-first frame (tile t belongs on cell t).
 Tables
@@ -31,7 +32,7 @@ from .board import Board
 _kernel: Any = kernel  # numba's Dispatcher type lists no arguments
 
 HEURISTICS = ("hamming", "manhattan", "linear", "pdb")
-PDB_NAMES = ("pdb-exact", "pdb-555", "pdb-663")
+PDB_NAMES = ("pdb-exact", "pdb-555", "pdb-663", "pdb-78")
 
 
 def default_pdb(n: int) -> str | None:

@@ -52,6 +52,7 @@ class IdaResult:
     bound: int
     seconds: float
     stop_reason: str | None = None
+    expanded: int = 0  # children within the bound (entered), plus the root: ``expanded``
 
     @property
     def complete(self) -> bool:
@@ -71,7 +72,7 @@ class Pass:
         self.best = np.zeros(depth, np.int64)
         self.hs = np.zeros(depth, np.int64)
         self.aux = np.zeros((depth, tables.aux_width()), np.int64)
-        self.reg = np.zeros(4, np.int64)
+        self.reg = np.zeros(5, np.int64)
         self.reset(tiles, g0, first_move)
 
     def reset(self, tiles: tuple[int, ...], g0: int = 0, first_move: int = -1) -> None:
@@ -89,7 +90,7 @@ class Pass:
         self.blanks[0] = int(np.argmin(self.start))
         self.dirs[0] = 0
         self.hs[0] = self.h0
-        self.reg[:] = (0, 0, kernel.NO_BOUND, -1)
+        self.reg[:] = (0, 0, kernel.NO_BOUND, -1, 0)
 
     def run(self, budget: int, stop_at_goal: bool) -> int:
         tables = self.tables
@@ -106,6 +107,10 @@ class Pass:
     @property
     def nodes(self) -> int:
         return int(self.reg[kernel.NODES])
+
+    @property
+    def expanded(self) -> int:
+        return int(self.reg[kernel.EXPANDED])
 
     @property
     def next_bound(self) -> int:
@@ -135,9 +140,9 @@ def solve(board: Board, heuristic: str = "manhattan", *, complete_last: bool = F
         raise UnsolvableError("unsolvable: the tile parity differs from the goal's")
     started = time.perf_counter()
     one = Pass(tables_for(board.size(), heuristic), to_frame(board))
-    bound, nodes, iterations = one.h0, 1, 0
+    bound, nodes, iterations, expanded = one.h0, 1, 0, 1
     if one.h0 == 0:
-        return IdaResult("", 1, 0, 0, time.perf_counter() - started)
+        return IdaResult("", 1, 0, 0, time.perf_counter() - started, expanded=1)
     while True:
         reason = _stop_reason(nodes, max_nodes, deadline, stop)
         if reason:
@@ -151,12 +156,13 @@ def solve(board: Board, heuristic: str = "manhattan", *, complete_last: bool = F
                 return IdaResult(None, nodes + one.nodes, iterations, bound,
                                  time.perf_counter() - started, reason)
         nodes += one.nodes
+        expanded += one.expanded
         if on_iteration is not None:
             on_iteration(bound, nodes)
         found = one.goal_moves()
         if found is not None:
             return IdaResult(board_moves(board, found), nodes, iterations, bound,
-                             time.perf_counter() - started)
+                             time.perf_counter() - started, expanded=expanded)
         bound = one.next_bound
 
 

@@ -22,7 +22,10 @@ kind
     linear conflicts, the two changed lines recomputed), ``PATTERN`` (additive
     disjoint pattern databases, indices updated incrementally, optionally the
     max with the main-diagonal reflection) and ``EXACT`` (a full table ranked
-    by the whole permutation: 2x2 and 3x3).
+    by the whole permutation: 2x2 and 3x3).  ``RANKED`` is PATTERN with compact
+    tables: a group's sparse index (its tiles' cells as base-N digits) is turned
+    into its k-permutation rank at each lookup (``rank_index``); ``cost[g]``
+    then holds group g's tile count.
 aux[depth]
     Per-depth heuristic state: LINEAR keeps the Manhattan sum and the conflict
     cost of every row then column; PATTERN keeps each group's index, the
@@ -30,7 +33,8 @@ aux[depth]
     (a move reads two table entries, the moved tile's group and its mirror's).
 reg
     The registers of a paused search: depth, nodes so far, next bound, the
-    depth of the first goal found (-1: none).
+    depth of the first goal found (-1: none), nodes expanded so far (children
+    within the bound, entered: some papers count these instead).
 status
     ``DONE`` (the pass ended), ``FOUND`` (goal, stopping at the first) or
     ``PAUSED`` (the node budget of this call ran out; call again to go on).
@@ -43,9 +47,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-PER_TILE, LINEAR, PATTERN, EXACT = 0, 1, 2, 3
+PER_TILE, LINEAR, PATTERN, EXACT, RANKED = 0, 1, 2, 3, 4
 DONE, FOUND, PAUSED = 0, 1, 2
-DEPTH, NODES, NEXT, GOAL = 0, 1, 2, 3
+DEPTH, NODES, NEXT, GOAL, EXPANDED = 0, 1, 2, 3, 4
 MAX_DEPTH = 400
 NO_BOUND = 1 << 40
 
@@ -89,6 +93,52 @@ def exact_rank(tiles):
 
 
 @njit(cache=True, nogil=True)
+def popcount(x):
+    """Set bits of a mask below 2**32 (SWAR; LLVM turns it into one instruction)."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, nogil=True)
+def rank_cells(cells, k, size):
+    """The rank of k distinct cells among the N!/(N-k)! placements (first most
+    significant; digit i = ``cells[i]`` minus the earlier cells below it)."""
+    used = np.int64(0)
+    rank = np.int64(0)
+    for i in range(k):
+        cell = np.int64(cells[i])
+        rank = rank * (size - i) + cell - popcount(used & ((np.int64(1) << cell) - 1))
+        used |= np.int64(1) << cell
+    return rank
+
+
+@njit(cache=True, nogil=True)
+def rank_index(index, k, size):
+    """``rank_cells`` of the cells packed in a sparse index (digit i = tile i's cell)."""
+    used = np.int64(0)
+    rank = np.int64(0)
+    for i in range(k):
+        if size == 16:
+            cell = (index >> (4 * i)) & 15
+        else:
+            cell = index % size
+            index //= size
+        rank = rank * (size - i) + cell - popcount(used & ((np.int64(1) << cell) - 1))
+        used |= np.int64(1) << cell
+    return rank
+
+
+@njit(cache=True, nogil=True)
+def _entry(tables, offsets, g, index, kind, cost, size):
+    """The table value of group g at sparse ``index`` (ranked first for RANKED)."""
+    if kind == RANKED:
+        return tables[offsets[g] + rank_index(index, cost[g], size)]
+    return tables[offsets[g] + index]
+
+
+@njit(cache=True, nogil=True)
 def _pattern_h(row, groups):
     """max(plain sum, mirrored sum) of the per-group values kept in ``row``."""
     plain = 0
@@ -105,7 +155,7 @@ def initial_h(tiles, n, kind, cost, tables, offsets, group, stride, rtile, rcell
     size = n * n
     if kind == EXACT:
         return np.int64(tables[exact_rank(tiles)])
-    if kind == PATTERN:
+    if kind == PATTERN or kind == RANKED:
         groups = offsets.shape[0]
         aux0[: 2 * groups] = 0
         for cell in range(size):
@@ -117,8 +167,9 @@ def initial_h(tiles, n, kind, cost, tables, offsets, group, stride, rtile, rcell
         if not reflect:
             aux0[groups: 2 * groups] = aux0[:groups]
         for g in range(groups):
-            aux0[2 * groups + g] = tables[offsets[g] + aux0[g]]
-            aux0[3 * groups + g] = tables[offsets[g] + aux0[groups + g]]
+            aux0[2 * groups + g] = _entry(tables, offsets, g, aux0[g], kind, cost, size)
+            aux0[3 * groups + g] = _entry(tables, offsets, g, aux0[groups + g], kind, cost,
+                                          size)
         return np.int64(_pattern_h(aux0, groups))
     md = 0
     for cell in range(size):
@@ -164,10 +215,12 @@ def search(tiles, n, g0, bound, first_move, kind, cost, tables, offsets, group, 
     size = n * n
     groups = offsets.shape[0]
     nodes = np.int64(0)
+    expanded = np.int64(0)
     next_bound = reg[NEXT]
     while depth >= 0:
         if nodes >= budget:
             reg[DEPTH], reg[NODES], reg[NEXT] = depth, reg[NODES] + nodes, next_bound
+            reg[EXPANDED] += expanded
             return PAUSED
         d = dirs[depth]
         if d == 4:
@@ -194,17 +247,18 @@ def search(tiles, n, g0, bound, first_move, kind, cost, tables, offsets, group, 
                 continue
             tiles[a] = t
             tiles[b] = 0
-        elif kind == PATTERN:  # inline too: a call with this many arrays costs more
+        elif kind == PATTERN or kind == RANKED:  # inline: a call with many arrays costs
             row = aux[depth + 1]
             row[:] = aux[depth]
             g = group[t]
             row[g] += (a - b) * stride[t]
-            row[2 * groups + g] = tables[offsets[g] + row[g]]
+            row[2 * groups + g] = _entry(tables, offsets, g, row[g], kind, cost, size)
             if reflect:
                 rt = rtile[t]
                 rg = group[rt]
                 row[groups + rg] += (rcell[a] - rcell[b]) * stride[rt]
-                row[3 * groups + rg] = tables[offsets[rg] + row[groups + rg]]
+                row[3 * groups + rg] = _entry(tables, offsets, rg, row[groups + rg], kind,
+                                              cost, size)
             else:
                 row[groups + g] = row[g]
                 row[3 * groups + g] = row[2 * groups + g]
@@ -234,6 +288,7 @@ def search(tiles, n, g0, bound, first_move, kind, cost, tables, offsets, group, 
                 continue
         path[depth] = d
         depth += 1
+        expanded += 1
         blanks[depth], hs[depth], dirs[depth] = b, h, 0
         if h == 0 and _is_goal(tiles):
             if reg[GOAL] < 0:
@@ -242,8 +297,10 @@ def search(tiles, n, g0, bound, first_move, kind, cost, tables, offsets, group, 
             dirs[depth] = 4
             if stop_at_goal:
                 reg[DEPTH], reg[NODES], reg[NEXT] = depth, reg[NODES] + nodes, next_bound
+                reg[EXPANDED] += expanded
                 return FOUND
     reg[DEPTH], reg[NODES], reg[NEXT] = -1, reg[NODES] + nodes, next_bound
+    reg[EXPANDED] += expanded
     return DONE
 
 
@@ -255,11 +312,13 @@ def search_tile(tiles, n, g0, bound, first_move, cost, neighbors, blanks, dirs, 
     depth = reg[DEPTH]
     size = n * n
     nodes = np.int64(0)
+    expanded = np.int64(0)
     next_bound = reg[NEXT]
     limit = bound - g0  # a child with depth + 1 + h above this is pruned
     while depth >= 0:
         if nodes >= budget:
             reg[DEPTH], reg[NODES], reg[NEXT] = depth, reg[NODES] + nodes, next_bound
+            reg[EXPANDED] += expanded
             return PAUSED
         d = dirs[depth]
         if d == 4:
@@ -286,6 +345,7 @@ def search_tile(tiles, n, g0, bound, first_move, cost, neighbors, blanks, dirs, 
         tiles[b] = 0
         path[depth] = d
         depth += 1
+        expanded += 1
         blanks[depth], hs[depth], dirs[depth] = b, h, 0
         if h == 0 and _is_goal(tiles):
             if reg[GOAL] < 0:
@@ -294,8 +354,10 @@ def search_tile(tiles, n, g0, bound, first_move, cost, neighbors, blanks, dirs, 
             dirs[depth] = 4
             if stop_at_goal:
                 reg[DEPTH], reg[NODES], reg[NEXT] = depth, reg[NODES] + nodes, next_bound
+                reg[EXPANDED] += expanded
                 return FOUND
     reg[DEPTH], reg[NODES], reg[NEXT] = -1, reg[NODES] + nodes, next_bound
+    reg[EXPANDED] += expanded
     return DONE
 
 

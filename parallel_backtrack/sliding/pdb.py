@@ -10,6 +10,12 @@ pattern
 index
     ``sum(cell_of(pattern[i]) * N**i)``: sparse (some entries never used) but
     updated by one multiply-add when a tile moves.
+ranked
+    ``pdb-78`` (Korf & Felner's 7-8 partition: the top two rows' tiles, the
+    bottom two rows'): sparse tables would take 4.3 GB, so its tables have one
+    entry per placement, at the placement's k-permutation rank (``ranked.py``;
+    57,657,600 + 518,918,400 bytes); the kernel keeps the sparse index and ranks
+    it at each lookup.
 region
     The cells the blank reaches without moving a pattern tile; a BFS state is
     (index, lowest cell of the blank's region), searched layer by layer.
@@ -26,7 +32,8 @@ cache
     missing, short or altered file is rebuilt, never trusted.
 
 Example: ``pattern_tables(4, "pdb-663", neighbors_table(4))`` builds (about
-2 x 16.8 MB) once, then maps the file in every later process.
+2 x 16.8 MB) once, then maps the file in every later process.  A first build
+says so on stderr (what, about how long and how much memory, where it goes).
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ import json
 import os
 import sys
 import zlib
-from math import factorial
+from math import factorial, perm
 from pathlib import Path
 from typing import Any
 
@@ -43,15 +50,25 @@ import numpy as np
 from numba import njit
 
 from . import kernel
+from .ranked import build_ranked, lowest, region_of
 
 CACHE_ENV = "PARALLEL_BACKTRACK_CACHE"
 FORMAT = 1
 UNSEEN = 255
-# Blank-first frame: the top row's three tiles, then two 2x3 blocks (as Korf & Felner).
+# Blank-first frame.  6-6-3 by rows (tiles 1-6, 7-12, 13-15): with the reflection 898,183
+# nodes a Korf instance on average, against 1,195,256 for the top row plus two 2x3 blocks
+# and 0.92-2.4 million for four other 6-6-3 partitions tried (docs/sliding.md).
 PARTITIONS = {
-    "pdb-663": ((4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15), (1, 2, 3)),
+    "pdb-663": ((1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12), (13, 14, 15)),
     "pdb-555": ((1, 2, 3, 5, 6), (4, 7, 8, 11, 12), (9, 10, 13, 14, 15)),
+    "pdb-78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
 }
+RANKED_NAMES = ("pdb-78",)  # compact tables (``ranked.py``), looked up by rank
+# What a first build costs (said on stderr before it starts; measured on 2 cores).
+BUILD_COST = {"pdb-exact": "under 2 seconds, 0.1 GB of memory",
+              "pdb-555": "a few seconds, 0.1 GB of memory",
+              "pdb-663": "under a minute, 0.3 GB of memory",
+              "pdb-78": "about 15 minutes on 2 cores, 4.7 GB of memory"}
 
 
 def cache_dir() -> Path:
@@ -62,33 +79,6 @@ def cache_dir() -> Path:
 
         base = user_cache_dir("parallel_backtrack")
     return Path(base) / "pdb"
-
-
-@njit(cache=True, nogil=True)
-def _region(occupied, start, neighbors):
-    """Bit mask of the cells the blank reaches from ``start`` without crossing tiles."""
-    seen = np.int64(1) << start
-    stack = np.empty(64, np.int64)
-    stack[0] = start
-    top = 1
-    while top > 0:
-        top -= 1
-        cell = stack[top]
-        for d in range(4):
-            nb = neighbors[cell * 4 + d]
-            if nb >= 0 and not (occupied >> nb) & 1 and not (seen >> nb) & 1:
-                seen |= np.int64(1) << nb
-                stack[top] = nb
-                top += 1
-    return seen
-
-
-@njit(cache=True, nogil=True)
-def _lowest(mask):
-    cell = 0
-    while not (mask >> cell) & 1:
-        cell += 1
-    return cell
 
 
 @njit(cache=True, nogil=True)
@@ -103,7 +93,7 @@ def expand_layer(layer, count, depth, table, seen, k, size, neighbors, powers):
         for i in range(k):
             pos[i] = (index // powers[i]) % size
             occupied |= np.int64(1) << pos[i]
-        region = _region(occupied, blank, neighbors)
+        region = region_of(occupied, blank, neighbors)
         for i in range(k):
             cell = pos[i]
             for d in range(4):
@@ -112,7 +102,7 @@ def expand_layer(layer, count, depth, table, seen, k, size, neighbors, powers):
                     continue
                 child = index + (to - cell) * powers[i]
                 moved = (occupied & ~(np.int64(1) << cell)) | (np.int64(1) << to)
-                key = child * size + _lowest(_region(moved, cell, neighbors))
+                key = child * size + lowest(region_of(moved, cell, neighbors))
                 if seen[key >> 3] & (1 << (key & 7)):
                     continue
                 seen[key >> 3] |= 1 << (key & 7)
@@ -180,7 +170,7 @@ def build_pattern(n: int, pattern: tuple[int, ...], neighbors: np.ndarray,
     index = int(sum(t * size**i for i, t in enumerate(pattern)))
     table[index] = 0
     occupied = sum(1 << t for t in pattern)
-    key = index * size + int(_lowest(_region(np.int64(occupied), 0, neighbors)))
+    key = index * size + int(lowest(region_of(np.int64(occupied), 0, neighbors)))
     seen[key >> 3] |= 1 << (key & 7)
     layer, count, depth = np.array([key], np.int64), 1, 0
     while count:
@@ -202,7 +192,8 @@ def _build(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> n
     try:
         if name == "pdb-exact":
             return exact_bfs(n * n, neighbors, factorial(n * n))
-        parts = [build_pattern(n, p, neighbors, bar) for p in PARTITIONS[name]]
+        build = build_ranked if name in RANKED_NAMES else build_pattern
+        parts = [build(n, p, neighbors, bar) for p in PARTITIONS[name]]
         return np.concatenate(parts)
     finally:
         if bar is not None:
@@ -260,6 +251,10 @@ def database(n: int, name: str, neighbors: np.ndarray, progress: bool | None = N
         raise ValueError(f"{name} is for 4x4 boards, not {n}x{n}")
     table = load_cached(n, name)
     if table is None:
+        if name in BUILD_COST:
+            print(f"parallel_backtrack: building the {name} pattern databases ({n}x{n}, once; "
+                  f"{BUILD_COST[name]}); later runs map them from {_paths(n, name)[0]}",
+                  file=sys.stderr, flush=True)
         store(n, name, _build(n, name, neighbors, progress))
         table = load_cached(n, name)
         if table is None:
@@ -269,22 +264,34 @@ def database(n: int, name: str, neighbors: np.ndarray, progress: bool | None = N
 
 def pattern_tables(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> Any:
     """``heuristics.Tables`` for a named database."""
-    from .heuristics import Tables, reflection
+    from .heuristics import Tables
 
     table = database(n, name, neighbors, progress)
     if name == "pdb-exact":
         return Tables(n, name, kernel.EXACT, tables=table, neighbors=neighbors)
+    return partition_tables(n, name, PARTITIONS[name], table, name in RANKED_NAMES,
+                            neighbors)
+
+
+def partition_tables(n: int, name: str, patterns: tuple[tuple[int, ...], ...],
+                     table: np.ndarray, ranked: bool, neighbors: np.ndarray) -> Any:
+    """``heuristics.Tables`` over the concatenated databases of ``patterns`` (sparse, or
+    compact when ``ranked``), with the max over the main-diagonal reflection."""
+    from .heuristics import Tables, reflection
+
     size = n * n
     group = np.zeros(size, np.int64)
     stride = np.zeros(size, np.int64)
     offsets = []
     at = 0
-    for g, pattern in enumerate(PARTITIONS[name]):
+    for g, pattern in enumerate(patterns):
         offsets.append(at)
         for i, tile in enumerate(pattern):
             group[tile], stride[tile] = g, size**i
-        at += size ** len(pattern)
+        at += perm(size, len(pattern)) if ranked else size ** len(pattern)
     rtile, rcell = reflection(n)
-    return Tables(n, name, kernel.PATTERN, tables=table, offsets=np.array(offsets, np.int64),
-                  group=group, stride=stride, rtile=rtile, rcell=rcell, reflect=True,
-                  neighbors=neighbors)
+    counts = np.array([len(p) for p in patterns], np.int64)  # RANKED reads them as cost
+    return Tables(n, name, kernel.RANKED if ranked else kernel.PATTERN,
+                  cost=counts if ranked else np.zeros(1, np.int64), tables=table,
+                  offsets=np.array(offsets, np.int64), group=group, stride=stride,
+                  rtile=rtile, rcell=rcell, reflect=True, neighbors=neighbors)
