@@ -208,12 +208,17 @@ def speedup_section(ids: list[int], repeats: int, complete: bool = False) -> dic
             for number in ids:
                 board = Board(tuple(rows[number][1:17]), "blank-first")
                 one = solve(board, "manhattan", complete_last=complete)
+                # loky retires workers idle for 300 s: wake them (untimed) after a long run
+                solve_parallel(warm, "manhattan", executor=pool, parent_nodes=0)
                 load = os.getloadavg()[0]
                 two = solve_parallel(board, "manhattan", executor=pool, complete_last=complete)
                 assert not complete or one.nodes == two.nodes
                 assert len(two.moves or "") == len(one.moves or "") == rows[number][17]
                 table.append({"id": number, "seq_s": one.seconds, "par_s": two.seconds,
                               "load1": load, "seq_nodes": one.nodes, "par_nodes": two.nodes})
+                print(f"Korf #{number}: {one.seconds:.1f} s -> {two.seconds:.1f} s = "
+                      f"{one.seconds / two.seconds:.2f}x ({one.nodes:,} / {two.nodes:,} nodes, "
+                      f"load {load:.2f})", flush=True)
         total_seq = sum(r["seq_s"] for r in table)
         total_par = sum(r["par_s"] for r in table)
         ratios = [r["seq_s"] / r["par_s"] for r in table]
