@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections import deque
 from pathlib import Path
 
 DELTA = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -67,3 +68,20 @@ def cs61b_expected(path: Path) -> int:
 # cache; an explicit PARALLEL_BACKTRACK_CACHE wins.
 CACHE = os.environ.setdefault("PARALLEL_BACKTRACK_CACHE",
                               os.path.join(tempfile.gettempdir(), "pb-sliding-test-cache"))
+
+
+def exact_distances(goal: str) -> dict[tuple[int, ...], int]:
+    """Every 8-puzzle state's distance from the goal: a plain BFS written here."""
+    start = tuple(goal_of(9, goal))
+    dist, queue = {start: 0}, deque([start])
+    while queue:
+        state = queue.popleft()
+        for move in "UDLR":
+            try:
+                nxt = tuple(replay(state, move))
+            except ValueError:
+                continue
+            if nxt not in dist:
+                dist[nxt] = dist[state] + 1
+                queue.append(nxt)
+    return dist

@@ -4,11 +4,18 @@ and consistent; its answers optimal (against BFS distances and IDA*), replayed m
 from __future__ import annotations
 
 import random
-from collections import deque
 from pathlib import Path
 
 import pytest
-from sliding_check import CACHE, cs61b_expected, goal_of, path_is_walk, read_cs61b, replay
+from sliding_check import (
+    CACHE,
+    cs61b_expected,
+    exact_distances,
+    goal_of,
+    path_is_walk,
+    read_cs61b,
+    replay,
+)
 
 from parallel_backtrack.sliding import Board, NodeLimitError, Solver, fastastar
 from parallel_backtrack.sliding import __main__ as cli
@@ -59,19 +66,7 @@ def test_incremental_equals_full_and_kernel(name: str, goal: str) -> None:
 @pytest.fixture(scope="module")
 def distances() -> dict[tuple[int, ...], int]:
     """Every 8-puzzle state's distance from the blank-last goal: a plain BFS."""
-    start = tuple(goal_of(9, "blank-last"))
-    dist, queue = {start: 0}, deque([start])
-    while queue:
-        state = queue.popleft()
-        for move in "UDLR":
-            try:
-                nxt = tuple(replay(state, move))
-            except ValueError:
-                continue
-            if nxt not in dist:
-                dist[nxt] = dist[state] + 1
-                queue.append(nxt)
-    return dist
+    return exact_distances("blank-last")
 
 
 def test_linear_admissible_on_8puzzle_sample(distances: dict[tuple[int, ...], int]) -> None:

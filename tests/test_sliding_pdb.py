@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 from pathlib import Path
 
 import numpy as np
 import pytest
-from sliding_check import CACHE, goal_of, replay
+from sliding_check import CACHE, exact_distances, replay
 
 from parallel_backtrack.sliding import Board
 from parallel_backtrack.sliding import pdb as pdb_module
@@ -16,23 +15,6 @@ from parallel_backtrack.sliding.heuristics import neighbors_table, tables_for
 from parallel_backtrack.sliding.ida import Pass, solve
 
 assert CACHE
-
-
-def exact_distances(goal: str) -> dict[tuple[int, ...], int]:
-    """Every 8-puzzle state's distance from the goal: a plain BFS written here."""
-    start = tuple(goal_of(9, goal))
-    dist, queue = {start: 0}, deque([start])
-    while queue:
-        state = queue.popleft()
-        for move in "UDLR":
-            try:
-                nxt = tuple(replay(state, move))
-            except ValueError:
-                continue
-            if nxt not in dist:
-                dist[nxt] = dist[state] + 1
-                queue.append(nxt)
-    return dist
 
 
 @pytest.fixture(scope="module")
