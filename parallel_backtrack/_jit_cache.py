@@ -33,7 +33,7 @@ Glossary
 --------
 kernel directory
     A package directory with ``@njit(cache=True)`` functions: ``sudoku/kernel``,
-    ``sudoku/cdcl``, ``nqueens``, ``nqueens/local``.
+    ``sudoku/cdcl``, ``nqueens/kernel``, ``nqueens/local``.
 stamp
     sha256 over the names and contents of the directory's ``.py`` files.
 cache root

@@ -182,3 +182,13 @@ def test_the_locator_prunes_when_it_creates_a_cache_directory_only(tmp_path: Pat
     again = _version(root, "sudoku.kernel", 4, 600.0)
     locator.ensure_cache_path()  # found: nothing else happens
     assert again.exists() and newest.exists()
+
+
+@pytest.mark.parametrize("problem", ["nqueens", "sudoku"])
+def test_kernel_directories_hold_no_command_line(problem: str) -> None:
+    """An edit of a command line or lab API file must not recompile a kernel."""
+    package = ROOT / "parallel_backtrack" / problem
+    kernels = {path.parent for path in package.rglob("*.py") if "@njit(" in path.read_text()}
+    assert kernels and package not in kernels
+    for directory in kernels:
+        assert not (directory / "__main__.py").exists(), directory
