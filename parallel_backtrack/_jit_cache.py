@@ -16,6 +16,12 @@ sources shares it, and any edit in the directory starts a fresh one.  Where that
 place cannot be written, the cache goes to ``__pycache__`` with the same stamp.
 ``NUMBA_CACHE_DIR``, when set, replaces the user-wide root.
 
+Old caches do not pile up: when a process creates the cache directory of a new
+stamp (the sources changed: an upgrade, an edit), it removes that kernel
+directory's other caches in the root but the most recently modified one (a second
+installed version keeps its cache), ignoring any error (``_jit_prune``).
+A process that finds its cache directory does no more than before.
+
 The paths themselves are computed in ``_jit_paths``, which a command line can ask
 whether a kernel is compiled before it imports numba.
 
@@ -27,7 +33,7 @@ Glossary
 --------
 kernel directory
     A package directory with ``@njit(cache=True)`` functions: ``sudoku/kernel``,
-    ``sudoku/cdcl``, ``nqueens``, ``nqueens/local``.
+    ``sudoku/cdcl``, ``nqueens/kernel``, ``nqueens/local``.
 stamp
     sha256 over the names and contents of the directory's ``.py`` files.
 cache root
@@ -59,6 +65,7 @@ __all__ = ["PACKAGE", "cache_dir", "cache_root", "compile_notice", "directory_st
 NOTICE_SECONDS = 1.0  # a compile expected to take less is not announced
 _announced: set[str] = set()
 _held: list[Any] = []
+_ensured: set[str] = set()  # cache directories this process has made sure of
 
 
 def _numba_class(name: str) -> type:
@@ -107,6 +114,18 @@ class SharedCacheLocator(_DirectoryStampMixin, _numba_class("InTreeCacheLocator"
     def __init__(self, py_func: Any, py_file: str) -> None:
         super().__init__(py_func, py_file)
         self._cache_path = str(cache_dir(Path(py_file).resolve().parent))
+
+    def ensure_cache_path(self) -> None:
+        """numba's check (create, write a test file); after creating a new stamp's
+        directory, remove the stale siblings (once per directory and process)."""
+        path = self._cache_path
+        new = path not in _ensured and not os.path.isdir(path)
+        super().ensure_cache_path()
+        _ensured.add(path)
+        if new:
+            from ._jit_prune import prune_siblings  # (not on the path of a found cache)
+
+            prune_siblings(Path(path))
 
 
 class PackageInTreeLocator(_DirectoryStampMixin, _numba_class("InTreeCacheLocator")):  # type: ignore[misc]

@@ -2,7 +2,7 @@ import pytest
 
 from parallel_backtrack.engine import sequential_count
 from parallel_backtrack.nqueens import ImmutableQueenLocations, QueensSpace, from_columns
-from parallel_backtrack.nqueens.kernel import count_subtree
+from parallel_backtrack.nqueens.kernel.subtree import count_subtree
 
 
 @pytest.mark.parametrize("n", range(1, 12))

@@ -11,6 +11,7 @@ from parallel_backtrack.engine import count, sequential_count, sequential_soluti
 from parallel_backtrack.nqueens import ImmutableQueenLocations, QueensSpace, is_queens_solution
 from parallel_backtrack.nqueens.__main__ import main
 from parallel_backtrack.nqueens.burnside import unique_from_total
+from parallel_backtrack.nqueens.kernel.canonical import count_canonical, count_rotation_symmetric
 from parallel_backtrack.nqueens.space import count_report, count_unique
 from parallel_backtrack.nqueens.symmetry import (
     REFLECTIONS,
@@ -26,7 +27,6 @@ from parallel_backtrack.nqueens.symmetry import (
     top_columns,
     transform,
 )
-from parallel_backtrack.nqueens.symmetry_kernel import count_canonical, count_rotation_symmetric
 
 # OEIS A000170 (all solutions) and A002562 (essentially different), n = 1..17
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,

@@ -6,7 +6,7 @@ Q, total
     All solutions of the n x n board (OEIS A000170).
 S90, S180
     The solutions a quarter turn / a half turn maps onto themselves
-    (``symmetry_kernel.count_rotation_symmetric``).
+    (``kernel.canonical.count_rotation_symmetric``).
 classes
     Solutions up to the 8 symmetries of the square (OEIS A002562): the
     average number of solutions a symmetry fixes,
@@ -17,8 +17,8 @@ Example: ``unique_from_total(8, 92)`` is 12.
 
 from __future__ import annotations
 
+from .kernel.canonical import count_rotation_symmetric
 from .symmetry import REFLECTIONS
-from .symmetry_kernel import count_rotation_symmetric
 
 
 def unique_from_total(n: int, total: int, quarter_turn_fixed: int | None = None,

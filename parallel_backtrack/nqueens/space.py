@@ -57,9 +57,10 @@ KERNEL_NAME, KERNEL_COMPILE_SECONDS = "the N-Queens kernel", "5-20 s"
 
 def _compiled(canonical: bool) -> Any:
     """The compiled function behind ``count_canonical`` or ``count_subtree``."""
-    from . import kernel, symmetry_kernel
+    from .kernel import canonical as canonical_kernel
+    from .kernel import subtree
 
-    return symmetry_kernel._run if canonical else kernel._run
+    return canonical_kernel._run if canonical else subtree._run
 
 
 def compile_notice(what: str, functions: list[Any], seconds: str) -> Any:
@@ -71,8 +72,8 @@ def compile_notice(what: str, functions: list[Any], seconds: str) -> Any:
 
 def _load_kernels() -> tuple[Any, Any]:
     """The compiled counters, imported (with numba) only by a space that uses them."""
-    from .kernel import count_subtree
-    from .symmetry_kernel import count_canonical
+    from .kernel.canonical import count_canonical
+    from .kernel.subtree import count_subtree
 
     return count_subtree, count_canonical
 

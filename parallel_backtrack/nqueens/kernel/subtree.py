@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
-from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations, bits
+from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from ..board import MAX_KERNEL_SIZE, ImmutableQueenLocations, bits
 
 
 @njit(cache=True, nogil=True)

@@ -1,8 +1,8 @@
 """Compiled counters for the canonical tree and for rotation-symmetric solutions.
 
-``count_canonical`` walks the canonical tree of ``symmetry.py`` below one of its
+``count_canonical`` walks the canonical tree of ``nqueens/symmetry.py`` below one of its
 boards exactly as the generic search does (same children, same nodes) and adds
-each kept leaf's orbit size: 8, 4 or 2.  Like ``kernel.py`` it keeps an explicit
+each kept leaf's orbit size: 8, 4 or 2.  Like ``subtree.py`` it keeps an explicit
 stack, tries the lowest free bit first, stops at a node budget and hands back its
 open stack.  ``count_rotation_symmetric`` counts the solutions a quarter or half
 turn maps onto themselves, for Burnside's count of classes.
@@ -15,7 +15,7 @@ first, depth k
 stack[k]
     One row per depth: ``avail`` (columns still to try), ``cols``, ``ld``,
     ``rd`` (attacked columns by column, "\\" and "/" diagonal, as in
-    ``kernel.py``) and the columns ``closed`` in the row below.  One base
+    ``subtree.py``) and the columns ``closed`` in the row below.  One base
     address for everything the loop touches keeps its values in registers.
 closed[row]
     Columns the canonical tree shuts in ``row`` (the complement of
@@ -48,10 +48,10 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
-from ..engine.checks import check_int
-from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations, bits
-from .symmetry import allowed_mask, bottom_row_shut, is_canonical, orbit, top_columns
+from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from ...engine.checks import check_int
+from ..board import MAX_KERNEL_SIZE, ImmutableQueenLocations, bits
+from ..symmetry import allowed_mask, bottom_row_shut, is_canonical, orbit, top_columns
 
 _DEBRUIJN = 0x022FDD63CC95386D
 # _BIT_INDEX[(bit * _DEBRUIJN mod 2**64) >> 58] is the index of a one-bit ``bit``.
