@@ -195,12 +195,29 @@ def rate_section(ids: list[int], repeats: int) -> dict[str, Any]:
     return {"median_ratio": median, "runs": table}
 
 
-def speedup_section(ids: list[int], repeats: int, complete: bool = False) -> dict[str, Any]:
+def _parallel_row(number: int, one: Any, board: Board, pool: Any, warm: Board,
+                  complete: bool, order: str) -> dict[str, Any]:
+    """One timed 2-worker run of Korf #number against its sequential run ``one``."""
+    # loky retires workers idle for 300 s: wake them (untimed) after a long run
+    solve_parallel(warm, "manhattan", executor=pool, parent_nodes=0)
+    load = os.getloadavg()[0]
+    two = solve_parallel(board, "manhattan", executor=pool, complete_last=complete, order=order)
+    assert not complete or one.nodes == two.nodes
+    print(f"Korf #{number}, order {order}: {one.seconds:.1f} s -> {two.seconds:.1f} s = "
+          f"{one.seconds / two.seconds:.2f}x ({one.nodes:,} / {two.nodes:,} nodes, "
+          f"load {load:.2f})", flush=True)
+    return {"id": number, "order": order, "seq_s": one.seconds, "par_s": two.seconds,
+            "load1": load, "seq_nodes": one.nodes, "par_nodes": two.nodes,
+            "moves": two.moves or ""}
+
+
+def speedup_section(ids: list[int], repeats: int, complete: bool = False,
+                    orders: tuple[str, ...] = ("tree",)) -> dict[str, Any]:
     from parallel_backtrack.engine import make_executor
 
     rows = {r[0]: r for r in korf_rows()}
     pool = make_executor(2, "loky")
-    table, ratios = [], []
+    table: list[dict[str, Any]] = []
     warm = Board(tuple(rows[12][1:17]), "blank-first")  # start the workers, load the kernel
     solve_parallel(warm, "manhattan", executor=pool, parent_nodes=0)
     try:
@@ -208,29 +225,22 @@ def speedup_section(ids: list[int], repeats: int, complete: bool = False) -> dic
             for number in ids:
                 board = Board(tuple(rows[number][1:17]), "blank-first")
                 one = solve(board, "manhattan", complete_last=complete)
-                # loky retires workers idle for 300 s: wake them (untimed) after a long run
-                solve_parallel(warm, "manhattan", executor=pool, parent_nodes=0)
-                load = os.getloadavg()[0]
-                two = solve_parallel(board, "manhattan", executor=pool, complete_last=complete)
-                assert not complete or one.nodes == two.nodes
-                assert len(two.moves or "") == len(one.moves or "") == rows[number][17]
-                table.append({"id": number, "seq_s": one.seconds, "par_s": two.seconds,
-                              "load1": load, "seq_nodes": one.nodes, "par_nodes": two.nodes})
-                print(f"Korf #{number}: {one.seconds:.1f} s -> {two.seconds:.1f} s = "
-                      f"{one.seconds / two.seconds:.2f}x ({one.nodes:,} / {two.nodes:,} nodes, "
-                      f"load {load:.2f})", flush=True)
-        total_seq = sum(r["seq_s"] for r in table)
-        total_par = sum(r["par_s"] for r in table)
-        ratios = [r["seq_s"] / r["par_s"] for r in table]
+                for order in orders:
+                    table.append(_parallel_row(number, one, board, pool, warm, complete, order))
+                    assert len(table[-1]["moves"]) == len(one.moves or "") == rows[number][17]
     finally:
         pool.close()
     what = " (last iteration completed: same nodes)" if complete else ""
-    print(f"\n2-worker speedup{what}, Manhattan, Korf {ids}: total {total_seq:.1f} s -> "
-          f"{total_par:.1f} s = {total_seq / total_par:.2f}x (median per instance "
-          f"{statistics.median(ratios):.2f}x; load average {os.getloadavg()})")
-    return {"complete_last": complete, "speedup_total": total_seq / total_par,
-            "median": statistics.median(ratios),
-            "runs": table}
+    summary: dict[str, Any] = {"complete_last": complete, "runs": table}
+    for order in orders:
+        runs = [r for r in table if r["order"] == order]
+        total_seq, total_par = sum(r["seq_s"] for r in runs), sum(r["par_s"] for r in runs)
+        median = statistics.median(r["seq_s"] / r["par_s"] for r in runs)
+        print(f"\n2-worker speedup{what}, task order {order}, Manhattan, Korf {ids}: total "
+              f"{total_seq:.1f} s -> {total_par:.1f} s = {total_seq / total_par:.2f}x (median "
+              f"per instance {median:.2f}x; load average {os.getloadavg()})")
+        summary[order] = {"speedup_total": total_seq / total_par, "median": median}
+    return summary
 
 
 def astar_section(heuristic: str = "auto") -> dict[str, Any]:
@@ -315,6 +325,9 @@ def main() -> None:
     parser.add_argument("--speedup-complete", action="store_true",
                         help="speedup with the last iteration completed (equal node counts)")
     parser.add_argument("--simulate-instances", default="4,50,40")
+    parser.add_argument("--speedup-orders", default="tree",
+                        help="task orders to time, comma-separated: tree (the sequential "
+                        "order, default), size (largest first)")
     parser.add_argument("--speedup-max-nodes", type=int, default=300_000_000)
     parser.add_argument("--astar-heuristic", default="auto",
                         help="A*'s heuristic (default: auto, its default, with 6-6-3 cached)")
@@ -339,7 +352,8 @@ def main() -> None:
                                            if r[20] <= args.speedup_max_nodes),
                                           key=lambda r: -r[20])[:10]])
         key = "speedup_complete" if args.speedup_complete else "speedup"
-        results[key] = speedup_section(ids, args.repeats, args.speedup_complete)
+        results[key] = speedup_section(ids, args.repeats, args.speedup_complete,
+                                       tuple(args.speedup_orders.split(",")))
     if "astar" in wanted:
         key = "astar" if args.astar_heuristic == "auto" else f"astar_{args.astar_heuristic}"
         results[key] = astar_section(args.astar_heuristic)

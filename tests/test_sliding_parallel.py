@@ -100,3 +100,20 @@ def test_engine_mode_is_generic(workers: int) -> None:
     assert [row["bound"] for row in report.iterations] == [0, 1, 2, 3, 4, 5]
     single = threshold_search(Walk(9), complete_last=True)
     assert single.nodes == report.nodes
+
+
+@pytest.mark.parametrize("order", ["size", "tree"])
+def test_either_task_order_finds_the_optimum(order: str) -> None:
+    single = threshold_search(Walk(11), complete_last=True)
+    report = threshold_search(Walk(11), workers=2, backend="threads", parent_nodes=0,
+                              per_worker=4, complete_last=True, order=order)
+    assert report.solution == (11, 6) and report.bound == 6  # ceil(11 / 2) steps
+    assert report.nodes == single.nodes
+    first = threshold_search(Walk(11), workers=2, backend="threads", parent_nodes=0,
+                             per_worker=4, order=order)
+    assert first.solution == (11, 6) and first.nodes <= single.nodes
+
+
+def test_an_unknown_task_order_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown task order 'random'"):
+        threshold_search(Walk(5), order="random")

@@ -18,9 +18,15 @@ nodes
     Children generated: the root counts 1, each child made in the cut counts
     1, and every task adds what ``search_below`` generated below its subtree.
 key
-    A subtree's path of child indexes from the root.  Subtrees are run largest
-    first by their size in the previous iteration (the size of their longest
-    known ancestor), and packed into tasks of about equal expected size.
+    A subtree's path of child indexes from the root.
+order
+    ``"tree"`` (default): subtrees run in the sequential search's order (by
+    key), so the iteration that holds a solution reaches it after about the
+    work a sequential search does.  ``"size"``: largest first by their size in
+    the previous iteration (the size of their longest known ancestor); the
+    solution of the last iteration is then met sooner or later than in
+    sequence, by luck.  Either way they are packed into tasks of about equal
+    expected size, in that order.
 parent iterations
     An iteration whose predecessor had fewer than ``parent_nodes`` nodes runs
     in this process: small iterations are not worth a dispatch.
@@ -42,6 +48,7 @@ INFINITE = float("inf")
 PER_WORKER = 200
 TASKS_PER_WORKER = 16
 PARENT_NODES = 2_000_000
+ORDERS = ("tree", "size")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,10 +162,13 @@ def _estimate(key: tuple[int, ...], sizes: dict[tuple[int, ...], int]) -> int:
 
 
 def _tasks(subtrees: list[tuple[tuple[int, ...], Any]], sizes: dict[tuple[int, ...], int],
-           workers: int) -> list[list[tuple[tuple[int, ...], Any]]]:
-    """Subtrees largest first (by the last iteration), packed into tasks of about
-    ``1 / (TASKS_PER_WORKER * workers)`` of the expected total each."""
-    ranked = sorted(subtrees, key=lambda item: (-_estimate(item[0], sizes), item[0]))
+           workers: int, order: str = "tree") -> list[list[tuple[tuple[int, ...], Any]]]:
+    """Subtrees largest first (by the last iteration) or in key order, packed into
+    tasks of about ``1 / (TASKS_PER_WORKER * workers)`` of the expected total each."""
+    if order == "tree":
+        ranked = sorted(subtrees, key=lambda item: item[0])
+    else:
+        ranked = sorted(subtrees, key=lambda item: (-_estimate(item[0], sizes), item[0]))
     total = sum(_estimate(key, sizes) for key, _ in ranked)
     share = max(1, total // (TASKS_PER_WORKER * workers))
     tasks: list[list[tuple[tuple[int, ...], Any]]] = []
@@ -176,14 +186,17 @@ def _tasks(subtrees: list[tuple[tuple[int, ...], Any]], sizes: dict[tuple[int, .
 def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | None = None,
                      executor: Executor | None = None, complete_last: bool = False,
                      per_worker: int = PER_WORKER, timeout: float | None = None,
-                     parent_nodes: int = PARENT_NODES,
+                     parent_nodes: int = PARENT_NODES, order: str = "tree",
                      on_iteration: Callable[[dict[str, float]], None] | None = None
                      ) -> ThresholdReport:
     """Iterate bounds from ``f(root)`` until a solution (or none: bound infinite)."""
+    if order not in ORDERS:
+        raise ValueError(f"unknown task order {order!r}; expected one of {list(ORDERS)}")
     owns = executor is None
     pool = executor if executor is not None else make_executor(workers, backend)
     report = ThresholdReport(pool.workers, pool.name)
     search = _Search(space, pool, report, complete_last, per_worker, parent_nodes, timeout)
+    search.order = order
     kill = False
     try:
         search.run(on_iteration)
@@ -213,6 +226,7 @@ class _Search:
         self.inflight: dict[Any, Any] = {}
         self.sizes: dict[tuple[int, ...], int] = {}
         self.last_nodes = 0
+        self.order = "tree"
 
     def _late(self) -> bool:
         return self.deadline is not None and time.perf_counter() >= self.deadline
@@ -246,7 +260,7 @@ class _Search:
             return it
         subtrees = _cut(self.space, bound, self.per_worker * self.pool.workers, it)
         if not it.done() and subtrees:
-            self._dispatch(bound, _tasks(subtrees, self.sizes, self.pool.workers), it)
+            self._dispatch(bound, _tasks(subtrees, self.sizes, self.pool.workers, self.order), it)
         return it
 
     def _in_parent(self, bound: float, it: _Iteration) -> None:

@@ -115,8 +115,8 @@ class SlidingSpace:
 def solve_parallel(board: Board, heuristic: str = "manhattan", *, workers: int = 2,
                    backend: str | None = None, complete_last: bool = False,
                    timeout: float | None = None, executor: Any = None,
-                   per_worker: int | None = None, parent_nodes: int | None = None
-                   ) -> IdaResult:
+                   per_worker: int | None = None, parent_nodes: int | None = None,
+                   order: str = "tree") -> IdaResult:
     """IDA* with each iteration's tree cut into subtrees run on ``workers`` processes."""
     if not board.is_solvable():
         raise UnsolvableError("unsolvable: the tile parity differs from the goal's")
@@ -129,7 +129,8 @@ def solve_parallel(board: Board, heuristic: str = "manhattan", *, workers: int =
     if parent_nodes is not None:
         options["parent_nodes"] = parent_nodes
     report = threshold_search(space, workers=workers, backend=backend, executor=executor,
-                              complete_last=complete_last, timeout=timeout, **options)
+                              complete_last=complete_last, timeout=timeout, order=order,
+                              **options)
     seconds = time.perf_counter() - started
     if report.solution is None:
         return IdaResult(None, report.nodes, len(report.iterations), int(min(report.bound,
