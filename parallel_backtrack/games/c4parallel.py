@@ -196,6 +196,7 @@ class ParallelSolve:
     probes: int
     seconds: float
     workers: int
+    twins: int = 0
 
 
 def parallel_solve(board: Board, position: Position, *, workers: int = 2,
@@ -217,7 +218,7 @@ def parallel_solve(board: Board, position: Position, *, workers: int = 2,
     high = (board.cells + 1 - position.moves) // 2
     if weak:
         low, high = -1, 1
-    counts = [0, 0, 0]  # nodes, tasks, probes
+    counts = [0, 0, 0, 0]  # nodes, tasks, probes, twins
     try:
         handle = executor.ship(game)
         low = _probes(game, executor, handle, position, (low, high), split_depth, counts,
@@ -232,7 +233,7 @@ def parallel_solve(board: Board, position: Position, *, workers: int = 2,
     executor.close() if owned else executor.release()
     score = (low > 0) - (low < 0) if weak else low
     return ParallelSolve(score, counts[0], counts[1], counts[2], time.perf_counter() - start,
-                         executor.workers)
+                         executor.workers, counts[3])
 
 
 def _probes(game: SplitGame, executor: Any, handle: Any, position: Position,
@@ -253,6 +254,7 @@ def _probes(game: SplitGame, executor: Any, handle: Any, position: Position,
         counts[0] += found.nodes
         counts[1] += found.tasks
         counts[2] += 1
+        counts[3] += found.twins
         if found.value <= med:
             high = found.value
         else:

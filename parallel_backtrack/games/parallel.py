@@ -130,6 +130,7 @@ class ParallelResult:
     split_nodes: int
     seconds: float
     workers: int
+    twins: int = 0  # helper twins sent (their nodes count only when they answered)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -187,7 +188,7 @@ class YoungBrothersWait:
         value, action, pv = self.answer
         return ParallelResult(value, action, pv, self.split_nodes + self.task_nodes,
                               self.tasks, self.split_nodes, time.perf_counter() - start,
-                              self.executor.workers)
+                              self.executor.workers, self.twins)
 
     def _node(self, state: Any, parent: _Node | None, action: Any, sign: int,
               path: tuple[int, ...]) -> _Node:
