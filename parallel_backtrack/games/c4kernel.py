@@ -171,8 +171,8 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
     the player to move must not have a winning move (the caller checks).  ``nodes[0]``
     counts the nodes entered.  Every ``POLL`` nodes a task with a chain (``slots``
     not empty) checks its window in ``watch`` and stops when it closed: ``nodes[1]``
-    is then 1 and nothing half-searched was stored.  ``variant`` > 0 rotates the
-    root's move order by that much (a helper searching the same subtree)."""
+    is then 1 and nothing half-searched was stored.  ``variant``: a helper's move order,
+    rotated by one at each ply ``p`` whose bit ``1 << p`` is set."""
     cells = width * height
     lo, hi = -(cells // 2) - 1, (cells + 1) // 2 + 1
     span = hi - lo + 1
@@ -206,8 +206,8 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
                 count[ply] = _ordered(cur[ply], msk[ply], possible, height, full, order,
                                       col_masks, moves[ply])
                 index[ply] = 0
-                if ply == 0 and variant > 0 and count[0] > 1:
-                    _rotate(moves[0], count[0], variant)
+                if ply < 63 and variant >> ply & 1 and count[ply] > 1:
+                    _rotate(moves[ply], count[ply], 1)
         elif value >= beta[ply]:
             key = cur[ply] + msk[ply]
             table[key % size] = (key & KEY_MASK) << EIGHT | U64(value - lo + 1 + span)

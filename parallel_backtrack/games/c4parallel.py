@@ -178,7 +178,9 @@ def _watch(bounds: SharedBounds, chain: Chain, root_window: tuple[int, int]) -> 
 def c4_task(handle: Any, state: Position, chain: Chain, root_window: tuple[int, int],
             bounds: SharedBounds, variant: int = 0) -> tuple[int, int, list[Any]]:
     """Pons' negamax below one split-ply position, in the window the bounds give; it
-    stops when that window closes.  ``variant``: a helper's move order."""
+    stops when that window closes.  ``variant``: a helper's move order (the twin's
+    1: the task's first ply rotated by one, which measured better than rotating the
+    second ply or both)."""
     game = unship(handle)
     alpha, beta = chain_window(chain, root_window, bounds)
     if alpha >= beta:
@@ -202,7 +204,7 @@ class ParallelSolve:
 def parallel_solve(board: Board, position: Position, *, workers: int = 2,
                    backend: str | None = None, split_depth: int = 4, tt_mb: float = 64,
                    weak: bool = False, executor: Any = None,
-                   helpers: bool = False) -> ParallelSolve:
+                   helpers: bool = True) -> ParallelSolve:
     """The exact (or ``weak``) score with every probe split over the workers;
     ``helpers``: idle workers search twins of running tasks (``parallel``)."""
     start = time.perf_counter()

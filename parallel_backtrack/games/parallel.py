@@ -27,7 +27,8 @@ hooks
 helper
     With ``helpers=True``, a worker that would idle (no task waiting) gets a twin
     of the leftmost running task: the same subtree and window, searched in another
-    move order (the runner's ``variant`` argument).  The first of the two to
+    move order (the runner's ``variant`` argument, 1), on a pool whose tasks share
+    this machine's files.  The first of the two to
     answer gives the value (both are exact for the window); the other is stopped
     through its own bound slot (raised to +infinity, its window closes).  Useful
     when tasks share a table, so that each twin's stores speed up the other ("lazy
@@ -166,6 +167,8 @@ class YoungBrothersWait:
         start = time.perf_counter()
         self.root_window = (alpha, beta)
         self.bounds = shared_bounds(self.executor, MAX_SPLIT_NODES)
+        # Twins only where a twin can be stopped at once (the bounds in a shared file).
+        self.twinning = self.helpers and self.bounds.path is not None
         self.next_slot = 0
         try:
             if self.game.is_terminal(state):
@@ -263,12 +266,12 @@ class YoungBrothersWait:
             path, node, action, state, sign = heapq.heappop(self.ready)
             if not node.dead:
                 self._submit(_Task(node, action, sign, state, path))
-        if self.helpers and not self.ready and self.answer is None:
+        if self.twinning and not self.ready and self.answer is None:
             while len(self.futures) < self.executor.workers and self._twin():
                 pass
 
     def _submit(self, task: _Task) -> None:
-        slot = self._slot() if self.helpers else -1
+        slot = self._slot() if self.twinning else -1
         task.chain = task.node.chain + [(slot, task.sign)]
         args = (self.runner, self.handle, task.state, task.chain, self.root_window,
                 self.bounds)
