@@ -261,7 +261,10 @@ class YoungBrothersWait:
         """Send the leftmost waiting tasks while a worker is free (a task of a split
         node answered meanwhile is dropped)."""
         while self.ready and self.answer is None:
-            if len(self.futures) >= self.in_flight and not self._yield_twin():
+            # A real task never queues behind a twin: the twin gives way first.
+            if len(self.futures) >= self.executor.workers and self._yield_twin():
+                continue
+            if len(self.futures) >= self.in_flight:
                 break
             path, node, action, state, sign = heapq.heappop(self.ready)
             if not node.dead:
