@@ -238,7 +238,7 @@ def simulate_c4(moves: str, split: int,
     for count in workers:
         executor = VirtualExecutor(count)
         found = parallel_solve(board, board.parse(moves), executor=executor, tt_mb=64,
-                               split_depth=split)
+                               split_depth=split, helpers=False)  # no twins when simulated
         base = base or executor.clock
         rows.append({"workers": count, "clock_s": executor.clock, "speedup": base /
                      executor.clock, "efficiency": executor.efficiency(),
@@ -247,31 +247,40 @@ def simulate_c4(moves: str, split: int,
 
 
 def bench_c4_parallel(moves: str, rounds: int, width: int = 7, height: int = 6,
-                      split: int = 4, weak: bool = False) -> dict:
+                      split: int = 4, weak: bool = False,
+                      helpers: tuple[bool, ...] = (True,)) -> list[dict]:
+    """Sequential and 2-worker solves alternate, one 2-worker solve per ``helpers``
+    setting each round (helper twins on or off); one row per setting."""
     board = Board(width, height)
     position = board.parse(moves)
     executor = make_executor(2)
     parallel_solve(board, board.parse("11223"), executor=executor, tt_mb=64)  # warm
-    seq, par, result = [], [], {}
+    seq: list[float] = []
+    par: dict[bool, list[float]] = {h: [] for h in helpers}
+    result: dict[bool, dict] = {}
     try:
         for _ in range(rounds):
             solver = Solver(board, 64)
             start = time.perf_counter()
             score, nodes = solver.solve(position, weak)
             seq.append(time.perf_counter() - start)
-            found = parallel_solve(board, position, executor=executor, tt_mb=64,
-                                   split_depth=split, weak=weak)
-            par.append(found.seconds)
-            assert found.score == score, "parallel and sequential scores differ"
-            result = {"score": score, "seq_nodes": nodes, "par_nodes": found.nodes,
-                      "tasks": found.tasks}
+            for setting in helpers:
+                found = parallel_solve(board, position, executor=executor, tt_mb=64,
+                                       split_depth=split, weak=weak, helpers=setting)
+                par[setting].append(found.seconds)
+                assert found.score == score, "parallel and sequential scores differ"
+                result[setting] = {"score": score, "seq_nodes": nodes,
+                                   "par_nodes": found.nodes, "tasks": found.tasks,
+                                   "twins": found.twins}
     finally:
         executor.close()
-    return {"position": moves or "(empty)", "board": f"{width}x{height}", "weak": weak,
-            "seq_s": statistics.median(seq), "par_s": statistics.median(par),
-            "speedup": statistics.median(s / p for s, p in zip(seq, par)),
-            "overhead": result["par_nodes"] / result["seq_nodes"], **result,
-            "load": os.getloadavg()}
+    return [{"position": moves or "(empty)", "board": f"{width}x{height}", "weak": weak,
+             "helpers": setting, "seq_s": statistics.median(seq),
+             "par_s": statistics.median(par[setting]),
+             "speedup": statistics.median(s / p for s, p in zip(seq, par[setting])),
+             "speedups": [s / p for s, p in zip(seq, par[setting])],
+             "overhead": result[setting]["par_nodes"] / result[setting]["seq_nodes"],
+             **result[setting], "load": os.getloadavg()} for setting in helpers]
 
 
 def memory_mb() -> float:
@@ -290,6 +299,8 @@ def main() -> int:
     parser.add_argument("--skip-66", action="store_true", help="skip 6x6 from empty")
     parser.add_argument("--c4-position", default="4453222", help="the parallel C4 position")
     parser.add_argument("--tree", default="8,9,1", help="random tree b,d,seed")
+    parser.add_argument("--skip-tree", action="store_true",
+                        help="skip the random tree, the ceiling and the concurrency figures")
     parser.add_argument("--json", default="bench_games.json", help="JSON output file")
     parser.add_argument("--simulate", default=None, metavar="B,D,SEED,SPLIT",
                         help="only the simulated curve to 64 workers on this random tree")
@@ -330,17 +341,23 @@ def main() -> int:
           f"(published) | {PONS_MS:.0f} |\nmean nodes {c4['mean_nodes']:,.0f}; scores or "
           f"node counts that differ from C or the file: {c4['mismatches']}")
     b, d, s = map(int, args.tree.split(","))
-    rows = [bench_random(b, d, s, rounds, 3),
-            bench_c4_parallel(args.c4_position, rounds)]
+    rows = [] if args.skip_tree else [bench_random(b, d, s, rounds, 3)]
+    rows += bench_c4_parallel(args.c4_position, rounds, helpers=(False, True))
     if not args.skip_66:
-        rows.append(bench_c4_parallel("", 1, 6, 6, split=4, weak=True))
+        rows += bench_c4_parallel("", 1, 6, 6, split=4, weak=True)
     out["parallel"] = rows
     print("\n| search | sequential s | 2 workers s | speedup | node overhead | load |")
     print("|---|---|---|---|---|---|")
     for row in rows:
-        name = row.get("tree") or f"connect4 {row['board']} {row['position']}"
+        name = row.get("tree") or (f"connect4 {row['board']} {row['position']}, helper "
+                                    f"twins {'on' if row['helpers'] else 'off'}")
         print(f"| {name} | {row['seq_s']:.2f} | {row['par_s']:.2f} | {row['speedup']:.2f} | "
               f"{row['overhead']:.3f} | {row['load'][0]:.2f} |")
+    if args.skip_tree:
+        Path(args.json).write_text(json.dumps(out, indent=1, sort_keys=True))
+        print(f"wrote {args.json}")
+        kill_worker_pools()
+        return 0
     top = out["ceiling"] = ceiling(b, d - 1, s)
     print(f"\ntwo copies of the sequential search at once (b={b} d={d - 1}): alone "
           f"{top['alone_s']:.2f} s, together {top['together_s']:.2f} s: the machine "

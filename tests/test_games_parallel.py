@@ -144,7 +144,8 @@ def test_connect4_processes_share_one_table():
     try:
         empty = parallel_solve(board, board.parse(""), executor=executor, tt_mb=1,
                                split_depth=3)
-        found = [parallel_solve(board, p, executor=executor, tt_mb=1).score for p in ends]
+        found = [parallel_solve(board, p, executor=executor, tt_mb=1, helpers=False).score
+                 for p in ends]
     finally:
         executor.close(kill=True)
     assert empty.score == 0  # 5 x 4 is a draw (John Tromp's table)

@@ -45,6 +45,9 @@ KEY_BITS = 56
 KEY_MASK = U64((1 << KEY_BITS) - 1)
 EIGHT = U64(8)
 LOW_BYTE = U64(0xFF)
+POLL = 1024  # nodes between a task's looks at its window
+NO_WATCH = np.zeros(1, np.int64)  # a search without a chain: nothing to watch
+NO_CHAIN = np.zeros(0, np.int64)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -139,11 +142,37 @@ def _enter(cur, msk, plies, a, b, cells, height, bottom, full, table, lo, span):
 
 
 @numba.njit(cache=True, nogil=True)
+def closed(watch, slots, signs, root_alpha, root_beta):
+    """Whether the task's window, rebuilt from the shared bounds ``watch`` along its
+    chain (``slots``, ``signs``: see ``parallel.chain_window``), has closed."""
+    a, b = root_alpha, root_beta
+    for i in range(slots.shape[0]):
+        if signs[i] < 0:
+            a, b = -b, -a
+        if slots[i] >= 0 and watch[slots[i]] > a:
+            a = watch[slots[i]]
+    return a >= b
+
+
+@numba.njit(cache=True, nogil=True)
+def _rotate(moves, count, shift):
+    """The first ``count`` moves rotated left by ``shift`` (a helper's move order)."""
+    shift %= count
+    if shift:
+        first = moves[:count].copy()
+        for i in range(count):
+            moves[i] = first[(i + shift) % count]
+
+
+@numba.njit(cache=True, nogil=True)
 def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full, order,
-            col_masks, table, nodes):
+            col_masks, table, nodes, watch, slots, signs, root_alpha, root_beta, variant):
     """Negamax alpha-beta in window (alpha0, beta0), fail-soft at cuts, as Pons' solver;
     the player to move must not have a winning move (the caller checks).  ``nodes[0]``
-    counts the nodes entered."""
+    counts the nodes entered.  Every ``POLL`` nodes a task with a chain (``slots``
+    not empty) checks its window in ``watch`` and stops when it closed: ``nodes[1]``
+    is then 1 and nothing half-searched was stored.  ``variant``: a helper's move order,
+    rotated by one at each ply ``p`` whose bit ``1 << p`` is set."""
     cells = width * height
     lo, hi = -(cells // 2) - 1, (cells + 1) // 2 + 1
     span = hi - lo + 1
@@ -158,10 +187,16 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
     size = U64(table.shape[0])
     cur[0], msk[0], alpha[0], beta[0] = current0, mask0, alpha0, beta0
     ply, enter, value, ret = 0, True, 0, 0
+    watched = slots.shape[0] > 0
+    nodes[1] = 0
     while True:
         ready = False
         if enter:
             nodes[0] += 1
+            if watched and nodes[0] % POLL == 0 and closed(watch, slots, signs,
+                                                           root_alpha, root_beta):
+                nodes[1] = 1
+                return beta0
             done, ret, possible, a, b = _enter(cur[ply], msk[ply], plies0 + ply, alpha[ply],
                                                beta[ply], cells, height, bottom, full, table,
                                                lo, span)
@@ -171,6 +206,8 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
                 count[ply] = _ordered(cur[ply], msk[ply], possible, height, full, order,
                                       col_masks, moves[ply])
                 index[ply] = 0
+                if ply < 63 and variant >> ply & 1 and count[ply] > 1:
+                    _rotate(moves[ply], count[ply], 1)
         elif value >= beta[ply]:
             key = cur[ply] + msk[ply]
             table[key % size] = (key & KEY_MASK) << EIGHT | U64(value - lo + 1 + span)
@@ -219,6 +256,7 @@ def solve(current, mask, plies, weak, width, height, bottom, full, order, col_ma
     low, high = -((cells - plies) // 2), (cells + 1 - plies) // 2
     if weak:
         low, high = -1, 1
+    watch, chain = np.zeros(1, np.int64), np.zeros(0, np.int64)  # nothing to watch
     while low < high:
         med = low + (high - low) // 2
         if med <= 0 and _half(low) < med:
@@ -226,7 +264,7 @@ def solve(current, mask, plies, weak, width, height, bottom, full, order, col_ma
         elif med >= 0 and _half(high) > med:
             med = _half(high)
         r = negamax(current, mask, plies, med, med + 1, width, height, bottom, full, order,
-                    col_masks, table, nodes)
+                    col_masks, table, nodes, watch, chain, chain, 0, 0, 0)
         if r <= med:
             high = r
         else:
@@ -235,6 +273,7 @@ def solve(current, mask, plies, weak, width, height, bottom, full, order, col_ma
 
 
 DEFAULT_TT_MB = 64
+Watch = tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
 
 
 def half(x: int) -> int:
@@ -319,7 +358,7 @@ class Solver:
         self.order = np.array(board.order, np.int64)
         self.col_masks = np.array([board.column_mask(c) for c in range(board.width)],
                                   np.uint64)
-        self.nodes = np.zeros(1, np.int64)
+        self.nodes = np.zeros(2, np.int64)  # nodes entered, stopped (see negamax)
 
     @staticmethod
     def warm() -> None:
@@ -349,12 +388,17 @@ class Solver:
             score = (score > 0) - (score < 0)
         return int(score), int(self.nodes[0])
 
-    def window(self, position: Position, alpha: int, beta: int) -> tuple[int, int]:
-        """(negamax value in the window, nodes): Pons' negamax (no immediate win)."""
+    def window(self, position: Position, alpha: int, beta: int,
+               watch: Watch | None = None, variant: int = 0) -> tuple[int, int, bool]:
+        """(negamax value in the window, nodes, stopped): Pons' negamax (no immediate
+        win).  ``watch``: (bounds array, chain slots, chain signs, root window) for a
+        task that stops when its window closes; ``variant``: see ``negamax``."""
         self.nodes[0] = 0
-        value = negamax(U64(position.current), U64(position.mask), position.moves, alpha,
-                        beta, *self._args())
-        return int(value), int(self.nodes[0])
+        watch = watch or (NO_WATCH, NO_CHAIN, NO_CHAIN, 0, 0)
+        args = (U64(position.current), U64(position.mask), position.moves, alpha, beta,
+                *self._args(), *watch, variant)
+        value = negamax(*args)
+        return int(value), int(self.nodes[0]), bool(self.nodes[1])
 
     def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
         """The score of every playable column (1-based) for the player to move."""

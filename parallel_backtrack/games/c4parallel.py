@@ -39,12 +39,21 @@ from ..engine import make_executor
 from ..engine.window import SharedBounds
 from ..engine.worker import unship
 from .c4board import Board, Connect4Game, Position
-from .c4kernel import ENTRY_BYTES, KEY_MASK, Solver, board_table_size, half, ordered_columns
+from .c4kernel import (
+    ENTRY_BYTES,
+    KEY_MASK,
+    Solver,
+    Watch,
+    board_table_size,
+    half,
+    ordered_columns,
+)
 from .parallel import Chain, YoungBrothersWait, chain_window
 
 _SOLVERS: dict[tuple[int, int, float], Solver] = {}
 _RUNS: dict[tuple[int, int, float], str] = {}  # the run each worker table belongs to
 _SHARED: dict[str, Solver] = {}  # in a worker: the shared table's path -> its solver
+_WATCHED: dict[str, np.ndarray] = {}  # in a worker: bounds files mapped, the latest two
 
 
 class SplitGame(Connect4Game):
@@ -143,14 +152,41 @@ def make_shared_table(board: Board, tt_mb: float) -> str:
     return path
 
 
+def _watch(bounds: SharedBounds, chain: Chain, root_window: tuple[int, int]) -> Watch:
+    """What the compiled negamax polls: the bounds file mapped here (where the pool
+    shares files; else the values as sent) and the task's chain."""
+    values = None
+    if bounds.path is not None:
+        values = _WATCHED.get(bounds.path)
+        if values is None:
+            try:
+                values = np.memmap(bounds.path, dtype=np.int64, mode="r+",
+                                   shape=(bounds.slots,))
+            except (OSError, ValueError):  # the run is over: its file went
+                values = None
+            else:
+                if len(_WATCHED) >= 2:
+                    _WATCHED.pop(next(iter(_WATCHED)))
+                _WATCHED[bounds.path] = values
+    if values is None:
+        values = np.array(bounds.values, np.int64)
+    slots = np.array([slot for slot, _ in chain], np.int64)
+    signs = np.array([sign for _, sign in chain], np.int64)
+    return values, slots, signs, root_window[0], root_window[1]
+
+
 def c4_task(handle: Any, state: Position, chain: Chain, root_window: tuple[int, int],
-            bounds: SharedBounds) -> tuple[int, int, list[Any]]:
-    """Pons' negamax below one split-ply position, in the window the bounds give."""
+            bounds: SharedBounds, variant: int = 0) -> tuple[int, int, list[Any]]:
+    """Pons' negamax below one split-ply position, in the window the bounds give; it
+    stops when that window closes.  ``variant``: a helper's move order (the twin's
+    1: the task's first ply rotated by one, which measured better than rotating the
+    second ply or both)."""
     game = unship(handle)
     alpha, beta = chain_window(chain, root_window, bounds)
     if alpha >= beta:
         return beta, 0, []
-    value, nodes = worker_solver(game).window(state, alpha, beta)
+    value, nodes, _stopped = worker_solver(game).window(
+        state, alpha, beta, _watch(bounds, chain, root_window), variant)
     return value, nodes, []
 
 
@@ -162,12 +198,15 @@ class ParallelSolve:
     probes: int
     seconds: float
     workers: int
+    twins: int = 0
 
 
 def parallel_solve(board: Board, position: Position, *, workers: int = 2,
                    backend: str | None = None, split_depth: int = 4, tt_mb: float = 64,
-                   weak: bool = False, executor: Any = None) -> ParallelSolve:
-    """The exact (or ``weak``) score with every probe split over the workers."""
+                   weak: bool = False, executor: Any = None,
+                   helpers: bool = True) -> ParallelSolve:
+    """The exact (or ``weak``) score with every probe split over the workers;
+    ``helpers``: idle workers search twins of running tasks (``parallel``)."""
     start = time.perf_counter()
     game = SplitGame(board, tt_mb)
     if game.is_terminal(position):
@@ -181,10 +220,11 @@ def parallel_solve(board: Board, position: Position, *, workers: int = 2,
     high = (board.cells + 1 - position.moves) // 2
     if weak:
         low, high = -1, 1
-    counts = [0, 0, 0]  # nodes, tasks, probes
+    counts = [0, 0, 0, 0]  # nodes, tasks, probes, twins
     try:
         handle = executor.ship(game)
-        low = _probes(game, executor, handle, position, low, high, split_depth, counts)
+        low = _probes(game, executor, handle, position, (low, high), split_depth, counts,
+                      helpers)
     except BaseException:
         executor.close(kill=True) if owned else executor.release()
         raise
@@ -195,12 +235,14 @@ def parallel_solve(board: Board, position: Position, *, workers: int = 2,
     executor.close() if owned else executor.release()
     score = (low > 0) - (low < 0) if weak else low
     return ParallelSolve(score, counts[0], counts[1], counts[2], time.perf_counter() - start,
-                         executor.workers)
+                         executor.workers, counts[3])
 
 
-def _probes(game: SplitGame, executor: Any, handle: Any, position: Position, low: int,
-            high: int, split_depth: int, counts: list[int]) -> int:
+def _probes(game: SplitGame, executor: Any, handle: Any, position: Position,
+            limits: tuple[int, int], split_depth: int, counts: list[int],
+            helpers: bool) -> int:
     """Pons' null-window probe sequence, each probe split over the workers."""
+    low, high = limits
     while low < high:
         med = low + (high - low) // 2
         if med <= 0 and half(low) < med:
@@ -208,11 +250,13 @@ def _probes(game: SplitGame, executor: Any, handle: Any, position: Position, low
         elif med >= 0 and half(high) > med:
             med = half(high)
         search = YoungBrothersWait(game, executor, split_depth=split_depth,
-                                   runner=c4_task, shipped=handle, fail_soft=True)
+                                   runner=c4_task, shipped=handle, fail_soft=True,
+                                   helpers=helpers)
         found = search.run(position, med, med + 1)
         counts[0] += found.nodes
         counts[1] += found.tasks
         counts[2] += 1
+        counts[3] += found.twins
         if found.value <= med:
             high = found.value
         else:

@@ -65,6 +65,9 @@ def add_parser(commands: Any) -> None:
                         "the first plies of each probe); default 1: sequential")
     parser.add_argument("--split-depth", type=lambda t: _cli.integer(t, "a split depth"),
                         default=4, help="plies the parent splits with --workers (default 4)")
+    parser.add_argument("--no-helpers", action="store_true",
+                        help="with --workers: no helper twins (by default a worker that "
+                        "would idle searches a running task's subtree in another order)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -92,7 +95,8 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         from .c4parallel import parallel_solve
 
         found = parallel_solve(board, position, workers=args.workers, tt_mb=args.tt_mb,
-                               split_depth=args.split_depth, weak=args.weak)
+                               split_depth=args.split_depth, weak=args.weak,
+                               helpers=not args.no_helpers)
         score, nodes = found.score, found.nodes
     seconds = time.perf_counter() - start
     moves = solver.analyze(position, args.weak)

@@ -24,6 +24,15 @@ hooks
     Optional game methods: ``value_bounds(state) -> (low, high)`` answers a child
     whose bounds close its window without a task; ``record(state, value, alpha,
     beta)`` receives each split node's proved value (for a shared table).
+helper
+    With ``helpers=True``, a worker that would idle (no task waiting) gets a twin
+    of the leftmost running task: the same subtree and window, searched in another
+    move order (the runner's ``variant`` argument, 1), on a pool whose tasks share
+    this machine's files.  The first of the two to
+    answer gives the value (both are exact for the window); the other is stopped
+    through its own bound slot (raised to +infinity, its window closes).  Useful
+    when tasks share a table, so that each twin's stores speed up the other ("lazy
+    SMP").  A twin gives way when a real task waits.
 overhead
     Nodes searched in parallel (tasks plus split nodes) over the nodes of the
     sequential alpha-beta: the work YBW spends on brothers it cannot prune yet.
@@ -81,6 +90,19 @@ def search_task(handle: Any, state: Any, chain: Chain, root_window: tuple[int, i
     return int(found.value), found.nodes, found.pv
 
 
+class _Task:
+    """A task sent to a worker (a twin: the same subtree, ``variant`` > 0)."""
+
+    def __init__(self, node: _Node, action: Any, sign: int, state: Any,
+                 path: tuple[int, ...], variant: int = 0) -> None:
+        self.node, self.action, self.sign, self.state, self.path = (
+            node, action, sign, state, path)
+        self.variant = variant
+        self.chain: Chain = []
+        self.future: Any = None
+        self.twin: _Task | None = None
+
+
 class _Node:
     """A split node in the parent."""
 
@@ -109,6 +131,7 @@ class ParallelResult:
     split_nodes: int
     seconds: float
     workers: int
+    twins: int = 0  # helper twins sent (their nodes count only when they answered)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -119,7 +142,7 @@ class YoungBrothersWait:
 
     def __init__(self, game: Game, executor: Executor, *, split_depth: int = 2,
                  pv_depth: int | None = None, runner: TaskRunner = search_task,
-                 shipped: Any = None, fail_soft: bool = False) -> None:
+                 shipped: Any = None, fail_soft: bool = False, helpers: bool = False) -> None:
         if split_depth < 1:
             raise ValueError(f"split_depth must be at least 1, got {split_depth}")
         self.game, self.executor, self.split_depth, self.runner = (
@@ -131,18 +154,21 @@ class YoungBrothersWait:
         self.pv_depth = max(split_depth, split_depth + PV_EXTRA if pv_depth is None
                             else pv_depth)
         self.handle = shipped if shipped is not None else executor.ship(game)
-        self.futures: dict[Any, tuple[_Node, Any, int]] = {}
+        self.futures: dict[Any, _Task] = {}
+        self.helpers = helpers  # idle workers run twins (see the module doc)
         # Tasks wait here, leftmost (the sequential order) first, until a worker is
         # free: a cut-off then finds its brothers still unsent, not queued in the pool.
         self.ready: list[tuple[tuple[int, ...], _Node, Any, Any, int]] = []
         self.in_flight = executor.workers + IN_FLIGHT_EXTRA
-        self.split_nodes = self.task_nodes = self.tasks = 0
+        self.split_nodes = self.task_nodes = self.tasks = self.twins = 0
         self.answer: tuple[int, Any, list[Any]] | None = None
 
     def run(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> ParallelResult:
         start = time.perf_counter()
         self.root_window = (alpha, beta)
         self.bounds = shared_bounds(self.executor, MAX_SPLIT_NODES)
+        # Twins only where a twin can be stopped at once (the bounds in a shared file).
+        self.twinning = self.helpers and self.bounds.path is not None
         self.next_slot = 0
         try:
             if self.game.is_terminal(state):
@@ -165,20 +191,25 @@ class YoungBrothersWait:
         value, action, pv = self.answer
         return ParallelResult(value, action, pv, self.split_nodes + self.task_nodes,
                               self.tasks, self.split_nodes, time.perf_counter() - start,
-                              self.executor.workers)
+                              self.executor.workers, self.twins)
 
     def _node(self, state: Any, parent: _Node | None, action: Any, sign: int,
               path: tuple[int, ...]) -> _Node:
         """A split node for a state that is not terminal."""
-        if self.next_slot >= MAX_SPLIT_NODES:
-            raise ValueError(f"more than {MAX_SPLIT_NODES} split nodes: lower split_depth")
-        chain = (parent.chain if parent else []) + [(self.next_slot, sign)]
-        self.next_slot += 1
+        chain = (parent.chain if parent else []) + [(self._slot(), sign)]
         node = _Node(state, self.game.to_move(state), list(self.game.actions(state)), chain,
                      parent, action, sign, path)
         if parent is not None:
             parent.children.append(node)
         return node
+
+    def _slot(self) -> int:
+        """A fresh bound slot (a split node's alpha, or a task's stop switch)."""
+        if self.next_slot >= MAX_SPLIT_NODES:
+            raise ValueError(f"more than {MAX_SPLIT_NODES} split nodes and tasks: "
+                             "lower split_depth")
+        self.next_slot += 1
+        return self.next_slot - 1
 
     def _depth(self, node: _Node) -> int:
         return len(node.chain)
@@ -229,30 +260,78 @@ class YoungBrothersWait:
     def _pump(self) -> None:
         """Send the leftmost waiting tasks while a worker is free (a task of a split
         node answered meanwhile is dropped)."""
-        while self.ready and len(self.futures) < self.in_flight and self.answer is None:
-            _, node, action, state, sign = heapq.heappop(self.ready)
-            if node.dead:
+        while self.ready and self.answer is None:
+            # A real task never queues behind a twin: the twin gives way first.
+            if len(self.futures) >= self.executor.workers and self._yield_twin():
                 continue
-            future = self.executor.submit(self.runner, self.handle, state,
-                                          node.chain + [(-1, sign)], self.root_window,
-                                          self.bounds)
-            self.futures[future] = (node, action, sign)
-            node.futures.add(future)
+            if len(self.futures) >= self.in_flight:
+                break
+            path, node, action, state, sign = heapq.heappop(self.ready)
+            if not node.dead:
+                self._submit(_Task(node, action, sign, state, path))
+        if self.twinning and not self.ready and self.answer is None:
+            while len(self.futures) < self.executor.workers and self._twin():
+                pass
+
+    def _submit(self, task: _Task) -> None:
+        slot = self._slot() if self.twinning else -1
+        task.chain = task.node.chain + [(slot, task.sign)]
+        args = (self.runner, self.handle, task.state, task.chain, self.root_window,
+                self.bounds)
+        future = self.executor.submit(*args, task.variant) if task.variant \
+            else self.executor.submit(*args)
+        task.future = future
+        self.futures[future] = task
+        task.node.futures.add(future)
+
+    def _twin(self) -> bool:
+        """Give an idle worker a twin of the leftmost running task without one."""
+        alone = [t for t in self.futures.values() if t.twin is None and not t.variant]
+        if not alone:
+            return False
+        task = min(alone, key=lambda t: t.path)
+        twin = _Task(task.node, task.action, task.sign, task.state, task.path, variant=1)
+        self._submit(twin)
+        task.twin, twin.twin = twin, task
+        self.twins += 1
+        return True
+
+    def _yield_twin(self) -> bool:
+        """Stop one running twin (the rightmost) for a real task; False if none."""
+        twins = [t for t in self.futures.values() if t.variant]
+        if not twins:
+            return False
+        twin = max(twins, key=lambda t: t.path)
+        assert twin.twin is not None
+        twin.twin.twin = None
+        self._drop(twin)
+        return True
+
+    def _drop(self, task: _Task) -> None:
+        """Forget a running task and close its window (it stops at its next look)."""
+        self.futures.pop(task.future, None)
+        task.node.futures.discard(task.future)
+        self.executor.cancel([task.future])
+        slot = task.chain[-1][0]
+        if slot >= 0:
+            self.bounds.raise_to(slot, UNBOUNDED)
 
     def _collect(self) -> None:
         if not self.futures:
             raise RuntimeError("no task in flight and no answer (a bug)")
         for future in self.executor.wait_any(list(self.futures)):
-            entry = self.futures.pop(future, None)
-            if entry is None or future.cancelled():
+            task = self.futures.pop(future, None)
+            if task is None or future.cancelled():
                 continue
-            node, action, sign = entry
+            node = task.node
             node.futures.discard(future)
             value, nodes, pv = future.result()
             self.task_nodes += nodes
             self.tasks += 1
+            if task.twin is not None:  # the first of two twins answers for both
+                self._drop(task.twin)
             if not node.dead:
-                self._deliver(node, action, sign * value, pv)
+                self._deliver(node, task.action, task.sign * value, pv)
 
     def _deliver(self, node: _Node, action: Any, value: int, pv: list[Any]) -> None:
         """A child's value (for ``node``'s player) arrived."""
@@ -304,11 +383,11 @@ class YoungBrothersWait:
         while stack:
             below = stack.pop()
             below.dead = True
-            if below.futures:
-                self.executor.cancel(list(below.futures))
-                for future in below.futures:
-                    self.futures.pop(future, None)
-                below.futures.clear()
+            for future in list(below.futures):
+                task = self.futures.get(future)
+                if task is not None:
+                    self._drop(task)
+            below.futures.clear()
             stack.extend(below.children)
 
 
