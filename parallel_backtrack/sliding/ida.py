@@ -52,7 +52,7 @@ class IdaResult:
     bound: int
     seconds: float
     stop_reason: str | None = None
-    expanded: int = 0  # children within the bound (entered), plus the root: ``expanded``
+    expanded: int = 0  # children within the bound (entered) + root; 1 with hamming/manhattan
 
     @property
     def complete(self) -> bool:

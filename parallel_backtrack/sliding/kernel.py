@@ -34,7 +34,9 @@ aux[depth]
 reg
     The registers of a paused search: depth, nodes so far, next bound, the
     depth of the first goal found (-1: none), nodes expanded so far (children
-    within the bound, entered: some papers count these instead).
+    within the bound, entered: some papers count these instead; counted by
+    ``search`` only: ``search_tile``, the Hamming / Manhattan loop, skips the
+    counter, which cost it 9% of its node rate).
 status
     ``DONE`` (the pass ended), ``FOUND`` (goal, stopping at the first) or
     ``PAUSED`` (the node budget of this call ran out; call again to go on).
@@ -345,7 +347,6 @@ def search_tile(tiles, n, g0, bound, first_move, cost, neighbors, blanks, dirs, 
         tiles[b] = 0
         path[depth] = d
         depth += 1
-        expanded += 1
         blanks[depth], hs[depth], dirs[depth] = b, h, 0
         if h == 0 and _is_goal(tiles):
             if reg[GOAL] < 0:
