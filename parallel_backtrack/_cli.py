@@ -116,6 +116,19 @@ def integer(text: str, what: str = "an integer") -> int:
     return int(digits)
 
 
+def int_in(name: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer ``name`` in ``low..high`` (a usage error otherwise)."""
+
+    def parse(text: str) -> int:
+        value = integer(text, f"{name} as an integer")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be {low:,}..{high:,}, got {value:,}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
 def positive_int(text: str) -> int:
     value = integer(text)
     if value < 1:

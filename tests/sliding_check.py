@@ -71,8 +71,12 @@ CACHE = os.environ.setdefault("PARALLEL_BACKTRACK_CACHE",
 
 
 def exact_distances(goal: str) -> dict[tuple[int, ...], int]:
-    """Every 8-puzzle state's distance from the goal: a plain BFS written here."""
-    start = tuple(goal_of(9, goal))
+    """Every 8-puzzle state's distance from the goal."""
+    return distances_from(tuple(goal_of(9, goal)))
+
+
+def distances_from(start: tuple[int, ...]) -> dict[tuple[int, ...], int]:
+    """Every state reachable from ``start``, with its distance: a plain BFS written here."""
     dist, queue = {start: 0}, deque([start])
     while queue:
         state = queue.popleft()

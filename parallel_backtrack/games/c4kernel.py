@@ -246,6 +246,18 @@ def _half(x: int) -> int:
     return -((-x) // 2) if x < 0 else x // 2
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def probe_point(low: int, high: int) -> int:
+    """Pons' next null-window probe in [low, high): the middle, pulled towards 0 by
+    halving the bound on its side (also called from Python by the parallel solve)."""
+    med = low + (high - low) // 2
+    if med <= 0 and _half(low) < med:
+        med = _half(low)
+    elif med >= 0 and _half(high) > med:
+        med = _half(high)
+    return med
+
+
 @numba.njit(cache=True, nogil=True)
 def solve(current, mask, plies, weak, width, height, bottom, full, order, col_masks, table,
           nodes):
@@ -258,11 +270,7 @@ def solve(current, mask, plies, weak, width, height, bottom, full, order, col_ma
         low, high = -1, 1
     watch, chain = np.zeros(1, np.int64), np.zeros(0, np.int64)  # nothing to watch
     while low < high:
-        med = low + (high - low) // 2
-        if med <= 0 and _half(low) < med:
-            med = _half(low)
-        elif med >= 0 and _half(high) > med:
-            med = _half(high)
+        med = probe_point(low, high)
         r = negamax(current, mask, plies, med, med + 1, width, height, bottom, full, order,
                     col_masks, table, nodes, watch, chain, chain, 0, 0, 0)
         if r <= med:
@@ -275,10 +283,6 @@ def solve(current, mask, plies, weak, width, height, bottom, full, order, col_ma
 DEFAULT_TT_MB = 64
 Watch = tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
 
-
-def half(x: int) -> int:
-    """x / 2 rounded towards zero (C's division), for probes chosen in Python."""
-    return -((-x) // 2) if x < 0 else x // 2
 ENTRY_BYTES = 8  # one uint64: 56 key bits and the value's byte
 
 

@@ -45,8 +45,8 @@ from .c4kernel import (
     Solver,
     Watch,
     board_table_size,
-    half,
     ordered_columns,
+    probe_point,
 )
 from .parallel import Chain, YoungBrothersWait, chain_window
 
@@ -244,11 +244,7 @@ def _probes(game: SplitGame, executor: Any, handle: Any, position: Position,
     """Pons' null-window probe sequence, each probe split over the workers."""
     low, high = limits
     while low < high:
-        med = low + (high - low) // 2
-        if med <= 0 and half(low) < med:
-            med = half(low)
-        elif med >= 0 and half(high) > med:
-            med = half(high)
+        med = int(probe_point(low, high))
         search = YoungBrothersWait(game, executor, split_depth=split_depth,
                                    runner=c4_task, shipped=handle, fail_soft=True,
                                    helpers=helpers)

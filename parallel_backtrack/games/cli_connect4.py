@@ -63,7 +63,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--workers", "-w", type=_cli.workers_type, default=1, metavar="W",
                         help="worker processes for one position (Young Brothers Wait over "
                         "the first plies of each probe); default 1: sequential")
-    parser.add_argument("--split-depth", type=lambda t: _cli.integer(t, "a split depth"),
+    parser.add_argument("--split-depth", type=_cli.int_in("split depth", 1, 4),
                         default=4, help="plies the parent splits with --workers (default 4)")
     parser.add_argument("--no-helpers", action="store_true",
                         help="with --workers: no helper twins (by default a worker that "
@@ -80,8 +80,6 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         position = board.parse(args.moves)  # InvalidMoveError: a usage error naming the move
         if board.last_mover_won(position):
             raise InvalidMoveError(f"the game is over: the last move of {args.moves!r} won")
-    if not 1 <= args.split_depth <= 4:
-        return _cli.usage_error(prog, f"--split-depth must be 1..4, got {args.split_depth}")
     from .c4kernel import Solver
 
     solver = Solver(board, args.tt_mb)

@@ -31,13 +31,6 @@ MAX_STICKS = 10**7
 OUTCOME = {1: "win", 0: "draw", -1: "loss"}
 
 
-def sticks_type(text: str) -> int:
-    value = _cli.integer(text, "a number of sticks")
-    if not 1 <= value <= MAX_STICKS:
-        raise argparse.ArgumentTypeError(f"sticks must be 1..{MAX_STICKS:,}, got {value}")
-    return value
-
-
 def add_parsers(commands: Any) -> None:
     nim = commands.add_parser(
         "nim", help="single-heap Nim (take 1-3, the player facing one stick loses)",
@@ -45,7 +38,8 @@ def add_parsers(commands: Any) -> None:
         "and must leave at least one; the player facing a single stick loses; MAX moves "
         "first. Negamax alpha-beta with a transposition table; the player to move loses "
         "exactly when sticks = 1 (mod 4).")
-    nim.add_argument("--sticks", "-n", type=sticks_type, required=True, metavar="N",
+    nim.add_argument("--sticks", "-n", type=_cli.int_in("sticks", 1, MAX_STICKS), required=True,
+                     metavar="N",
                      help=f"sticks on the heap at the start, 1..{MAX_STICKS:,}")
     nim.add_argument("--no-tt", action="store_true",
                      help=f"search without the transposition table only (N <= {NO_TT_MAX}: "

@@ -22,32 +22,21 @@ from typing import Any, TextIO
 from .. import _cli
 
 
-def bounded(name: str, low: int, high: int) -> Any:
-    def parse(text: str) -> int:
-        value = _cli.integer(text, f"an integer {name}")
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{name} must be {low}..{high}, got {value}")
-        return value
-
-    parse.__name__ = name
-    return parse
-
-
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "random", help="parallel alpha-beta on a seeded random tree",
         description="Young Brothers Wait alpha-beta on a uniform random tree whose leaf "
         "values hash the path (the same tree in every process), against the sequential "
         "alpha-beta: the same value, the time of each and the extra nodes.")
-    parser.add_argument("--branching", "-b", type=bounded("branching", 1, 64), default=6,
+    parser.add_argument("--branching", "-b", type=_cli.int_in("branching", 1, 64), default=6,
                         help="children per node (default 6)")
-    parser.add_argument("--depth", "-d", type=bounded("depth", 1, 40), default=8,
+    parser.add_argument("--depth", "-d", type=_cli.int_in("depth", 1, 40), default=8,
                         help="plies to the leaves (default 8)")
-    parser.add_argument("--seed", type=bounded("seed", 0, 2**63 - 1), default=1,
+    parser.add_argument("--seed", type=_cli.int_in("seed", 0, 2**63 - 1), default=1,
                         help="the tree's seed (default 1)")
     parser.add_argument("--workers", "-w", type=_cli.workers_type, default=2, metavar="W",
                         help="worker processes; -1 = all cores (default 2)")
-    parser.add_argument("--split-depth", type=bounded("split depth", 1, 6), default=3,
+    parser.add_argument("--split-depth", type=_cli.int_in("split depth", 1, 6), default=3,
                         help="plies the parent splits (default 3)")
     parser.add_argument("--no-sequential", action="store_true",
                         help="skip the sequential search (no check, no speedup)")
