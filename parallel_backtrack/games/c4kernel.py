@@ -36,6 +36,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
 from .c4board import Board, Position
 
 U64 = np.uint64

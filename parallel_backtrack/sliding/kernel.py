@@ -49,6 +49,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+
 PER_TILE, LINEAR, PATTERN, EXACT, RANKED = 0, 1, 2, 3, 4
 DONE, FOUND, PAUSED = 0, 1, 2
 DEPTH, NODES, NEXT, GOAL, EXPANDED = 0, 1, 2, 3, 4

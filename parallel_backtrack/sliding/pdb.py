@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
 from . import kernel
 from .ranked import build_ranked, lowest, region_of
 

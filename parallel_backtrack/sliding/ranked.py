@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
 from . import kernel
 
 UNSEEN = 255
