@@ -63,3 +63,26 @@ def test_the_executors_module_imports_no_other_backend():
         "parallel_backtrack.engine.executors"]
     assert "parallel_backtrack.engine.backends" in graph[
         "parallel_backtrack.engine.dask_executor"]
+
+
+def test_the_engine_exports_what_problem_packages_use():
+    """``from parallel_backtrack.engine import threshold_search`` (docs/sliding.md) works,
+    and each exported name is the object of its home module, loaded on first use."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import parallel_backtrack.engine as engine\n"
+            "assert 'parallel_backtrack.engine.threshold' not in sys.modules\n"
+            "from parallel_backtrack.engine import Bounded, SharedBounds, shared_bounds, "
+            "threshold_search\n"
+            "from parallel_backtrack.engine import threshold, window\n"
+            "assert threshold_search is threshold.threshold_search\n"
+            "assert Bounded is threshold.Bounded\n"
+            "assert (SharedBounds, shared_bounds) == (window.SharedBounds, window.shared_bounds)\n"
+            "assert {'Bounded', 'SharedBounds', 'shared_bounds', 'threshold_search'} <= "
+            "set(engine.__all__)\n"
+            "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr[-500:]

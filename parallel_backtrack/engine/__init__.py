@@ -47,7 +47,9 @@ if TYPE_CHECKING:
         sequential_count,
         sequential_solutions,
     )
+    from .threshold import Bounded, threshold_search
     from .virtual import VirtualExecutor
+    from .window import SharedBounds, shared_bounds
 
 _HOMES = {
     "backend_names": "backends", "cpu_count": "backends", "register_backend": "backends",
@@ -61,14 +63,16 @@ _HOMES = {
     "WorkerStats": "report",
     "Explored": "space", "FastSpace": "space", "Space": "space", "Tally": "space",
     "explore": "space", "sequential_count": "space", "sequential_solutions": "space",
+    "Bounded": "threshold", "threshold_search": "threshold",
     "VirtualExecutor": "virtual",
+    "SharedBounds": "window", "shared_bounds": "window",
 }
 _BACKEND_HOMES = {"dask": "dask_executor", "fork": "executors", "loky": "executors",
                   "serial": "executors", "threads": "executors"}
 BACKENDS = tuple(sorted(_BACKEND_HOMES))  # every backend this package registers
 # Names whose use may look a backend up by name: every backend module is imported first.
 _NEED_BACKENDS = {"backend_names", "Executor", "make_executor", "SolutionStream", "count",
-                  "first_hit", "solutions", "solve", "VirtualExecutor"}
+                  "first_hit", "solutions", "solve", "threshold_search", "VirtualExecutor"}
 
 
 def __getattr__(name: str) -> Any:
@@ -90,12 +94,14 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BACKENDS",
+    "Bounded",
     "Executor",
     "Explored",
     "FastSpace",
     "Metrics",
     "SearchInterrupted",
     "SearchReport",
+    "SharedBounds",
     "SolutionStream",
     "Space",
     "Tally",
@@ -119,6 +125,8 @@ __all__ = [
     "resolve_workers",
     "sequential_count",
     "sequential_solutions",
+    "shared_bounds",
     "solutions",
     "solve",
+    "threshold_search",
 ]
