@@ -234,37 +234,11 @@ def print_stats(report: SearchReport, out: TextIO) -> None:
 
 
 def html_target(text: str) -> str:
-    """An argparse type for ``--html FILE``: a path a page can be written to, checked
-    before any search starts (nothing is created yet)."""
-    from .viz.page import check_target
+    """``viz.options.html_target``, for a command line that still looks it up here
+    (``sliding``); new code imports ``viz.options``."""
+    from .viz.options import html_target as check
 
-    problem = check_target(text)
-    if problem:
-        raise argparse.ArgumentTypeError(problem.removeprefix("--html "))
-    return text
-
-
-def trace_limit(text: str) -> int:
-    from .viz.page import MAX_TRACE_LIMIT
-
-    value = positive_int(text)
-    if value > MAX_TRACE_LIMIT:
-        raise argparse.ArgumentTypeError(f"at most {MAX_TRACE_LIMIT:,} steps (a page stays "
-                                         f"below 2 MB), got {value:,}")
-    return value
-
-
-def add_html_options(parser: argparse.ArgumentParser) -> None:
-    """--html FILE and --trace-limit N: a self-contained page of the search (see viz)."""
-    from .viz.page import DEFAULT_TRACE_LIMIT
-
-    group = parser.add_argument_group("page")
-    group.add_argument("--html", type=html_target, default=None, metavar="FILE",
-                       help="also write a self-contained HTML page of the search (and, for "
-                       "a multi-worker run, its timeline) to FILE")
-    group.add_argument("--trace-limit", type=trace_limit, default=DEFAULT_TRACE_LIMIT,
-                       metavar="N", help="with --html: record at most N steps of the search "
-                       f"(default: {DEFAULT_TRACE_LIMIT:,})")
+    return check(text)
 
 
 def add_metrics_option(parser: argparse.ArgumentParser) -> None:

@@ -1,17 +1,30 @@
-"""The engine's import graph: no problem package, no circle (function-local imports count)."""
+"""The engine's and viz's import graphs: no problem package, no circle in the engine
+(function-local imports count)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parents[1] / "parallel_backtrack" / "engine"
-PROBLEMS = ("nqueens", "sudoku", "sliding", "games", "viz")
+PACKAGE = Path(__file__).resolve().parents[1] / "parallel_backtrack"
+ENGINE = PACKAGE / "engine"
+VIZ = PACKAGE / "viz"
+# Every package of the problems: each directory of the package but engine and viz.
+PROBLEMS = tuple(sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()
+                        and p.name not in ("engine", "viz")))
+
+
+def _package_of(path: Path) -> list[str]:
+    """``["parallel_backtrack", "viz"]`` for ``viz/page.py`` and ``viz/__init__.py``:
+    the package a relative import starts from."""
+    return list(path.parent.relative_to(PACKAGE.parent).parts)
 
 
 def imported(path: Path) -> set[str]:
-    """Every ``parallel_backtrack`` module ``path`` imports, anywhere in the file."""
+    """Every ``parallel_backtrack`` module ``path`` imports, anywhere in the file
+    (inside functions too)."""
     names: set[str] = set()
+    package = _package_of(path)
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
@@ -19,11 +32,22 @@ def imported(path: Path) -> set[str]:
             if node.level == 0:
                 base = node.module or ""
             else:
-                parts = ["parallel_backtrack", "engine"][: 3 - node.level]
+                parts = package[: len(package) + 1 - node.level]
                 base = ".".join(parts + ([node.module] if node.module else []))
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
     return {name for name in names if name.startswith("parallel_backtrack")}
+
+
+def problem_imports(directory: Path) -> list[tuple[str, str]]:
+    """(file, module) for every problem module a file under ``directory`` imports."""
+    found = []
+    for path in sorted(directory.rglob("*.py")):
+        for name in sorted(imported(path)):
+            parts = name.split(".")
+            if len(parts) >= 2 and parts[1] in PROBLEMS:
+                found.append((str(path.relative_to(PACKAGE)), name))
+    return found
 
 
 def engine_graph() -> dict[str, set[str]]:
@@ -33,11 +57,45 @@ def engine_graph() -> dict[str, set[str]]:
             for name, path in modules.items()}
 
 
+def test_the_problem_packages_are_found():
+    assert {"games", "nqueens", "sliding", "sudoku"} <= set(PROBLEMS)
+
+
+def test_relative_imports_resolve_from_their_package():
+    assert "parallel_backtrack.engine.SearchReport" in imported(VIZ / "timeline.py")
+    assert "parallel_backtrack.engine.split" in imported(ENGINE / "scheduler.py")
+    assert "parallel_backtrack.viz.page" in imported(VIZ / "options.py")
+    assert "parallel_backtrack.viz.page.check_target" in imported(VIZ / "options.py")
+    nqueens = imported(PACKAGE / "nqueens" / "page.py")
+    assert {"parallel_backtrack.viz.page", "parallel_backtrack.nqueens.trace"} <= nqueens
+
+
 def test_the_engine_names_no_problem_package():
-    for path in ENGINE.glob("*.py"):
-        for name in imported(path):
-            parts = name.split(".")
-            assert len(parts) < 2 or parts[1] not in PROBLEMS, (path.name, name)
+    assert problem_imports(ENGINE) == []
+    assert "parallel_backtrack.engine" not in PROBLEMS and "viz" not in PROBLEMS
+
+
+def test_viz_imports_no_problem_package():
+    """viz draws plain data: a problem calls viz, never the reverse (also inside
+    functions, and the engine only for its reports)."""
+    assert problem_imports(VIZ) == []
+    assert "parallel_backtrack.nqueens.trace" in imported(PACKAGE / "nqueens" / "page.py")
+
+
+def test_importing_viz_loads_no_problem_package():
+    import subprocess
+    import sys
+
+    code = ("import sys, importlib, pkgutil\n"
+            "import parallel_backtrack.viz as viz\n"
+            "for module in pkgutil.iter_modules(viz.__path__):\n"
+            "    importlib.import_module(f'parallel_backtrack.viz.{module.name}')\n"
+            f"print(sorted(m for m in sys.modules if m.split('.')[1:2] and "
+            f"m.split('.')[0] == 'parallel_backtrack' and m.split('.')[1] in {PROBLEMS!r}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() == "[]"
 
 
 def test_the_engine_modules_import_each_other_without_a_circle():

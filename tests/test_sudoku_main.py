@@ -172,6 +172,25 @@ def test_one_puzzle_split_across_workers(
 
 
 @pytest.mark.timeout(120)
+def test_the_runner_returns_the_reports_of_its_own_run() -> None:
+    """A count on two workers is a solve, then a count: both reports come back, and their
+    nodes are the nodes the result gives (the --html timeline draws these)."""
+    from parallel_backtrack.sudoku.formats import PuzzleEntry
+    from parallel_backtrack.sudoku.runner import Job, solve_entry_reported
+
+    cells = tuple(int(c) if c != "." else 0 for c in
+                  "...4......5..8.2.6.....3...2...4....3......1...5.3.8.25...6.3.8..6....95..8......")
+    entry = PuzzleEntry(1, cells=cells)
+    result, reports = solve_entry_reported(0, entry, Job(count=True), workers=2)
+    assert result.count == 847 and is_valid_solution(cells, result.solution)
+    assert [r.mode for r in reports] == ["first", "count"]
+    assert reports[1].count == 847 and reports[1].workers == 2
+    assert sum(r.nodes for r in reports) == result.nodes
+    alone, none = solve_entry_reported(0, entry, Job(count=True), workers=1)
+    assert none == [] and alone.count == 847
+
+
+@pytest.mark.timeout(120)
 def test_runs_as_a_module_without_a_traceback() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     ok = subprocess.run([sys.executable, "-m", "parallel_backtrack.sudoku", GRIDS],

@@ -95,10 +95,15 @@ def page_data(page: Path, key: str) -> dict:
 
 def test_sudoku_page_with_a_timeline(tmp_path: Path, one_puzzle: Path) -> None:
     page = tmp_path / "s.html"
-    done = run_cli("sudoku", str(one_puzzle), "--workers", "2", "--html", str(page))
-    assert done.returncode == 0 and "a timeline" in done.stderr
+    done = run_cli("sudoku", str(one_puzzle), "--workers", "2", "--json", "--html", str(page))
+    assert done.returncode == 0 and "the run's timeline" in done.stderr
     timeline = page_data(page, "timeline")
     assert timeline["lanes"][0] == "parent" and len(timeline["lanes"]) == 3
     assert len(timeline["bars"]) == timeline["tasks"] >= 1
-    assert "second run of the same search" in page.read_text()
+    # The timeline is the command's own run: its nodes are the nodes the command printed,
+    # and the tasks' nodes add up to them.
+    printed = json.loads(done.stdout)
+    assert timeline["summary"]["nodes"] == printed["nodes"]
+    assert sum(bar[3] for bar in timeline["bars"]) == printed["nodes"]
+    assert "second run" not in page.read_text()
     assert page_data(page, "sudoku")["kinds"][-1] == "solved"

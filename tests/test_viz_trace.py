@@ -23,12 +23,15 @@ from parallel_backtrack.engine.space import sequential_solutions
 from parallel_backtrack.nqueens.board import ImmutableQueenLocations
 from parallel_backtrack.nqueens.orders import FewestCandidatesRow, FirstAvailableRow
 from parallel_backtrack.nqueens.space import QueensSpace
+from parallel_backtrack.nqueens.trace import record_queens
 from parallel_backtrack.sudoku.formats import parse_one
+from parallel_backtrack.sudoku.grid import grid_for
+from parallel_backtrack.sudoku.propagate import PROPAGATORS as PROPAGATOR_FUNCTIONS
+from parallel_backtrack.sudoku.propagate import RULES
 from parallel_backtrack.sudoku.search import solve
+from parallel_backtrack.sudoku.trace import USED, record_sudoku
 from parallel_backtrack.viz import PageError, check_path, check_target, timeline_data
 from parallel_backtrack.viz.page import MAX_PAGE_BYTES, Section, json_block, render_page, write_page
-from parallel_backtrack.viz.queens_trace import record_queens
-from parallel_backtrack.viz.sudoku_trace import record_sudoku
 
 ORDERS = [FirstAvailableRow(), FewestCandidatesRow()]
 PROPAGATORS = ["none", "peers", "units", "twins", "locked", "matching"]
@@ -82,6 +85,32 @@ def test_sudoku_trace_rules_agree_and_end_solved(propagation: str, order: str) -
     assert sudoku_ok(givens, final)
     assert final == list(solve(HARDEST, order=order).cells)
     assert final == trace.final
+
+
+@pytest.mark.parametrize("propagation", PROPAGATORS)
+def test_the_propagators_observer_hears_every_removal_and_changes_nothing(
+        propagation: str) -> None:
+    """With an observer, a propagator makes the same masks and verdict as without, and
+    the removals it reports are exactly the candidates that went, each once, each by a
+    rule the propagation uses."""
+    propagate = PROPAGATOR_FUNCTIONS[propagation]
+    for puzzle in (HARDEST, GECODE16):
+        cells = list(parse_one(puzzle))
+        grid = grid_for(round(len(cells) ** 0.25))
+        start = [grid.full if not v else 1 << (v - 1) for v in cells]
+        filled = [s for s, v in enumerate(cells) if v]
+        plain, watched = list(start), list(start)
+        heard: list[tuple[int, int, str]] = []
+        alive = propagate(plain, list(filled), grid, None)
+        assert propagate(watched, list(filled), grid, None,
+                         lambda s, v, rule, heard=heard: heard.append((s, v, rule))) == alive
+        assert watched == plain
+        gone = {(s, v) for s, (a, b) in enumerate(zip(start, plain))
+                for v in range(1, grid.size + 1) if a >> (v - 1) & 1 and not b >> (v - 1) & 1}
+        assert len(heard) == len({(s, v) for s, v, _ in heard})
+        assert {(s, v) for s, v, _ in heard} == gone
+        assert {rule for _, _, rule in heard} <= set(USED[propagation]) & set(RULES)
+        assert (propagation == "none") == (heard == [])
 
 
 def test_sudoku_trace_names_the_rules() -> None:
@@ -188,7 +217,7 @@ def test_queens_trace_keeps_the_page_below_2_mb(tmp_path) -> None:
 
     trace = record_queens(12, limit=10**6)
     assert trace.capped and len(trace.kinds) < 10**6
-    assert write_queens_page(str(tmp_path / "q.html"), trace) < MAX_PAGE_BYTES
+    assert write_queens_page(str(tmp_path / "q.html"), trace.as_data()) < MAX_PAGE_BYTES
 
 
 @pytest.mark.parametrize("propagation", ["peers", "units"])

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from .. import _cli, engine
 from ..engine import SearchInterrupted, SearchReport, WorkerCrashError
+from ..viz.options import add_html_options
 from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
 from .orders import ORDERS, order_named
 from .space import KERNELS, QueensSpace
@@ -91,7 +92,7 @@ def build_parser() -> _cli.Parser:
                      f"up to {SMALL_BOARD} and with --find-one)"})
     _cli.add_verify_option(parser)
     _cli.add_metrics_option(parser)
-    _cli.add_html_options(parser)
+    add_html_options(parser)
     _add_local_search(parser)
     return parser
 
@@ -107,7 +108,7 @@ def _add_local_search(parser: argparse.ArgumentParser) -> None:
 def _check(args: argparse.Namespace) -> str | None:
     """A usage problem the parser cannot see, or None."""
     if args.html:
-        from ..viz.commands import queens_html_problem
+        from .page import queens_html_problem
 
         return queens_html_problem(args) or _check_run(args)
     return _check_run(args)
@@ -229,7 +230,7 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
         _verify_count(args.n, report)
     _print_count(args, space, report, out)
     if args.html:
-        from ..viz.commands import queens_html
+        from .page import queens_html
 
         print(queens_html(args, report), file=sys.stderr)
     if crashed is not None:

@@ -57,16 +57,19 @@ from parallel_backtrack._cli import (
     usage_error,
 )
 from parallel_backtrack._jit_paths import is_compiled
+from parallel_backtrack.viz.options import add_html_options
 
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
 from .orders import ORDERS
 from .propagate import PROPAGATORS
 from .results import FAILED, INVALID, SOLVED, STOPPED, PuzzleResult, Summary
-from .runner import Job, kernel_results, solve_entries, solve_entry
+from .runner import Job, kernel_results, solve_entries, solve_entry, solve_entry_reported
 from .space import KERNELS
 
 if TYPE_CHECKING:
+    from ..engine import SearchReport
     from .kernel.read import Batch
+    from .trace import SudokuTrace
 
 PROG = "python -m parallel_backtrack.sudoku"
 SOLVERS = ("backtrack", "cdcl", "auto")
@@ -117,7 +120,7 @@ def build_parser() -> Parser:
                         help="backtrack (default) | cdcl: clause learning, solve only, for "
                         "hard big puzzles | auto: cdcl for box 5 and up when solving")
     _cli.add_verify_option(parser)
-    _cli.add_html_options(parser)
+    add_html_options(parser)
     return parser
 
 
@@ -266,12 +269,16 @@ def _cdcl_results(entries: list[PuzzleEntry], job: Job,
             return
 
 
-def _results(entries: list[PuzzleEntry], job: Job,
-             args: argparse.Namespace) -> Iterator[PuzzleResult]:
+def _results(entries: list[PuzzleEntry], job: Job, args: argparse.Namespace,
+             reports: list[SearchReport]) -> Iterator[PuzzleResult]:
+    """Every entry's result; ``reports`` receives the engine's reports of a lone
+    puzzle's parallel runs."""
     if args.solver != "backtrack":
         return _cdcl_results(entries, job, args)
     if len(entries) == 1:
-        return iter([solve_entry(0, entries[0], job, workers=args.workers)])
+        result, found = solve_entry_reported(0, entries[0], job, workers=args.workers)
+        reports.extend(found)
+        return iter([result])
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     return solve_entries(entries, job, workers=args.workers, progress=progress)
 
@@ -312,17 +319,13 @@ def run(args: argparse.Namespace) -> int:
     batch = _bulk(raw, args)
     entries = _read(raw, args.file) if batch is None else []
     total = len(entries) if batch is None else len(batch.givens) + len(batch.errors)
-    if args.html:
-        from ..viz.sudoku_command import sudoku_html
-
-        problem = sudoku_html(args, entries if batch is None else None)
-        if problem:
-            raise UsageError(problem)
+    trace = _html_trace(args, entries if batch is None else None)
     started, summary, stop = time.perf_counter(), Summary(), None
     results: Iterator[PuzzleResult] = iter(())
+    reports: list[SearchReport] = []
     try:
         if batch is None:
-            results = _results(entries, _job(args, len(entries)), args)
+            results = _results(entries, _job(args, len(entries)), args, reports)
         else:
             results = kernel_results(batch, _job(args), workers=args.workers)
         for result in results:
@@ -337,7 +340,35 @@ def run(args: argparse.Namespace) -> int:
         close = getattr(results, "close", None)
         if close is not None:
             close()  # stops the workers still running
-    return _finish(summary, stop, total, time.perf_counter() - started, args)
+    seconds = time.perf_counter() - started
+    if trace is not None:
+        _write_html(args, trace, reports)
+    return _finish(summary, stop, total, seconds, args)
+
+
+def _html_trace(args: argparse.Namespace, entries: list[PuzzleEntry] | None
+                ) -> SudokuTrace | None:
+    """With ``--html``, the step trace of the one puzzle (before the run: a puzzle the
+    page cannot show is a usage error before any search)."""
+    if not args.html:
+        return None
+    from .page import html_trace
+
+    trace = html_trace(args, entries)
+    if isinstance(trace, str):
+        raise UsageError(trace)
+    return trace
+
+
+def _write_html(args: argparse.Namespace, trace: SudokuTrace,
+                reports: list[SearchReport]) -> None:
+    from ..viz.page import PageError
+    from .page import write_html
+
+    try:
+        print(write_html(args, trace, reports), file=sys.stderr)
+    except PageError as error:
+        raise UsageError(str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -43,24 +43,65 @@ The propagators, by name (``propagator_named``):
     some assignment of the unit's values uses it), plus locked candidates, to
     a fixed point.  It implies peer elimination, hidden singles and naked or
     hidden subsets of every size.
+
+observer
+    An optional ``observer(square, value, rule)`` every propagator takes as its
+    last argument: it is told each candidate removed (``value`` 1-based) and the
+    rule that removed it, one of ``RULES`` (the step's name above).  When it is
+    None (the search) the steps run as they are; the page's trace
+    (``sudoku.trace``) passes one.  Example: after ``A1 = 4`` under ``peers``
+    it hears ``(1, 4, "peer elimination")`` when A2 still had 4.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
 from .grid import Grid
 from .matching import match_units, remove_locked_candidates, strip
 
-Propagator = Callable[[list[int], list[int], Grid, "Sequence[int] | None"], bool]
+Observer = Callable[[int, int, str], None]
+Propagator = Callable[..., bool]  # (masks, filled, grid, before=None, observer=None)
 
 DEFAULT_PROPAGATION = "units"
+PEER, HIDDEN, TWINS, LOCKED, MATCHING = RULES = (
+    "peer elimination", "hidden single", "naked twins", "locked candidates", "unit matching")
+
+
+def report_removals(observer: Observer, rule: str, old: Sequence[int],
+                    new: Sequence[int]) -> None:
+    """Tell ``observer`` every candidate set in ``old`` and gone in ``new``, square by
+    square, smallest value first."""
+    for square, (was, now) in enumerate(zip(old, new, strict=True)):
+        gone = was & ~now
+        while gone:
+            bit = gone & -gone
+            observer(square, bit.bit_length(), rule)
+            gone ^= bit
+
+
+def observed(observer: Observer | None, rule: str, step: Callable[..., Any]
+             ) -> Callable[..., Any]:
+    """``step`` itself without an observer (no cost to the search); else ``step``
+    reporting what it removes from the masks (its first argument) as ``rule``."""
+    if observer is None:
+        return step
+
+    def run(masks: list[int], *args: Any) -> Any:
+        old = tuple(masks)
+        result = step(masks, *args)
+        report_removals(observer, rule, old, masks)
+        return result
+
+    return run
 
 
 def propagate_none(
-    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None,
+    observer: Observer | None = None,
 ) -> bool:
     """Plain backtracking: nothing follows, unless a filled square is empty."""
     return all(masks[s] for s in filled)
@@ -112,10 +153,11 @@ def eliminate_from_peers(masks: list[int], filled: list[int], peers: tuple) -> b
 
 
 def propagate_peers(
-    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None,
+    observer: Observer | None = None,
 ) -> bool:
     """Peer elimination only."""
-    return eliminate_from_peers(masks, filled, grid.peers)
+    return bool(observed(observer, PEER, eliminate_from_peers)(masks, filled, grid.peers))
 
 
 def place_hidden_singles(
@@ -153,7 +195,8 @@ def place_hidden_singles(
 
 
 def propagate_units(
-    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None,
+    observer: Observer | None = None,
 ) -> bool:
     """Peer elimination and hidden singles, until nothing changes.
 
@@ -162,13 +205,15 @@ def propagate_units(
     that did not change.
     """
     peers = grid.peers
+    eliminate = observed(observer, PEER, eliminate_from_peers)
+    place = observed(observer, HIDDEN, place_hidden_singles)
     while True:
-        if not eliminate_from_peers(masks, filled, peers):
+        if not eliminate(masks, filled, peers):
             return False
         # Snapshot before this pass places anything: a unit touched by a placement,
         # even one made while scanning another unit, differs from it and is rescanned.
         scanned = tuple(masks)
-        found = place_hidden_singles(masks, grid, before)
+        found = place(masks, grid, before)
         if found is None:
             return False
         if not found:
@@ -197,10 +242,10 @@ def remove_naked_twins(masks: list[int], units: tuple) -> tuple[bool, list[int]]
 
 def _units_plus(remover: Callable[[list[int], Grid], tuple[bool, list[int]] | None],
                 masks: list[int], filled: list[int], grid: Grid,
-                before: Sequence[int] | None) -> bool:
+                before: Sequence[int] | None, observer: Observer | None) -> bool:
     """``units``, then ``remover``, in turn until nothing changes (False: a dead end)."""
     while True:
-        if not propagate_units(masks, filled, grid, before):
+        if not propagate_units(masks, filled, grid, before, observer):
             return False
         before = tuple(masks)
         found = remover(masks, grid)
@@ -211,40 +256,52 @@ def _units_plus(remover: Callable[[list[int], Grid], tuple[bool, list[int]] | No
             return True
 
 
+def _twins_in_units(masks: list[int], grid: Grid) -> tuple[bool, list[int]] | None:
+    return remove_naked_twins(masks, grid.units)
+
+
 def propagate_twins(
-    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None,
+    observer: Observer | None = None,
 ) -> bool:
     """``units`` plus naked twins, until nothing changes."""
-    return _units_plus(lambda m, g: remove_naked_twins(m, g.units), masks, filled, grid, before)
+    return _units_plus(observed(observer, TWINS, _twins_in_units), masks, filled, grid, before,
+                       observer)
 
 
 def propagate_locked(
-    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None,
+    observer: Observer | None = None,
 ) -> bool:
     """``units`` plus locked candidates, until nothing changes."""
-    return _units_plus(remove_locked_candidates, masks, filled, grid, before)
+    return _units_plus(observed(observer, LOCKED, remove_locked_candidates), masks, filled,
+                       grid, before, observer)
 
 
 def propagate_matching(
-    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None
+    masks: list[int], filled: list[int], grid: Grid, before: Sequence[int] | None = None,
+    observer: Observer | None = None,
 ) -> bool:
     """Peer elimination, domain-consistent units and locked candidates, until nothing changes.
 
     ``before``, when given, is a fixed point these masks were derived from; units
     equal to it there are not matched again.
     """
+    eliminate = observed(observer, PEER, eliminate_from_peers)
+    match = observed(observer, MATCHING, match_units)
+    lock = observed(observer, LOCKED, remove_locked_candidates)
     while True:
-        if not eliminate_from_peers(masks, filled, grid.peers):
+        if not eliminate(masks, filled, grid.peers):
             return False
         scanned = tuple(masks)
-        found = match_units(masks, grid, before)
+        found = match(masks, grid, before)
         if found is None:
             return False
         changed, filled = found
         before = scanned
         if changed:
             continue
-        found = remove_locked_candidates(masks, grid)
+        found = lock(masks, grid)
         if found is None:
             return False
         changed, filled = found

@@ -37,6 +37,10 @@ workers
     is searched on one worker, so answers do not depend on the worker count.
     ``solve_entry(..., workers=W)`` instead cuts one puzzle's tree across W
     processes (the engine's scheduler).
+reports
+    The engine's ``SearchReport`` of each run of one puzzle across workers, in
+    order (a count runs a solve, then a count); ``solve_entry_reported``
+    returns them beside the result (the ``--html`` timeline draws them).
 
 Example: ``list(solve_entries(read_puzzles("top95.txt"), Job()))`` gives 95
 results, all ``solved``.
@@ -124,7 +128,8 @@ def _options(job: Job, workers: int, findings: Findings) -> dict[str, Any] | Non
     return {**dict(job.engine_options), "workers": workers, "timeout": left}
 
 
-def _search_pool(space: SudokuSpace, job: Job, workers: int, findings: Findings) -> None:
+def _search_pool(space: SudokuSpace, job: Job, workers: int, findings: Findings,
+                 reports: list[engine.SearchReport]) -> None:
     """Several workers: the engine's scheduler.  Counting up to a limit streams the
     solutions; counting them all solves first (a solution to show), then counts."""
     options = _options(job, workers, findings)
@@ -137,21 +142,25 @@ def _search_pool(space: SudokuSpace, job: Job, workers: int, findings: Findings)
                 findings.first, findings.count = findings.first or state, findings.count + 1
         finally:
             _absorb(findings, stream.report)
+            reports.append(stream.report)
         return
-    _run(engine.solve, space, options, findings)
+    _run(engine.solve, space, options, findings, reports)
     options = _options(job, workers, findings) if job.count and findings.stop is None else None
     if options is not None and findings.first is not None:
-        _run(engine.count, space, options, findings)
+        _run(engine.count, space, options, findings, reports)
 
 
-def _run(mode: Any, space: SudokuSpace, options: dict[str, Any], findings: Findings) -> None:
+def _run(mode: Any, space: SudokuSpace, options: dict[str, Any], findings: Findings,
+         reports: list[engine.SearchReport]) -> None:
     """``engine.solve`` or ``engine.count``; a Ctrl-C still leaves its part in the findings."""
     try:
         report = mode(space, **options)
     except engine.SearchInterrupted as stop:
         _take(findings, stop.report)
+        reports.append(stop.report)
         raise
     _take(findings, report)
+    reports.append(report)
 
 
 def _take(findings: Findings, report: engine.SearchReport) -> None:
@@ -185,6 +194,20 @@ def solve_entry(
 ) -> PuzzleResult:
     """Search one entry; unreadable or contradictory givens give an ``invalid`` result,
     a deadline or a Ctrl-C a ``stopped`` one (with what was found so far)."""
+    return solve_entry_reported(index, entry, job, workers=workers)[0]
+
+
+def solve_entry_reported(
+    index: int, entry: PuzzleEntry, job: Job, *, workers: int = 1
+) -> tuple[PuzzleResult, list[engine.SearchReport]]:
+    """``solve_entry``, and the engine's report of each parallel run it made (none on
+    one worker)."""
+    reports: list[engine.SearchReport] = []
+    return _solve_entry(index, entry, job, workers, reports), reports
+
+
+def _solve_entry(index: int, entry: PuzzleEntry, job: Job, workers: int,
+                 reports: list[engine.SearchReport]) -> PuzzleResult:
     if entry.cells is None:
         return invalid(index, entry.line, entry.error)
     try:
@@ -196,7 +219,8 @@ def solve_entry(
         if workers == 1:
             _search_here(puzzle, job, findings)
         else:
-            _search_pool(space_for(puzzle, job.order, job.kernel), job, workers, findings)
+            _search_pool(space_for(puzzle, job.order, job.kernel), job, workers, findings,
+                         reports)
     except KeyboardInterrupt:  # SearchInterrupted too: the findings holds the partial result
         findings.stop = "interrupted"
     except SystemError as error:  # a Ctrl-C inside a compiled kernel, as numba reports it

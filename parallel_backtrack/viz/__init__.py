@@ -6,14 +6,16 @@ page
     One HTML file with its CSS, JavaScript and data inline: it opens from
     ``file://`` and makes no network request (see ``page``).
 trace
-    A step-by-step record of a reference search (``queens_trace``,
-    ``sudoku_trace``), capped at ``--trace-limit`` steps.
+    A step-by-step record of a reference search, as plain data: the problem
+    packages record it (``nqueens.trace``, ``sudoku.trace``), capped at
+    ``--trace-limit`` steps, and viz draws it (``queens_page``, ``sudoku_page``).
 timeline
     A Gantt chart of a parallel run drawn from its ``SearchReport``.
+options
+    ``--html`` and ``--trace-limit`` (``viz.options``), which a command line adds.
 
-This module re-exports only what imports no problem package (so a command line
-pays for nothing it does not draw); the N-Queens and Sudoku pages live in
-``viz.queens_page`` and ``viz.sudoku_page``.
+viz draws plain data and imports no problem package: a problem's command line
+calls viz, never the reverse (``tests/test_engine_imports.py`` checks it).
 
 Example: ``write_sliding_page("p.html", path, 3)`` animates a 3x3 solution path.
 """

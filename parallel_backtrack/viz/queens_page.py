@@ -3,18 +3,24 @@
 Glossary
 --------
 trace
-    A ``QueensTrace`` (see ``queens_trace``): the walk, up to ``--trace-limit`` steps.
+    Plain data (``nqueens.trace.QueensTrace.as_data()``): ``n``, ``order``,
+    ``limit``, ``capped``, ``kinds`` (one letter per step: ``r`` root, ``p``
+    place, ``d`` dead end, ``s`` solution, ``b`` back), ``rows``, ``cols``,
+    ``cands`` (per step, each row's candidate columns as a bitmask), ``nodes``,
+    ``solutions``.
 section
     The part of a page this module fills (see ``page.Section``).
 
-Example: ``write_queens_page("q.html", record_queens(8))`` writes a page of about
-130 KB that steps through all 4,849 steps of the 8-queens search.
+Example: ``write_queens_page("q.html", record_queens(8).as_data())`` writes a page of
+about 130 KB that steps through all 4,849 steps of the 8-queens search.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from .page import Section, render_page, write_page
-from .queens_trace import QueensTrace
 
 LEGEND = (
     ("#8fd694", "queen just placed"),
@@ -34,25 +40,25 @@ BODY = (
 )
 
 
-def queens_section(trace: QueensTrace) -> Section:
+def queens_section(trace: Mapping[str, Any]) -> Section:
     """The search section of a page."""
     notes = []
-    if trace.capped:
+    if trace["capped"]:
         notes.append(
-            f"Trace capped at {len(trace.kinds):,} steps (--trace-limit {trace.limit:,}, "
-            "or the page's 2 MB budget): it stops after "
-            f"{trace.nodes:,} nodes and {trace.solutions:,} solutions, before the search "
-            "ended.")
+            f"Trace capped at {len(trace['kinds']):,} steps (--trace-limit "
+            f"{trace['limit']:,}, or the page's 2 MB budget): it stops after "
+            f"{trace['nodes']:,} nodes and {trace['solutions']:,} solutions, before the "
+            "search ended.")
     return Section(
-        f"{trace.n}-queens search, row order '{trace.order}'", BODY, "queens",
-        trace.as_data(), ("player.js", "queens.js"), LEGEND, notes)
+        f"{trace['n']}-queens search, row order '{trace['order']}'", BODY, "queens",
+        dict(trace), ("player.js", "queens.js"), LEGEND, notes)
 
 
-def queens_title(trace: QueensTrace) -> str:
-    return f"{trace.n}-queens: the backtracking search step by step"
+def queens_title(trace: Mapping[str, Any]) -> str:
+    return f"{trace['n']}-queens: the backtracking search step by step"
 
 
-def write_queens_page(path: str, trace: QueensTrace) -> int:
+def write_queens_page(path: str, trace: Mapping[str, Any]) -> int:
     """Write the search page alone; returns its size in bytes."""
     text = render_page(queens_title(trace), [queens_section(trace)],
                        "Each step places a queen, finds a dead end or a solution, or "

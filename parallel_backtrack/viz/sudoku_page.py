@@ -3,18 +3,25 @@
 Glossary
 --------
 trace
-    A ``SudokuTrace`` (see ``sudoku_trace``).
+    Plain data (``sudoku.trace.SudokuTrace.as_data()``): ``box``,
+    ``propagation``, ``order``, ``limit``, ``capped``, ``nodes``, per step its
+    kind, square, value and eliminations, ``rules`` (the rule names, by code)
+    and ``used`` (the codes the propagation can use).
 rule colours
-    One per rule of ``sudoku_rules``: a removed candidate is drawn struck
-    through on its rule's colour in the step that removed it.
+    One per rule code, in the order of ``trace["rules"]`` (``assigned``, ``peer
+    elimination``, ``hidden single``, ``naked twins``, ``locked candidates``,
+    ``unit matching``, ``other``): a removed candidate is drawn struck through on
+    its rule's colour in the step that removed it.
 
-Example: ``write_sudoku_page("s.html", record_sudoku(givens))``.
+Example: ``sudoku_section(record_sudoku(givens).as_data())``.
 """
 
 from __future__ import annotations
 
-from .page import Section, render_page, write_page
-from .sudoku_trace import SudokuTrace
+from collections.abc import Mapping
+from typing import Any
+
+from .page import Section
 
 RULE_COLOURS = ("#9e9e9e", "#e57373", "#64b5f6", "#ba68c8", "#ffb74d", "#4db6ac", "#000000")
 RULE_HELP = (
@@ -24,7 +31,7 @@ RULE_HELP = (
     "naked twins: two squares of a unit with the same two values",
     "locked candidates: a value confined to one line of a box (or box of a line)",
     "unit matching: no all-different assignment of the unit uses it",
-    "other (only if the page's copy of the propagator disagreed with it)",
+    "other (only if the recorded step disagreed with the search's own child)",
 )
 BODY = (
     '<div class="row2"><div id="sudoku-board" class="sgrid" role="grid" aria-label="puzzle">'
@@ -44,30 +51,20 @@ OTHER_LEGEND = (
 )
 
 
-def sudoku_section(trace: SudokuTrace) -> Section:
-    used = {"none": (0, 1), "peers": (0, 1), "units": (0, 1, 2), "twins": (0, 1, 2, 3),
-            "locked": (0, 1, 2, 4), "matching": (0, 1, 4, 5)}[trace.propagation]
-    legend = tuple((RULE_COLOURS[k], RULE_HELP[k]) for k in used) + OTHER_LEGEND
+def sudoku_section(trace: Mapping[str, Any]) -> Section:
+    legend = tuple((RULE_COLOURS[k], RULE_HELP[k]) for k in trace["used"]) + OTHER_LEGEND
     notes = []
-    if trace.capped:
-        notes.append(f"Trace capped at {len(trace.kinds):,} steps (--trace-limit "
-                     f"{trace.limit:,}, or the page's 2 MB budget): it stops after "
-                     f"{trace.nodes:,} nodes, before the search found a solution.")
-    size = trace.box * trace.box
-    heading = (f"{size}x{size} Sudoku, propagation '{trace.propagation}', "
-               f"square order '{trace.order}'")
-    return Section(heading, BODY, "sudoku", trace.as_data(), ("player.js", "sudoku.js"),
+    if trace["capped"]:
+        notes.append(f"Trace capped at {len(trace['kinds']):,} steps (--trace-limit "
+                     f"{trace['limit']:,}, or the page's 2 MB budget): it stops after "
+                     f"{trace['nodes']:,} nodes, before the search found a solution.")
+    size = trace["box"] * trace["box"]
+    heading = (f"{size}x{size} Sudoku, propagation '{trace['propagation']}', "
+               f"square order '{trace['order']}'")
+    return Section(heading, BODY, "sudoku", dict(trace), ("player.js", "sudoku.js"),
                    legend, notes)
 
 
-def sudoku_title(trace: SudokuTrace) -> str:
-    size = trace.box * trace.box
+def sudoku_title(trace: Mapping[str, Any]) -> str:
+    size = trace["box"] * trace["box"]
     return f"{size}x{size} Sudoku: propagation and search step by step"
-
-
-def write_sudoku_page(path: str, trace: SudokuTrace) -> int:
-    """Write the propagation page alone; returns its size in bytes."""
-    text = render_page(sudoku_title(trace), [sudoku_section(trace)],
-                       "Each step guesses a square or backtracks; every candidate it removes "
-                       "is coloured by the rule that removed it.")
-    return write_page(path, text)

@@ -1,11 +1,12 @@
-"""What ``--html FILE`` does in each command line: build the page from the run.
+"""What ``--html FILE`` does in the N-Queens command line: build the page from the run.
+
+The step trace (``nqueens.trace``) and the run's report go to viz as plain data.
 
 Glossary
 --------
 args
-    The parsed command line (``html``, ``trace_limit`` and the problem's own
-    options: ``n`` and ``order`` for N-Queens, ``propagation`` and ``order`` for
-    Sudoku).
+    The parsed command line (``html``, ``trace_limit``, ``n``, ``order``,
+    ``workers``, ``find_one``, ``metrics``).
 report
     The run's ``SearchReport``; its timeline is drawn when the run used more
     than one worker (or handed tasks to a pool).
@@ -19,11 +20,11 @@ from __future__ import annotations
 import argparse
 
 from ..engine import SearchReport
-from ..nqueens.orders import order_named
-from .page import Section, render_page, write_page
-from .queens_page import queens_section, queens_title
-from .queens_trace import MAX_TRACE_QUEENS, record_queens
-from .timeline import timeline_section
+from ..viz.page import Section, render_page, write_page
+from ..viz.queens_page import queens_section, queens_title
+from ..viz.timeline import timeline_section
+from .orders import order_named
+from .trace import MAX_TRACE_QUEENS, record_queens
 
 
 def has_timeline(report: SearchReport | None) -> bool:
@@ -37,10 +38,11 @@ def queens_html(args: argparse.Namespace, report: SearchReport | None) -> str:
     told = []
     if args.n <= MAX_TRACE_QUEENS:
         trace = record_queens(args.n, order_named(args.order), args.trace_limit)
-        sections.append(queens_section(trace))
+        data = trace.as_data()
+        sections.append(queens_section(data))
         told.append(f"{len(trace.kinds):,} steps of the search"
                     + (" (capped)" if trace.capped else ""))
-        title = queens_title(trace)
+        title = queens_title(data)
     else:
         told.append(f"no step trace: it shows at most {MAX_TRACE_QUEENS} queens, "
                     f"n = {args.n}")

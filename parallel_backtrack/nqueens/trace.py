@@ -1,4 +1,5 @@
-"""A step-by-step record of the reference N-Queens search, for the search page.
+"""A step-by-step record of the reference N-Queens search, for the search page
+(``viz.queens_page`` draws ``QueensTrace.as_data()``: plain data).
 
 The recorder walks the same tree as the reference search (``QueensSpace`` with
 ``kernel="reference"``): the order picks a row, ``candidate_columns_in_row`` gives
@@ -29,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..nqueens.board import ImmutableQueenLocations
-from ..nqueens.orders import FirstAvailableRow, RowOrder
+from .board import ImmutableQueenLocations
+from .orders import FirstAvailableRow, RowOrder
 
 MAX_TRACE_QUEENS = 16
 # Characters of JSON the steps may take (the page stays below 2 MB): about 1.7 MB.

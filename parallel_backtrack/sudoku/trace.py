@@ -1,12 +1,13 @@
 """A step-by-step record of the reference Sudoku search, with the rule behind every
-eliminated candidate, for the propagation page.
+eliminated candidate, for the propagation page (``viz.sudoku_page`` draws
+``SudokuTrace.as_data()``: plain data).
 
 The walk is the reference search (``SudokuSpace`` with ``kernel="reference"``):
 the order picks a square, its candidates are tried smallest first, depth-first,
 until the first solution.  Each child is built by the real puzzle
-(``next_puzzles``) and again by the logged copy of its propagator
-(``sudoku_rules``), which says which rule removed each candidate; the two must
-agree (``mismatches`` counts the steps where they did not).
+(``next_puzzles``) and again by the same propagator with an observer
+(``propagate``'s ``observer``), which says which rule removed each candidate; the
+two must agree (``mismatches`` counts the steps where they did not).
 
 Glossary
 --------
@@ -21,7 +22,14 @@ elims
     square in two base-36 digits, value - 1 in one, the rule code in one
     (``"0a21"``: square 10 loses value 3 by hidden single).
 shown
-    What the page shows of a square: its candidates (``sudoku_rules.shown_masks``).
+    What the page shows of a square: its candidates (``shown_masks``).
+rule
+    An int code, the index in ``RULE_NAMES``: ``ASSIGNED`` (the other values of a
+    square given a value), the propagators' ``RULES`` (peer elimination, hidden
+    single, naked twins, locked candidates, unit matching), ``OTHER`` (none of
+    these: only if the observed child ever disagrees with the search's own).
+log
+    A list of ``(square, value, rule)`` triples, in the order they happened.
 nodes
     States visited as the engine counts them: the root plus one per guess.
 
@@ -30,27 +38,60 @@ Example: ``record_sudoku(givens, "units", "fewest").kinds[-1] == "solved"``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..sudoku.candidates import bits
-from ..sudoku.orders import order_named
-from ..sudoku.puzzle import ImmutableSudokuPuzzle, check_givens, read_givens
-from .sudoku_rules import (
-    ASSIGNED,
-    OTHER,
-    PEER,
-    RULE_NAMES,
-    Log,
-    log_diff,
-    propagate_logged,
-    shown_masks,
-)
+from .candidates import bits
+from .grid import Grid
+from .orders import order_named
+from .propagate import PROPAGATORS, RULES, all_open_candidates
+from .puzzle import ImmutableSudokuPuzzle, check_givens, read_givens
 
 MAX_TRACE_SIZE = 25
 # Characters of eliminations a page may carry (4 per candidate): about 1.4 MB.
 MAX_ELIM_CHARS = 1_400_000
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+RULE_NAMES = ("assigned", *RULES, "other")
+CODES = {name: code for code, name in enumerate(RULE_NAMES)}
+ASSIGNED, PEER, OTHER = CODES["assigned"], CODES["peer elimination"], CODES["other"]
+# The rules each propagation can use (the page's legend).
+USED = {"none": ("assigned", "peer elimination"), "peers": ("assigned", "peer elimination"),
+        "units": ("assigned", "peer elimination", "hidden single"),
+        "twins": ("assigned", "peer elimination", "hidden single", "naked twins"),
+        "locked": ("assigned", "peer elimination", "hidden single", "locked candidates"),
+        "matching": ("assigned", "peer elimination", "locked candidates", "unit matching")}
+Log = list[tuple[int, int, int]]
+
+
+def log_diff(log: Log, old: Sequence[int], new: Sequence[int], rule: int,
+             only: int | None = None, skip: int | None = None) -> None:
+    """Append every candidate present in ``old`` and gone in ``new`` (of square ``only``,
+    or of every square but ``skip``)."""
+    for square, (was, now) in enumerate(zip(old, new)):
+        if (only is not None and square != only) or square == skip:
+            continue
+        gone = was & ~now
+        while gone:
+            bit = gone & -gone
+            log.append((square, bit.bit_length(), rule))
+            gone ^= bit
+
+
+def propagate_logged(name: str, masks: list[int], filled: list[int], grid: Grid,
+                     before: Sequence[int] | None, log: Log) -> bool:
+    """Run the propagator called ``name`` in place, logging each removal with its rule
+    (under ``none`` nothing is removed from the masks: see ``shown_masks``)."""
+    def observe(square: int, value: int, rule: str) -> None:
+        log.append((square, value, CODES[rule]))
+
+    return PROPAGATORS[name](masks, filled, grid, before, observe)
+
+
+def shown_masks(name: str, masks: Sequence[int], grid: Grid) -> list[int]:
+    """The candidates a person sees: under ``none`` an open square's values not used by
+    its filled peers (the masks stay full there), else the masks themselves."""
+    return all_open_candidates(masks, grid) if name == "none" else list(masks)
 
 
 def encode(log: Log) -> str:
@@ -100,7 +141,8 @@ class SudokuTrace:
             "limit": self.limit, "capped": self.capped, "start": self.start,
             "givens": self.givens, "kinds": self.kinds, "squares": self.squares,
             "values": self.values, "extra": self.extra, "elims": self.elims,
-            "rules": list(RULE_NAMES), "nodes": self.nodes,
+            "rules": list(RULE_NAMES), "used": [CODES[r] for r in USED[self.propagation]],
+            "nodes": self.nodes,
         }
 
 
