@@ -32,8 +32,11 @@ terminal counts the seconds until it is done.
 Glossary
 --------
 kernel directory
-    A package directory with ``@njit(cache=True)`` functions: ``sudoku/kernel``,
-    ``sudoku/cdcl``, ``nqueens/kernel``, ``nqueens/local``.
+    A package directory with ``@njit(cache=True)`` functions; the list is derived
+    (``_jit_paths.kernel_directories``): ``nqueens/kernel``,
+    ``nqueens/local/kernel``, ``sudoku/kernel``, ``sudoku/cdcl``, and the sliding
+    and game kernels.  Each module there imports this one before it decorates a
+    function, so its kernels cache here whichever is imported first.
 stamp
     sha256 over the names and contents of the directory's ``.py`` files.
 cache root
@@ -58,10 +61,10 @@ from typing import Any
 from numba.core import caching, config
 
 from . import _jit_paths
-from ._jit_paths import PACKAGE, directory_stamp
+from ._jit_paths import PACKAGE, directory_stamp, kernel_directories
 
 __all__ = ["PACKAGE", "cache_dir", "cache_root", "compile_notice", "directory_stamp",
-           "is_cached", "register", "where_cached"]
+           "is_cached", "kernel_directories", "register", "where_cached"]
 NOTICE_SECONDS = 1.0  # a compile expected to take less is not announced
 _announced: set[str] = set()
 _held: list[Any] = []

@@ -17,6 +17,10 @@ index file
     numba's ``<module>.<function>-<line>.py<version>.nbi`` in a cache directory: the
     function has been compiled (for some signature) and its machine code kept.
 
+kernel directories
+    Derived, not listed: every directory of the package with a ``.py`` file that
+    uses numba's ``njit`` (``@njit``, ``numba.njit``), see ``kernel_directories``.
+
 Example: ``is_compiled(PACKAGE / "sudoku" / "kernel", "search.explore_roots")``.
 """
 
@@ -24,12 +28,39 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 APP = "parallel_backtrack"
+MENTIONS_NJIT = re.compile(rb"\bnjit\b")
+
+
+def uses_njit(source: bytes) -> bool:
+    """Does this Python source compile with numba: ``from numba import njit`` or
+    ``numba.njit`` in its code (not in a comment or docstring)?"""
+    if not MENTIONS_NJIT.search(source):
+        return False
+    import ast  # only for the few files that name it
+
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("numba"):
+            if any(alias.name == "njit" for alias in node.names):
+                return True
+        elif (isinstance(node, ast.Attribute) and node.attr == "njit"
+              and isinstance(node.value, ast.Name) and node.value.id == "numba"):
+            return True
+    return False
+
+
+def kernel_directories(root: Path = PACKAGE) -> tuple[Path, ...]:
+    """Every directory under ``root`` with a ``.py`` file that uses ``njit`` (a kernel
+    directory: one numba cache, stamped by all its sources), sorted."""
+    found = {path.parent for path in root.rglob("*.py")
+             if "__pycache__" not in path.parts and uses_njit(path.read_bytes())}
+    return tuple(sorted(found))
 
 
 @cache

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from parallel_backtrack import _jit_cache, _jit_prune
+from parallel_backtrack import _jit_cache, _jit_paths, _jit_prune
 from parallel_backtrack.sudoku.kernel import search
 from parallel_backtrack.sudoku.space import is_valid_solution
 
@@ -79,15 +79,19 @@ def test_a_compile_is_announced_once_and_a_cached_kernel_not_at_all(
 def test_help_and_small_jobs_never_import_numba_or_numpy(argv: list[str]) -> None:
     code = ("import runpy, sys\n"
             f"sys.argv = {['x', *argv[1:]]!r}\n"
+            "status = 0\n"
             "try:\n"
             f"    runpy.run_module({argv[0] + '.__main__'!r}, run_name='__main__')\n"
-            "except SystemExit:\n"
-            "    pass\n"
+            "except SystemExit as stop:\n"
+            "    status = stop.code or 0\n"
             "loaded = sorted(m for m in ('numba', 'numpy') if m in sys.modules)\n"
-            "sys.__stderr__.write(repr(loaded))\n")
+            "sys.__stderr__.write(repr((status, loaded)))\n")
     done = subprocess.run([sys.executable, "-c", code], input=EASY + "\n", capture_output=True,
                           text=True, cwd=ROOT, timeout=100)
-    assert done.stderr.endswith("[]"), done.stderr[-300:]
+    # exit 0 (a usage error would exit 2 before loading anything, and must not pass)
+    assert done.stderr.endswith("(0, [])"), done.stderr[-300:]
+    if "--help" in argv:
+        assert "usage:" in done.stdout
     if "--json" in argv:
         assert json.loads(done.stdout)["count"] == 92
     if argv[-1] == "-":
@@ -184,11 +188,97 @@ def test_the_locator_prunes_when_it_creates_a_cache_directory_only(tmp_path: Pat
     assert again.exists() and newest.exists()
 
 
-@pytest.mark.parametrize("problem", ["nqueens", "sudoku"])
+def test_kernel_directories_are_derived_from_njit_in_any_spelling(tmp_path: Path) -> None:
+    spellings = {"a": "from numba import njit\n\n@njit(cache=True)\ndef f(x):\n    return x\n",
+                 "b": "import numba\n\nf = numba.njit(lambda x: x)\n",
+                 "c": "from numba import njit as jit\n",
+                 "d": '"""Not a kernel: it only says njit and @njit(cache=True)."""\n# njit\n',
+                 "e": "import numba\n"}
+    for name, text in spellings.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "m.py").write_text(text)
+    assert _jit_paths.kernel_directories(tmp_path) == tuple(tmp_path / n for n in "abc")
+    found = {str(d.relative_to(_jit_paths.PACKAGE)) for d in _jit_paths.kernel_directories()}
+    assert {"nqueens/kernel", "nqueens/local/kernel", "sudoku/kernel", "sudoku/cdcl"} <= found
+
+
+def _problem_packages() -> list[str]:
+    package = ROOT / "parallel_backtrack"
+    return sorted(p.name for p in package.iterdir() if (p / "__init__.py").exists()
+                  and p.name not in ("engine", "viz"))
+
+
+def _until_moved(problem: str) -> Any:
+    """sliding/ and games/ get their kernel folders on their own branches (sliding/kernel/,
+    games/connect4/kernel/): until those exist, their kernels sit beside a command line."""
+    moved = {"sliding": "sliding/kernel", "games": "games/connect4/kernel"}.get(problem)
+    pending = moved is not None and not (ROOT / "parallel_backtrack" / moved).is_dir()
+    return pytest.param(problem, marks=pytest.mark.xfail(
+        pending, reason=f"{moved}/ is not there yet", strict=True))
+
+
+@pytest.mark.parametrize("problem", [_until_moved(p) for p in _problem_packages()])
 def test_kernel_directories_hold_no_command_line(problem: str) -> None:
-    """An edit of a command line or lab API file must not recompile a kernel."""
+    """An edit of a command line or lab API file must not recompile a kernel: no kernel
+    directory of any problem package holds a ``__main__``, a ``cli`` or argparse."""
     package = ROOT / "parallel_backtrack" / problem
-    kernels = {path.parent for path in package.rglob("*.py") if "@njit(" in path.read_text()}
+    kernels = [d for d in _jit_paths.kernel_directories() if d.is_relative_to(package)]
     assert kernels and package not in kernels
     for directory in kernels:
         assert not (directory / "__main__.py").exists(), directory
+        for path in directory.glob("*.py"):
+            assert not path.stem.startswith("cli"), path
+            assert "argparse" not in path.read_text(), path
+
+
+def _kernel_modules() -> list[str]:
+    """Every module that compiles a kernel, as a dotted name."""
+    names = []
+    for directory in _jit_paths.kernel_directories():
+        for path in sorted(directory.glob("*.py")):
+            if _jit_paths.uses_njit(path.read_bytes()):
+                parts = path.relative_to(ROOT).with_suffix("").parts
+                names.append(".".join(parts))
+    return names
+
+
+FIRST_IMPORT = """
+import importlib, sys
+from pathlib import Path
+assert "parallel_backtrack._jit_cache" not in sys.modules
+module = importlib.import_module(sys.argv[1])
+from parallel_backtrack import _jit_paths
+directory = Path(module.__file__).resolve().parent
+want = str(_jit_paths.cache_dir(directory))
+paths = {name: getattr(getattr(value, "_cache", None), "_cache_path", None)
+         for name, value in vars(module).items()
+         if getattr(getattr(value, "py_func", None), "__module__", "") == module.__name__}
+cached = {name: path for name, path in paths.items() if path is not None}
+print(len(cached), sorted(name for name, path in cached.items() if path != want))
+"""
+
+
+@pytest.mark.timeout(600)
+def test_each_kernel_imported_first_caches_in_the_shared_user_cache(tmp_path: Path) -> None:
+    """Each kernel module, imported first in a fresh process, registers the shared cache
+    locators itself: its ``cache=True`` kernels cache in ``$NUMBA_CACHE_DIR/
+    parallel_backtrack/<dir>-<stamp>``, not beside the sources.  One of them is compiled
+    and its files checked there."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    modules = _kernel_modules()
+    assert len(modules) >= 6
+    for module in modules:
+        done = subprocess.run([sys.executable, "-c", FIRST_IMPORT, module], env=env,
+                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert done.returncode == 0, (module, done.stderr[-500:])
+        count, strays = done.stdout.split(" ", 1)
+        assert int(count) >= 1 and strays.strip() == "[]", (module, done.stdout)
+    compile_one = ("from parallel_backtrack.nqueens.local.kernel.min_conflicts import "
+                   "make_rng, random_below\nprint(random_below(make_rng(7), 10) < 10)\n")
+    done = subprocess.run([sys.executable, "-c", compile_one], env=env, capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert done.stdout.strip() == "True", done.stderr[-500:]
+    place = _jit_paths.cache_dir(ROOT / "parallel_backtrack" / "nqueens" / "local" / "kernel",
+                                 str(tmp_path))
+    assert place.parent == tmp_path / "parallel_backtrack"
+    assert any(place.glob("min_conflicts.random_below-*.nbi")), sorted(tmp_path.rglob("*"))

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parallel_backtrack.nqueens.local.kernel import (
+from parallel_backtrack.nqueens.local.kernel.min_conflicts import (
     SUSPECTS_MAX,
     _ReferenceRandom,
     make_rng,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parallel_backtrack.nqueens.local.kernel import make_rng
-from parallel_backtrack.nqueens.local.methods import (
+from parallel_backtrack.nqueens.local.kernel.methods import (
     annealing,
     constructive,
     genetic,
     hill_climbing,
 )
+from parallel_backtrack.nqueens.local.kernel.min_conflicts import make_rng
 from parallel_backtrack.nqueens.local.search import is_queens_solution
 
 KERNELS = {

@@ -6,8 +6,10 @@ Glossary
 search
     ``search.py``: ``find_one`` (the public entry, one verified solution) and
     ``LocalResult``; the method names and their parameters.
-kernel, methods
-    The compiled min-conflicts kernels and the other compiled methods.
+kernel
+    ``kernel/``: the compiled min-conflicts kernels (``min_conflicts.py``) and the
+    other compiled methods (``methods.py``), in a folder of their own so that an
+    edit of the command line or of ``search.py`` does not recompile them.
 cli
     ``cli.py``: the ``--find-one`` options of ``python -m parallel_backtrack.nqueens``.
 """

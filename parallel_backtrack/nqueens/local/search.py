@@ -54,8 +54,8 @@ from ...engine import BACKENDS, first_hit, resolve_workers
 from ...engine.checks import UnknownNameError, check_int, check_name, did_you_mean
 from ..board import MAX_BOARD_SIZE, from_columns
 from ..verify import is_queens_solution
-from .kernel import make_rng, min_conflicts_repair, min_conflicts_swaps
-from .methods import ELITE, annealing, constructive, genetic, hill_climbing
+from .kernel.methods import ELITE, annealing, constructive, genetic, hill_climbing
+from .kernel.min_conflicts import make_rng, min_conflicts_repair, min_conflicts_swaps
 from .options import (
     DEFAULT_MAX_STEPS,
     MAX_N,

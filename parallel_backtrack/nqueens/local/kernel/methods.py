@@ -35,8 +35,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
-from .kernel import (
+from .... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from .min_conflicts import (
     add_on_diagonals,
     empty_board,
     place_queen,

@@ -49,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from .... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
 
 _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 _MASK64 = (1 << 64) - 1
