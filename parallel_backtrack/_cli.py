@@ -37,6 +37,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn, TextIO
 
+from ._cluster import backend_type, scheduler_address
 from .engine import BACKENDS, SearchReport, WorkerCrashError, resolve_workers
 from .engine.checks import did_you_mean, is_interrupt
 
@@ -171,26 +172,47 @@ def choice_type(kind: str, choices: Iterable[str]) -> Callable[[str], str]:
 
 
 def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | None = -1, *,
-                       helps: dict[str, str] | None = None, short_workers: bool = True) -> None:
-    """--workers, --backend, --scheduler-address, --timeout, --budget, --budget-seconds,
-    --per-worker, --json, --stats, --progress: the same options in every CLI.
+                       helps: dict[str, str] | None = None, short_workers: bool = True,
+                       budgets: bool = True, stats: bool = True) -> None:
+    """--workers, --backend, --scheduler-address, --timeout, --json, --progress (and,
+    with ``budgets``, --budget, --budget-seconds, --per-worker; with ``stats``,
+    --stats): the same options in every CLI.
 
     ``default_workers`` None leaves the choice to the command (after parsing);
     ``helps`` replaces the help text of an option by its name (``"--json"``), for
-    commands whose output differs; ``short_workers`` adds ``-w``."""
+    commands whose output differs; ``short_workers`` adds ``-w``.  After parsing,
+    ``check_engine_options(args)`` finds what the parser cannot see, and
+    ``engine_options(args)`` gives the engine's keywords."""
     helps = helps or {}
     group = parser.add_argument_group("parallel run")
     flags = ("--workers", "-w") if short_workers else ("--workers",)
     group.add_argument(*flags, type=workers_type, default=default_workers,
                        metavar="W", help=helps.get("--workers", "worker processes; -1 = all "
                                                    f"cores (default: {default_workers})"))
-    group.add_argument("--backend", type=choice_type("backend", BACKENDS), default=None,
+    group.add_argument("--backend", type=backend_type, default=None,
                        metavar="|".join(BACKENDS),
-                       help="where tasks run (default: serial for 1 worker, else loky)")
-    group.add_argument("--scheduler-address", default=None, metavar="tcp://HOST:PORT",
-                       help="with --backend dask: join this running Dask scheduler")
+                       help="where tasks run (default: serial for 1 worker, else loky; dask: "
+                       "a private Dask cluster on this machine)")
+    group.add_argument("--scheduler-address", type=scheduler_address, default=None,
+                       metavar="tcp://HOST:PORT",
+                       help="run the tasks on the Dask cluster of this scheduler (implies "
+                       "--backend dask; --workers is then the cluster's worker threads)")
     group.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                        help="stop at this wall-clock limit, print the partial result, exit 3")
+    if budgets:
+        _add_budget_options(group)
+    out = parser.add_argument_group("output")
+    out.add_argument("--json", action="store_true",
+                     help=helps.get("--json", "print one JSON object"))
+    if stats:
+        out.add_argument("--stats", action="store_true",
+                         help=helps.get("--stats", "print a per-worker table: tasks, "
+                                        "busy/idle seconds, node share"))
+    out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="progress bar on stderr (default: only when stderr is a terminal)")
+
+
+def _add_budget_options(group: Any) -> None:
     group.add_argument("--budget", type=positive_int, default=None, metavar="NODES",
                        help="nodes per task before it hands back its unexplored rest")
     group.add_argument("--budget-seconds", type=positive_float, default=None, metavar="S",
@@ -198,23 +220,24 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | N
                        "(alone: no node limit; with --budget: whichever comes first)")
     group.add_argument("--per-worker", type=positive_int, default=None, metavar="K",
                        help="subtrees per worker in the initial split (default 50)")
-    out = parser.add_argument_group("output")
-    out.add_argument("--json", action="store_true",
-                     help=helps.get("--json", "print one JSON object"))
-    out.add_argument("--stats", action="store_true",
-                     help=helps.get("--stats", "print a per-worker table: tasks, busy/idle "
-                                    "seconds, node share"))
-    out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                     help="progress bar on stderr (default: only when stderr is a terminal)")
+
+
+def check_engine_options(args: argparse.Namespace) -> str | None:
+    """A usage problem among the engine options the parser cannot see, or None."""
+    if args.scheduler_address is not None and args.backend not in (None, "dask"):
+        return (f"--scheduler-address runs on a Dask cluster; it does not go with "
+                f"--backend {args.backend}")
+    return None
 
 
 def engine_options(args: argparse.Namespace) -> dict[str, Any]:
     """The engine keywords the shared options stand for."""
     options: dict[str, Any] = {
         "workers": args.workers, "backend": args.backend, "timeout": args.timeout,
-        "budget": args.budget, "budget_seconds": args.budget_seconds,
-        "per_worker": args.per_worker, "progress": args.progress,
+        "progress": args.progress,
     }
+    for name in ("budget", "budget_seconds", "per_worker"):
+        options[name] = getattr(args, name, None)
     if args.scheduler_address is not None:
         options["backend"] = "dask"
         options["address"] = args.scheduler_address

@@ -9,24 +9,24 @@ its budgets, executors, Dask): docs/engine.md in the repository.
 
 Importing the package is cheap: each name below loads its module on first use (PEP 562),
 so a command line answering ``--help`` never loads the pools, multiprocessing or
-cloudpickle.  A name that reaches the executors (``make_executor``, the modes,
-``backend_names``, ...) first imports every backend module, so every backend is
-registered before anyone asks.
+cloudpickle.  Backend names resolve without a prior import: the registry
+(``backends``) loads the module of a built-in backend when its name is asked for.
 
 Glossary
 --------
 home
     The submodule that defines a name: ``_HOMES["count"] == "modes"``.
-built-in backends
-    ``_BACKEND_HOMES``: each backend this package registers, by the module that
-    registers it; ``BACKENDS`` lists them without importing any of those modules
-    (a test checks that the table and the registry agree).
+BACKENDS
+    Every backend this package registers (``backends.BUILT_IN_NAMES``), listed
+    without importing any executor module.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
+
+from .backends import BUILT_IN_NAMES as BACKENDS
 
 # ``metrics`` is a submodule and a function: the function must win, whoever imports the
 # submodule first, so it is bound here (a small module: dataclasses and ``space``).
@@ -67,12 +67,6 @@ _HOMES = {
     "VirtualExecutor": "virtual",
     "SharedBounds": "window", "shared_bounds": "window",
 }
-_BACKEND_HOMES = {"dask": "dask_executor", "fork": "executors", "loky": "executors",
-                  "serial": "executors", "threads": "executors"}
-BACKENDS = tuple(sorted(_BACKEND_HOMES))  # every backend this package registers
-# Names whose use may look a backend up by name: every backend module is imported first.
-_NEED_BACKENDS = {"backend_names", "Executor", "make_executor", "SolutionStream", "count",
-                  "first_hit", "solutions", "solve", "threshold_search", "VirtualExecutor"}
 
 
 def __getattr__(name: str) -> Any:
@@ -80,9 +74,6 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    if name in _NEED_BACKENDS:
-        for module in sorted(set(_BACKEND_HOMES.values())):
-            importlib.import_module(f"{__name__}.{module}")
     value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
     globals()[name] = value
     return value

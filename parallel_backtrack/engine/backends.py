@@ -3,8 +3,11 @@
 Each backend module registers its executors when imported, as joblib's backends
 do: ``executors.py`` registers its pools (``serial``, ``threads``, ``loky``,
 ``fork``), ``dask_executor.py`` registers ``dask``, and ``executors.make_executor``
-looks names up here.  The package imports them all, so every name is known
-before anyone asks.  This module imports no executor.
+looks names up here.  A built-in name resolves without a prior import: asking for
+the names (``backend_names``) or for one (``backend_named``) loads the module that
+registers it first, as joblib loads its ``dask`` backend on first use
+(``EXTERNAL_BACKENDS``).  This module imports no executor module by name; it
+loads them by name, on demand.
 
 Glossary
 --------
@@ -19,15 +22,32 @@ options
     backend that does not take it is refused with a message naming a backend
     that does.
 
+built-in backends
+    ``BUILT_IN``: each backend this package registers, by the module that
+    registers it (``"dask": "dask_executor"``); ``BUILT_IN_NAMES`` lists them
+    without importing anything (a test checks that the table and the registry
+    agree).
+extra
+    The optional dependencies a backend needs (``dask``: ``distributed``):
+    ``missing_extra`` names the one line to show when they are not installed.
+
 Example: ``register_backend("mine", MyPool)`` makes ``make_executor(4, "mine")``
 return ``MyPool(4)``.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+
+BUILT_IN = {"dask": "dask_executor", "fork": "executors", "loky": "executors",
+            "serial": "executors", "threads": "executors"}
+BUILT_IN_NAMES = tuple(sorted(BUILT_IN))
+# backend -> (module it needs, the extra that installs it)
+EXTRAS = {"dask": ("distributed", "dask")}
 
 
 def cpu_count() -> int:
@@ -68,6 +88,35 @@ def register_backend(name: str, factory: Callable[..., Any],
     REGISTRY[name] = Backend(factory, frozenset(options))
 
 
+def _load_built_in(names: Iterable[str]) -> None:
+    """Import the modules that register these built-in backends (once each)."""
+    for module in sorted({BUILT_IN[name] for name in names if name in BUILT_IN
+                          and name not in REGISTRY}):
+        importlib.import_module(f"{__package__}.{module}")
+
+
 def backend_names() -> tuple[str, ...]:
-    """The registered backends, sorted."""
+    """The registered backends, sorted; every built-in one among them."""
+    _load_built_in(BUILT_IN)
     return tuple(sorted(REGISTRY))
+
+
+def backend_named(name: str) -> Backend | None:
+    """The backend registered as ``name`` (a built-in one is loaded first), or None."""
+    _load_built_in([name])
+    return REGISTRY.get(name)
+
+
+def missing_extra(name: str) -> str | None:
+    """Why backend ``name`` cannot run here (its extra is not installed), or None:
+    ``the dask backend needs dask.distributed: pip install "parallel_backtrack[dask]"``."""
+    need = EXTRAS.get(name)
+    if need is None:
+        return None
+    try:
+        if importlib.util.find_spec(need[0]) is not None:
+            return None
+    except (ImportError, ValueError):  # a broken or blocked install: as good as none
+        pass
+    return (f"the {name} backend needs {name}.{need[0]}: "
+            f'pip install "parallel_backtrack[{need[1]}]"')

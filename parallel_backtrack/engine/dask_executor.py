@@ -10,10 +10,14 @@ address
 shipping
     The Space is scattered to every worker once (``broadcast=True``); tasks
     carry the small future that stands for it and Dask hands them the object.
+    Should every copy be lost (the workers that held it died), the next task
+    submitted scatters it again.
 crash
     Dask itself re-runs a task whose worker died, up to its
     ``distributed.scheduler.allowed-failures``; after that the task fails with
     ``KilledWorker``, which the scheduler treats as a crash of that task only.
+    So is a task Dask cancelled that this executor did not (its input, the
+    scattered Space, was lost with a worker): the scheduler queues it again.
 
 Example: ``DaskExecutor(2)`` is a private two-process cluster on 127.0.0.1;
 ``DaskExecutor(1, address="tcp://10.0.0.5:8786")`` joins a shared one.
@@ -23,9 +27,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from concurrent.futures import CancelledError
 from typing import Any
 
-from .backends import register_backend
+from .backends import missing_extra, register_backend
 from .executors import Executor
 
 ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
@@ -39,8 +44,8 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ImportError("the dask backend needs dask.distributed: "
-                          "pip install 'parallel_backtrack[dask]'") from None
+        raise ImportError(missing_extra("dask") or "the dask backend needs "
+                          'dask.distributed: pip install "parallel_backtrack[dask]"') from None
     return distributed
 
 
@@ -64,11 +69,28 @@ class DaskExecutor(Executor):
         self._distributed = _distributed()
         self._cluster: Any = None
         self._client: Any = None
+        self._shipped: dict[str, tuple[Any, Any]] = {}  # first key -> (object, future now)
+        self._cancelled: set[str] = set()  # keys of the tasks this executor cancelled
         self.address = None if address is None else check_address(address)
         if self.address is not None:
             # Joining is cheap and tells how many workers there really are.
             self._client = self._distributed.Client(self.address, timeout=CONNECT_TIMEOUT)
-            self.workers = max(1, sum(self._client.nthreads().values()))
+            self.workers = self._joined_threads()
+
+    def _joined_threads(self) -> int:
+        """The worker threads of the joined cluster, waiting up to ``CONNECT_TIMEOUT``
+        for a first worker (a cluster may still be starting)."""
+        threads = sum(self._client.nthreads().values())
+        if threads == 0:
+            try:
+                self._client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+            except TimeoutError:
+                self.close()
+                raise ValueError(f"the Dask scheduler at {self.address} has no workers "
+                                 f"(waited {CONNECT_TIMEOUT}); start some with 'dask worker "
+                                 f"{self.address}'") from None
+            threads = sum(self._client.nthreads().values())
+        return max(1, threads)
 
     @property
     def client(self) -> Any:
@@ -84,7 +106,18 @@ class DaskExecutor(Executor):
         return self._client
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return self.client.submit(fn, *args, pure=False)
+        return self.client.submit(fn, *(self._present(arg) for arg in args), pure=False)
+
+    def _present(self, arg: Any) -> Any:
+        """A shipped object's future, scattered again if every copy of it was lost."""
+        entry = self._shipped.get(getattr(arg, "key", None))  # type: ignore[arg-type]
+        if entry is None:
+            return arg
+        obj, current = entry
+        if current.status in ("lost", "cancelled", "error"):
+            current = self.client.scatter(obj, broadcast=True, hash=False)
+            self._shipped[arg.key] = (obj, current)
+        return current
 
     def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
         futures = list(futures)
@@ -98,20 +131,31 @@ class DaskExecutor(Executor):
         return set(done)
 
     def ship(self, obj: Any) -> Any:
-        return self.client.scatter(obj, broadcast=True, hash=False)
+        future = self.client.scatter(obj, broadcast=True, hash=False)
+        self._shipped[future.key] = (obj, future)
+        return future
 
     def cancel(self, futures: Iterable[Any]) -> None:
         futures = list(futures)
         if futures and self._client is not None:
+            self._cancelled.update(future.key for future in futures)
             self._client.cancel(futures)
 
     def is_crash(self, error: BaseException) -> bool:
-        return isinstance(error, self._distributed.KilledWorker)
+        """A worker died under the task, or Dask cancelled it (lost input), not us."""
+        if isinstance(error, self._distributed.KilledWorker):
+            return True
+        if not isinstance(error, CancelledError):
+            return False
+        groups = getattr(error, "error_groups", None) or [error]
+        keys = [getattr(e, "key", None) for g in groups for e in getattr(g, "errors", [g])]
+        return not any(key in self._cancelled for key in keys)
 
     def close(self, kill: bool = False) -> None:
         """Close the client, and the cluster if this executor started it (never a
         cluster it joined)."""
         super().close(kill)
+        self._shipped.clear()
         if self._client is not None:
             self._client.close()
             self._client = None

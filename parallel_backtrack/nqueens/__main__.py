@@ -115,6 +115,9 @@ def _check(args: argparse.Namespace) -> str | None:
 
 
 def _check_run(args: argparse.Namespace) -> str | None:
+    engine_problem = _cli.check_engine_options(args)
+    if engine_problem:
+        return engine_problem
     if args.scheduler_address is None and args.backend != "serial":
         problem = _cli.too_many_workers(
             args.workers, "; for more, join a cluster with --scheduler-address")

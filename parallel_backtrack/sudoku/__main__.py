@@ -58,6 +58,7 @@ from parallel_backtrack._cli import (
 )
 from parallel_backtrack._jit_paths import is_compiled
 from parallel_backtrack.viz.options import add_html_options
+from parallel_backtrack.viz.page import PageError
 
 from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
 from .orders import ORDERS
@@ -69,7 +70,6 @@ from .space import KERNELS
 if TYPE_CHECKING:
     from ..engine import SearchReport
     from .kernel.read import Batch
-    from .trace import SudokuTrace
 
 PROG = "python -m parallel_backtrack.sudoku"
 SOLVERS = ("backtrack", "cdcl", "auto")
@@ -110,8 +110,9 @@ def build_parser() -> Parser:
                         help="with --count: stop counting at K")
     _cli.add_engine_options(parser, 1, helps={
         "--workers": "processes (joblib n_jobs: -1 = all cores; default 1): one puzzle is "
-                     "split across them by the engine (--backend, --budget, "
-                     "--scheduler-address...), a file of many puzzles is dealt out",
+                     "split across them by the engine (--backend, --budget...), a file of "
+                     "many puzzles is dealt out; with --scheduler-address each puzzle in "
+                     "turn is split across the cluster",
         "--json": "JSON Lines, one object per puzzle",
         "--stats": "nodes and seconds per puzzle",
     }, short_workers=False)
@@ -157,7 +158,7 @@ def _bulk(raw: bytes, args: argparse.Namespace) -> Batch | None:
     """The file as one array for the kernel, when it holds several puzzles and nothing
     needs a per-puzzle deadline; None for the per-puzzle path."""
     if (args.kernel != "fast" or args.timeout is not None or b"\0" in raw
-            or args.solver != "backtrack"):
+            or args.solver != "backtrack" or args.scheduler_address is not None):
         return None
     lines = len(list(itertools.islice(_CONTENT_LINE.finditer(raw), SMALL_FILE_LINES + 1)))
     if lines < 2:
@@ -213,6 +214,9 @@ def _text_grid(result: PuzzleResult, args: argparse.Namespace) -> str:
 
 
 def _check(args: argparse.Namespace) -> None:
+    engine_problem = _cli.check_engine_options(args)
+    if engine_problem:
+        raise UsageError(engine_problem)
     if args.limit is not None and not args.count:
         raise UsageError("--limit needs --count")
     if args.solver == "cdcl" and args.count:
@@ -220,6 +224,9 @@ def _check(args: argparse.Namespace) -> None:
                          "(use --solver backtrack to count)")
     if args.solver == "cdcl" and args.workers != 1:
         raise UsageError(f"--solver cdcl runs on one core; got --workers {args.workers}")
+    if args.solver != "backtrack" and args.scheduler_address is not None:
+        raise UsageError(f"--solver {args.solver} runs here, on one core; it does not go "
+                         "with --scheduler-address")
     if args.scheduler_address is None and args.backend != "serial":
         problem = _cli.too_many_workers(
             args.workers, "; for more, join a cluster with --scheduler-address")
@@ -275,12 +282,26 @@ def _results(entries: list[PuzzleEntry], job: Job, args: argparse.Namespace,
     puzzle's parallel runs."""
     if args.solver != "backtrack":
         return _cdcl_results(entries, job, args)
-    if len(entries) == 1:
-        result, found = solve_entry_reported(0, entries[0], job, workers=args.workers)
-        reports.extend(found)
-        return iter([result])
+    if len(entries) == 1 or args.scheduler_address is not None:
+        return _each_split(entries, job, args, reports)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     return solve_entries(entries, job, workers=args.workers, progress=progress)
+
+
+def _each_split(entries: list[PuzzleEntry], job: Job, args: argparse.Namespace,
+                reports: list[SearchReport]) -> Iterator[PuzzleResult]:
+    """Each puzzle in turn, its tree split across ``--workers`` (across the cluster's
+    workers with ``--scheduler-address``), up to the first ``stopped`` one."""
+    workers = max(2, args.workers) if args.scheduler_address is not None else args.workers
+    for index, entry in enumerate(entries):
+        if args.html:  # the page draws the run's reports
+            result, found = solve_entry_reported(index, entry, job, workers=workers)
+            reports.extend(found)
+        else:
+            result = solve_entry(index, entry, job, workers=workers)
+        yield result
+        if result.stop_reason is not None:
+            return
 
 
 def _print(result: PuzzleResult, args: argparse.Namespace, alone: bool) -> None:
@@ -319,7 +340,11 @@ def run(args: argparse.Namespace) -> int:
     batch = _bulk(raw, args)
     entries = _read(raw, args.file) if batch is None else []
     total = len(entries) if batch is None else len(batch.givens) + len(batch.errors)
-    trace = _html_trace(args, entries if batch is None else None)
+    trace = None
+    if args.html:  # a puzzle the page cannot show is a usage error before any search
+        from .page import html_trace
+
+        trace = html_trace(args, entries if batch is None else None)
     started, summary, stop = time.perf_counter(), Summary(), None
     results: Iterator[PuzzleResult] = iter(())
     reports: list[SearchReport] = []
@@ -342,33 +367,10 @@ def run(args: argparse.Namespace) -> int:
             close()  # stops the workers still running
     seconds = time.perf_counter() - started
     if trace is not None:
-        _write_html(args, trace, reports)
-    return _finish(summary, stop, total, seconds, args)
+        from .page import write_html
 
-
-def _html_trace(args: argparse.Namespace, entries: list[PuzzleEntry] | None
-                ) -> SudokuTrace | None:
-    """With ``--html``, the step trace of the one puzzle (before the run: a puzzle the
-    page cannot show is a usage error before any search)."""
-    if not args.html:
-        return None
-    from .page import html_trace
-
-    trace = html_trace(args, entries)
-    if isinstance(trace, str):
-        raise UsageError(trace)
-    return trace
-
-
-def _write_html(args: argparse.Namespace, trace: SudokuTrace,
-                reports: list[SearchReport]) -> None:
-    from ..viz.page import PageError
-    from .page import write_html
-
-    try:
         print(write_html(args, trace, reports), file=sys.stderr)
-    except PageError as error:
-        raise UsageError(str(error)) from None
+    return _finish(summary, stop, total, seconds, args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -378,7 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args
     try:
         return run(args)
-    except UsageError as error:
+    except (UsageError, PageError) as error:
         return usage_error(PROG, str(error))
     except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - one line, no traceback
         return _cli.failure(PROG, error)

@@ -18,9 +18,9 @@ reports
     The engine's ``SearchReport`` of each parallel run of the puzzle, in order
     (none for one worker).
 
-Example: ``trace = html_trace(args, entries)`` (a ``SudokuTrace``, or the one-line
-reason it cannot be drawn), then after the run ``write_html(args, trace, reports)``
-returns the line to print on stderr.
+Example: ``trace = html_trace(args, entries)`` (or ``PageError``, the one-line reason
+it cannot be drawn), then after the run ``write_html(args, trace, reports)`` returns
+the line to print on stderr.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 
 from ..engine import SearchReport
-from ..viz.page import render_page, write_page
+from ..viz.page import PageError, render_page, write_page
 from ..viz.sudoku_page import sudoku_section, sudoku_title
 from ..viz.timeline import timeline_section
 from .formats import PuzzleEntry
@@ -36,29 +36,29 @@ from .puzzle import InvalidPuzzleError
 from .trace import MAX_TRACE_SIZE, SudokuTrace, record_sudoku
 
 
-def _one_puzzle(entries: list[PuzzleEntry] | None) -> tuple[int, ...] | str:
+def _one_puzzle(entries: list[PuzzleEntry] | None) -> tuple[int, ...]:
     if entries is None or len(entries) != 1:
         found = "several" if entries is None else f"{len(entries)}"
-        return f"--html shows one puzzle; the file holds {found} (keep one line or grid)"
+        raise PageError(f"--html shows one puzzle; the file holds {found} (keep one line "
+                        "or grid)")
     entry = entries[0]
     if entry.cells is None:
-        return f"--html: line {entry.line}: {entry.error}"
+        raise PageError(f"--html: line {entry.line}: {entry.error}")
     box = int(round(len(entry.cells) ** 0.25))
     if box * box > MAX_TRACE_SIZE:
-        return (f"--html: a {box * box}x{box * box} puzzle is too big to show (the page "
-                f"draws up to {MAX_TRACE_SIZE}x{MAX_TRACE_SIZE})")
+        raise PageError(f"--html: a {box * box}x{box * box} puzzle is too big to show (the "
+                        f"page draws up to {MAX_TRACE_SIZE}x{MAX_TRACE_SIZE})")
     return entry.cells
 
 
-def html_trace(args: argparse.Namespace, entries: list[PuzzleEntry] | None) -> SudokuTrace | str:
-    """The step trace of the file's one puzzle, or the reason the page cannot show it."""
+def html_trace(args: argparse.Namespace, entries: list[PuzzleEntry] | None) -> SudokuTrace:
+    """The step trace of the file's one puzzle; ``PageError`` (a usage error) when the
+    page cannot show it."""
     cells = _one_puzzle(entries)
-    if isinstance(cells, str):
-        return cells
     try:
         return record_sudoku(cells, args.propagation, args.order, args.trace_limit)
     except InvalidPuzzleError as error:
-        return f"--html: {error}"
+        raise PageError(f"--html: {error}") from None
 
 
 def write_html(args: argparse.Namespace, trace: SudokuTrace,

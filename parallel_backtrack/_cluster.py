@@ -1,0 +1,91 @@
+"""Where a command line's tasks run: the checks behind ``--backend`` and
+``--scheduler-address`` (``_cli.add_engine_options``), made while the arguments are
+parsed, so a bad value is a usage error (exit 2, one line) before any search.
+
+Glossary
+--------
+extra
+    The optional dependencies a backend needs: ``dask`` needs ``distributed``
+    (``pip install "parallel_backtrack[dask]"``).
+address
+    ``tcp://HOST:PORT`` (or ``tls://``) of a running ``dask scheduler``; the port
+    defaults to 8786.  The command checks, within ``CONNECT_SECONDS``, that a Dask
+    scheduler answers there: it greets every new connection at once with its
+    handshake, so a port that accepts and stays silent is not one, and an
+    unreachable host fails fast instead of hanging.
+
+Example: ``scheduler_address("127.0.0.1:8786")`` returns ``"tcp://127.0.0.1:8786"``
+when a scheduler runs there, else raises ``ArgumentTypeError("no Dask scheduler
+answers at tcp://127.0.0.1:8786 (Connection refused); ...")``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from .engine import BACKENDS
+from .engine.backends import missing_extra
+from .engine.checks import did_you_mean
+
+# A Dask scheduler address: tcp:// or tls://, a host, a port (8786 when left out).
+ADDRESS = re.compile(r"(?:(tcp|tls)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+)(?::([0-9]{1,5}))?")
+DASK_PORT = 8786
+# Seconds a command waits to reach a scheduler before it says it cannot (a usage error).
+CONNECT_SECONDS = 3.0
+
+
+def _choice(text: str) -> str:
+    if text not in BACKENDS:
+        raise argparse.ArgumentTypeError(did_you_mean("backend", text, BACKENDS))
+    return text
+
+
+def backend_type(text: str) -> str:
+    """An argparse type for ``--backend``: a known name whose extra is installed."""
+    name = _choice(text)
+    problem = missing_extra(name)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return name
+
+
+def scheduler_address(text: str) -> str:
+    """An argparse type for ``--scheduler-address``: ``tcp://HOST:PORT`` of a Dask
+    scheduler this machine reaches now (checked within ``CONNECT_SECONDS``), with the
+    dask extra installed."""
+    found = ADDRESS.fullmatch(text.strip())
+    port = int(found.group(3) or DASK_PORT) if found else 0
+    if not found or not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(
+            f"expected tcp://HOST:PORT (a Dask scheduler), got {text[:80]!r}")
+    problem = missing_extra("dask")
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    address = f"{found.group(1) or 'tcp'}://{found.group(2)}:{port}"
+    reason = _no_scheduler(found.group(2).strip("[]"), port, found.group(1) == "tls")
+    if reason:
+        raise argparse.ArgumentTypeError(
+            f"no Dask scheduler answers at {address} ({reason}); start one with "
+            "'dask scheduler', or check the address")
+    return address
+
+
+def _no_scheduler(host: str, port: int, tls: bool) -> str | None:
+    """Why no Dask scheduler answers at ``host:port`` within ``CONNECT_SECONDS``, or
+    None.  A scheduler greets a new connection at once (its handshake names the
+    ``pickle-protocol``), so a port that accepts and says nothing else is not one."""
+    import socket
+
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_SECONDS) as sock:
+            if tls:  # the greeting is encrypted: reaching the port is all we check
+                return None
+            sock.settimeout(CONNECT_SECONDS)
+            try:
+                greeting = sock.recv(4096)
+            except TimeoutError:
+                greeting = b""
+    except OSError as error:
+        return getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return None if b"pickle-protocol" in greeting else "the port answers, but not as Dask"

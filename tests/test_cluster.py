@@ -1,0 +1,193 @@
+"""Every family's command line on a real Dask cluster of separate processes: the same
+answers as a local run, also when a worker is killed mid-run; the workers compile
+their own kernels on first use; bad scheduler options are one-line usage errors."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from dask_cluster import CASES, ROOT, Cluster, finish, run_case, start_cluster
+
+pytest.importorskip("distributed")
+pytestmark = [pytest.mark.dask, pytest.mark.timeout(600)]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Cluster:
+    with start_cluster(tmp_path_factory.mktemp("cluster")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def local_answers() -> dict[tuple[str, bool], object]:
+    """Each case's answer on one local worker, short and long runs."""
+    answers = {}
+    for family, case in CASES.items():
+        for long in (False, True):
+            code, out, err = finish(run_case(case, long=long, family=family))
+            assert code == 0, err[-500:]
+            answers[family, long] = case.answer(out)
+    return answers
+
+
+@pytest.mark.parametrize("long", [False, True], ids=["short", "long"])
+@pytest.mark.parametrize("family", sorted(CASES))
+def test_the_cluster_gives_the_local_answer(family: str, long: bool, cluster: Cluster,
+                                             local_answers: dict) -> None:
+    """A short run may end in the parent's own search while the workers warm up; a long
+    one runs tasks on the workers (the N-Queens report names them)."""
+    import json
+
+    case = CASES[family]
+    code, out, err = finish(run_case(case, cluster.address, long=long, family=family))
+    assert code == 0, err[-500:]
+    assert case.answer(out) == local_answers[family, long]
+    if family == "nqueens":
+        report = json.loads(out)
+        assert report["backend"] == "dask" and report["workers"] == 2
+        if long:
+            assert sum(s["tasks"] for s in report["worker_stats"]
+                       if s["worker"] != "parent") > 0, report["worker_stats"]
+
+
+KNOWN = {("nqueens", False): 2680, ("nqueens", True): 14772512, ("sudoku", False): 847,
+         ("sudoku", True): 2267438}
+
+
+def test_the_local_answers_are_the_known_ones(local_answers: dict) -> None:
+    for key, value in KNOWN.items():
+        assert local_answers[key] == value, key
+
+
+@pytest.mark.parametrize("family", sorted(f for f, c in CASES.items() if c.long))
+def test_a_worker_killed_mid_run_changes_no_answer(family: str, cluster: Cluster,
+                                                   local_answers: dict) -> None:
+    """Kill a worker process while it runs a task of the command: its nanny restarts
+    it, Dask runs the lost tasks again, and the answer is the same."""
+    cluster.wait_for_workers(2)
+    pids = cluster.worker_pids()
+    process = run_case(CASES[family], cluster.address, long=True, family=family)
+    killed = None
+    deadline = time.monotonic() + 120
+    while killed is None and process.poll() is None and time.monotonic() < deadline:
+        pid = cluster.busy_worker(pids)
+        if pid is not None:
+            os.kill(pid, 9)
+            killed = pid
+        time.sleep(0.01)
+    running_when_killed = process.poll() is None
+    code, out, err = finish(process)
+    assert killed in pids.values() and running_when_killed, (killed, err[-300:])
+    assert code == 0, err[-500:]
+    assert CASES[family].answer(out) == local_answers[family, True]
+    cluster.wait_for_workers(2)  # the nanny started a new one
+    assert killed not in cluster.worker_pids().values()
+
+
+def test_workers_compile_their_kernels_into_their_own_cache(tmp_path: Path) -> None:
+    """A worker on another machine has no numba cache: its warm-up task compiles the
+    kernel there on first use, into its own user cache (here NUMBA_CACHE_DIR, which the
+    parent does not use; the parent searches meanwhile), and later runs load it."""
+    cache = tmp_path / "worker-cache" / "parallel_backtrack"
+    case = CASES["nqueens"]
+    with start_cluster(tmp_path, env={"NUMBA_CACHE_DIR": str(cache.parent)}) as fresh:
+        code, out, err = finish(run_case(case, fresh.address, long=True))
+        assert code == 0 and case.answer(out) == KNOWN["nqueens", True], err[-500:]
+        deadline = time.monotonic() + 180  # the compile may outlast the first run
+        while not list(cache.glob("nqueens.kernel-*/*.nbc")) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        written = sorted(p.name for p in cache.glob("nqueens.kernel-*/*"))
+        assert any(name.endswith(".nbi") for name in written), written
+        code, out, err = finish(run_case(case, fresh.address, long=True))
+        assert code == 0 and case.answer(out) == KNOWN["nqueens", True], err[-500:]
+    assert not list(Path(ROOT / "parallel_backtrack" / "nqueens" / "kernel").glob("*.nbi"))
+
+
+def refused(argv: list[str], pattern: str, env: dict[str, str] | None = None,
+            code: str | None = None) -> float:
+    """Exit 2 and one line on stderr matching ``pattern``; returns the seconds taken."""
+    import re
+
+    started = time.monotonic()
+    command = [sys.executable, "-m", "parallel_backtrack.nqueens", *argv] if code is None \
+        else [sys.executable, "-c", code, *argv]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          env={**os.environ, **(env or {})})
+    seconds = time.monotonic() - started
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr[-500:]
+    assert "Traceback" not in done.stderr and re.search(pattern, lines[0]), lines[0]
+    return seconds
+
+
+def test_a_malformed_address_is_a_usage_error() -> None:
+    for bad in ("tcp://a b:8786", "tcp://127.0.0.1:99999", "http://127.0.0.1:8786", ""):
+        refused(["--n", "8", "--scheduler-address", bad], r"--scheduler-address: expected "
+                r"tcp://HOST:PORT")
+
+
+def test_an_unreachable_scheduler_fails_fast() -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    seconds = refused(["--n", "8", "--scheduler-address", f"tcp://127.0.0.1:{port}"],
+                      r"no Dask scheduler answers at tcp://127\.0\.0\.1:\d+ \(Connection "
+                      r"refused\)")
+    assert seconds < 20
+
+
+def test_a_port_that_is_not_a_scheduler_fails_fast() -> None:
+    """A port that accepts and says nothing (not a Dask greeting): refused within the
+    connect timeout, not a hang."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        accepted = []
+        threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
+        seconds = refused(["--n", "8", "--scheduler-address",
+                           f"127.0.0.1:{server.getsockname()[1]}"],
+                          r"no Dask scheduler answers at tcp://127\.0\.0\.1:\d+ \(the port "
+                          r"answers, but not as Dask\)")
+    assert seconds < 20 and accepted
+
+
+NO_DASK = """
+import importlib.abc, runpy, sys
+class NoDask(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "distributed":
+            raise ModuleNotFoundError(f"No module named {name!r}")
+sys.meta_path.insert(0, NoDask())
+sys.argv = ["nqueens", *sys.argv[1:]]
+runpy.run_module("parallel_backtrack.nqueens", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("argv", [["--backend", "dask"],
+                                  ["--scheduler-address", "tcp://127.0.0.1:8786"]])
+def test_dask_without_the_extra_names_the_install(argv: list[str]) -> None:
+    refused(["--n", "8", *argv], r'the dask backend needs dask\.distributed: pip install '
+            r'"parallel_backtrack\[dask\]"', code=NO_DASK)
+
+
+def test_a_backend_name_resolves_without_a_prior_import() -> None:
+    code = ("import sys\n"
+            "from parallel_backtrack.engine.backends import backend_named, backend_names\n"
+            "assert 'parallel_backtrack.engine.dask_executor' not in sys.modules\n"
+            "print(backend_named('dask').factory.__name__, backend_names())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.stdout.split(" ", 1)[0] == "DaskExecutor", done.stderr[-500:]
+    assert "'dask'" in done.stdout
+
+
+def test_scheduler_address_with_another_backend_is_a_usage_error(cluster: Cluster) -> None:
+    refused(["--n", "8", "--backend", "loky", "--scheduler-address", cluster.address],
+            "does not go with --backend loky")
