@@ -29,16 +29,16 @@ from pathlib import Path
 
 from parallel_backtrack._cli import kill_worker_pools
 from parallel_backtrack.engine import make_executor
-from parallel_backtrack.games.c4board import Board
-from parallel_backtrack.games.c4kernel import Solver
-from parallel_backtrack.games.c4parallel import parallel_solve
+from parallel_backtrack.games.connect4.board import Board
+from parallel_backtrack.games.connect4.parallel import parallel_solve
+from parallel_backtrack.games.connect4.solver import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import machine  # noqa: E402
 
-from parallel_backtrack.games.parallel import YoungBrothersWait, parallel_alphabeta, search_task
 from parallel_backtrack.games.randomtree import RandomTree
 from parallel_backtrack.games.search import alphabeta
+from parallel_backtrack.games.ybw import YoungBrothersWait, parallel_alphabeta, search_task
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS = ROOT / "tests" / "data" / "c4_middle_medium.txt"

@@ -12,9 +12,10 @@ import pytest
 from parallel_backtrack.engine import make_executor
 from parallel_backtrack.engine.window import UNBOUNDED
 from parallel_backtrack.games import minimax
-from parallel_backtrack.games.c4board import Board, Connect4Game
-from parallel_backtrack.games.c4kernel import POLL, Solver
-from parallel_backtrack.games.c4parallel import SplitGame, parallel_solve
+from parallel_backtrack.games.connect4.board import Board, Connect4Game
+from parallel_backtrack.games.connect4.kernel.search import POLL
+from parallel_backtrack.games.connect4.parallel import SplitGame, parallel_solve
+from parallel_backtrack.games.connect4.solver import Solver
 
 
 def positions(board: Board, stones: int, count: int, seed: int) -> list:

@@ -7,11 +7,11 @@ import pytest
 from parallel_backtrack.engine import make_executor
 from parallel_backtrack.games import Nim, TicTacToe, alphabeta, minimax
 from parallel_backtrack.games.__main__ import main
-from parallel_backtrack.games.c4board import Board
-from parallel_backtrack.games.c4kernel import Solver
-from parallel_backtrack.games.c4parallel import parallel_solve
-from parallel_backtrack.games.parallel import YoungBrothersWait, parallel_alphabeta
+from parallel_backtrack.games.connect4.board import Board
+from parallel_backtrack.games.connect4.parallel import parallel_solve
+from parallel_backtrack.games.connect4.solver import Solver
 from parallel_backtrack.games.randomtree import RandomTree
+from parallel_backtrack.games.ybw import YoungBrothersWait, parallel_alphabeta
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -128,7 +128,7 @@ def test_hooks_give_bounds_and_values_minimax_agrees_with(seed):
 def test_connect4_processes_share_one_table():
     import random
 
-    from parallel_backtrack.games.c4board import Connect4Game
+    from parallel_backtrack.games.connect4.board import Connect4Game
 
     board, rng, ends = Board(5, 4), random.Random(54), []
     while len(ends) < 4:  # 12-stone positions not over: plain minimax checks them

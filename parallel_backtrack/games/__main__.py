@@ -9,9 +9,9 @@ error, 130 Ctrl-C.
 Glossary
 --------
 subcommand module
-    Each ``cli_*.py`` adds its parser (``add_parser``) and a ``run(args, out,
-    prog)``; only the one asked for imports its solver (numba stays unloaded for
-    ``--help``, usage errors and the pure-Python games).
+    Each ``cli_*.py`` (and ``connect4/cli.py``) adds its parser (``add_parser``)
+    and a ``run(args, out, prog)``; only the one asked for imports its solver
+    (numba stays unloaded for ``--help``, usage errors and the pure-Python games).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ import sys
 from typing import TextIO
 
 from .. import _cli
-from . import cli_alphabeta, cli_connect4, cli_games
+from . import cli_alphabeta, cli_games, cli_random
+from .connect4 import cli as cli_connect4
 
 PROG = "python -m parallel_backtrack.games"
 
@@ -38,6 +39,7 @@ def build_parser() -> _cli.Parser:
     commands.required = True
     cli_alphabeta.add_parser(commands)
     cli_games.add_parsers(commands)
+    cli_random.add_parser(commands)
     cli_connect4.add_parser(commands)
     return parser
 

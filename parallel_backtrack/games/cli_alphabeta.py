@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .search import alphabeta, minimax
-from .textformat import TreeFormatError, parse_tree
+from .trees import TreeFormatError, parse_tree
 
 # A line longer than this is not a hand-written tree (set50's longest is 7 kB).
 MAX_LINE = 10_000_000

@@ -29,6 +29,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .game import BaseGame
+
 MAX, MIN = "MAX", "MIN"
 _PAIR = re.compile(r"\(([^(),{}]+),([^(),{}]+)\)")
 _SPACE = re.compile(r"[ \t\r\f\v]+")
@@ -41,12 +43,13 @@ class TreeFormatError(ValueError):
     """A line that is not a valid game tree; the message says why."""
 
 
-class TreeGame:
+class TreeGame(BaseGame):
     """A parsed tree: MAX/MIN nodes, integer leaves, children left to right."""
 
     def __init__(self, kinds: list[str], children: list[list[int]],
                  values: dict[int, int]) -> None:
         self.kinds, self.children, self.values = kinds, children, values
+        self.initial = 0  # the root
 
     def to_move(self, state: int) -> str:
         return self.kinds[state]
