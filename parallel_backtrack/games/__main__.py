@@ -3,8 +3,9 @@
 Subcommands: ``alphabeta`` (the assignment's text format), ``nim``, ``tictactoe``,
 ``connect4`` and ``random`` (parallel alpha-beta on a seeded random tree).
 ``main`` returns the exit status: 0 done, 1 some input was bad (a tree, a
-position, an expected score that did not match), 2 usage error, 4 internal
-error, 130 Ctrl-C.
+position, an expected score that did not match), 2 usage error (options, a file
+that cannot be read), 4 internal error (anything a subcommand did not foresee,
+a fault inside a solver included), 130 Ctrl-C; each with one line on stderr.
 
 Glossary
 --------
@@ -53,10 +54,6 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     prog = f"{PROG} {args.command}"
     try:
         return int(args.run(args, out, prog))
-    except (BrokenPipeError, KeyboardInterrupt, MemoryError) as error:
-        return _cli.failure(prog, error)
-    except (ValueError, OSError) as error:
-        return _cli.usage_error(prog, str(error))
     except Exception as error:  # noqa: BLE001 - one line, never a traceback
         return _cli.failure(prog, error)
 

@@ -120,7 +120,11 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     except OSError as error:
         return _cli.usage_error(prog, f"cannot read {args.file}: {error.strerror or error}")
     with stream:
-        answers = list(answer_stream(stream, args.minimax))
+        try:
+            answers = list(answer_stream(stream, args.minimax))
+        except OSError as error:  # a directory, a read error midway
+            return _cli.usage_error(prog, f"cannot read {args.file}: "
+                                    f"{error.strerror or error}")
     if not answers:
         print(f"{prog}: error: {args.file}: no trees (the file is empty)", file=sys.stderr)
         return 1

@@ -54,6 +54,7 @@ _DELIMITER[list(b"(),{}")] = True
 _UNIT = np.frombuffer(b"(,),", np.uint8)  # the delimiters of one pair and its comma
 _LAST = re.compile(rb"\((" + _NAME + rb"),(" + _NAME + rb")\)\}")  # a set's last pair
 _PREFIX = re.compile(rb"\((?:" + _NAME + rb"(?:,(?:" + _NAME + rb"(?:\))?)?)?)?")
+_LONG = re.compile(rb"\((?:" + _NAME + rb",)?[^(),{}]{%d}" % (MAX_NAME + 1))
 _LEAVES = re.compile(rb"[+-]?[0-9]{1,%d}(?:,[+-]?[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
 _NUMBER_NAME = re.compile(rb"(?:^|,)[+-]?[0-9]+(?:,|$)")
@@ -192,6 +193,9 @@ class TreeReader:
             if shown else ""
 
     def _unexpected(self, buffer: bytes, where: str) -> TreeFormatError:
+        if _LONG.match(buffer, self.pos):
+            return TreeFormatError(f"a name or value longer than {MAX_NAME:,} characters "
+                                   f"{where.split(' (')[0]}" + self._where(buffer))
         if b"{" in buffer[self.pos:] or b"}" in buffer[self.pos:] or self.phase == 4:
             return TreeFormatError(f"unbalanced braces or parentheses {where}"
                                    + self._where(buffer))

@@ -82,12 +82,19 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     if (args.moves is None) == (args.file is None):
         return _cli.usage_error(prog, "give either MOVES or --file FILE (not both)")
-    board = Board(args.width, args.height)
+    try:
+        board = Board(args.width, args.height)
+    except ValueError as error:
+        return _cli.usage_error(prog, str(error))
     if args.file is not None:
         return run_file(args, board, out, prog)
-    position = board.parse(args.moves)  # InvalidMoveError: names the move
-    if board.last_mover_won(position):
-        raise InvalidMoveError(f"the game is over: the last move of {args.moves!r} won")
+    try:
+        position = board.parse(args.moves)
+        if board.last_mover_won(position):
+            raise InvalidMoveError(f"the game is over: the last move of {args.moves!r} won")
+    except InvalidMoveError as error:  # bad input data: one line, exit 1
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return _cli.EXIT_NO
     score, nodes, seconds, moves = solve_and_analyze(args, board, position)
     best = [col for col, value in moves.items() if value == max(moves.values())] if moves \
         else []
@@ -168,7 +175,10 @@ def read_batch(path: str, board: Board) -> tuple[list[dict[str, Any]], list[dict
 def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> int:
     from .batch import solve_batch
 
-    good, bad = read_batch(args.file, board)
+    try:
+        good, bad = read_batch(args.file, board)
+    except OSError as error:
+        return _cli.usage_error(prog, f"cannot read {args.file}: {error.strerror or error}")
     rows = solve_batch(board, good, args.weak, args.tt_mb, args.workers)
     failed = bad + [row for row in rows if row["status"] == "mismatch"]
     for row in sorted(failed, key=lambda r: r["line"]):  # in the file's order
