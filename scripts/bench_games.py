@@ -1,9 +1,9 @@
 """Benchmarks of the games package: prints tables, writes JSON.
 
-1. Connect-Four "middle, medium" positions (15-28 stones, 14-27 moves left with
-   perfect play, as Pascal Pons' Test_L2_R2): mean time per position of the
-   numba solver and of scripts/c4_solver.c (the same algorithm, compiled here
-   with cc -O2), interleaved in rounds; Pons reports 52 ms for his C++ solver.
+1. Connect-Four "middle, medium" positions (Pascal Pons' Test_L2_R2, with his
+   published scores): mean time per position of the numba solver and of
+   scripts/c4_solver.c (the same algorithm, compiled here with cc -O2),
+   interleaved in rounds; Pons reports 52 ms for his C++ solver.
 2. Parallel alpha-beta (Young Brothers Wait) at 1 and 2 workers on a random
    tree and on a Connect-Four position: sequential and parallel interleaved,
    medians, with the load average.
@@ -11,7 +11,8 @@
 4. The memory of a process holding the default 64 MB table.
 
 usage: PYTHONPATH=. python scripts/bench_games.py [--quick] [--json OUT]
-       PYTHONPATH=. python scripts/bench_games.py --generate 100   (the position file)
+       PYTHONPATH=. python scripts/bench_games.py --pons   (every line of Pons' four
+       sets against the published scores: positions, mismatches, mean ms and nodes)
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -29,52 +29,46 @@ from pathlib import Path
 
 from parallel_backtrack._cli import kill_worker_pools
 from parallel_backtrack.engine import make_executor
-from parallel_backtrack.games.c4board import Board
-from parallel_backtrack.games.c4kernel import Solver
-from parallel_backtrack.games.c4parallel import parallel_solve
+from parallel_backtrack.games.connect4.board import Board
+from parallel_backtrack.games.connect4.parallel import parallel_solve
+from parallel_backtrack.games.connect4.solver import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import machine  # noqa: E402
 
-from parallel_backtrack.games.parallel import YoungBrothersWait, parallel_alphabeta, search_task
 from parallel_backtrack.games.randomtree import RandomTree
 from parallel_backtrack.games.search import alphabeta
+from parallel_backtrack.games.ybw import YoungBrothersWait, parallel_alphabeta, search_task
 
 ROOT = Path(__file__).resolve().parents[1]
-POSITIONS = ROOT / "tests" / "data" / "c4_middle_medium.txt"
+PONS = ROOT / "tests" / "data" / "search" / "connect4"
+PONS_SETS = ["Test_L3_R1.txt", "Test_L2_R1.txt", "Test_L2_R2.txt", "Test_L1_R1.txt"]
+POSITIONS = PONS / "Test_L2_R2.txt"
 C_SOURCE = ROOT / "scripts" / "c4_solver.c"
 PONS_MS = 52.0
-
-
-def remaining(board: Board, stones: int, score: int) -> int:
-    """Moves left with perfect play: to the winning stone, or to a full board."""
-    if score == 0:
-        return board.cells - stones
-    return board.cells + 2 - 2 * abs(score) - stones
-
-
-def generate(count: int, seed: int = 2024) -> list[tuple[str, int]]:
-    """Random games stopped at 15-28 stones, kept when 14-27 moves are left."""
-    board, rng, solver, found = Board(), random.Random(seed), Solver(Board(), 64), []
-    while len(found) < count:
-        stones, moves, position = rng.randint(15, 28), "", board.parse("")
-        for _ in range(stones):
-            col = rng.choice([c for c in range(7) if board.can_play(position, c)])
-            position, moves = board.play(position, col), moves + str(col + 1)
-            if board.last_mover_won(position):
-                break
-        if board.last_mover_won(position):
-            continue
-        solver.reset()
-        score, _ = solver.solve(position)
-        if 14 <= remaining(board, stones, score) <= 27:
-            found.append((moves, score))
-    return found
 
 
 def read_positions(limit: int | None) -> list[tuple[str, int]]:
     rows = [line.split() for line in POSITIONS.read_text().splitlines() if line.strip()]
     return [(m, int(s)) for m, s in rows][:limit]
+
+
+def check_pons() -> list[dict]:
+    """Every position of Pons' four sets, solved sequentially (the table kept between
+    positions, as a batch run keeps it) and compared with the published score."""
+    board, solver, rows = Board(), Solver(Board(), 64), []
+    Solver.warm()
+    for name in PONS_SETS:
+        lines = [line.split() for line in (PONS / name).read_text().splitlines() if line]
+        start, nodes, wrong = time.perf_counter(), 0, 0
+        for moves, score in lines:
+            found, count = solver.solve(board.parse(moves))
+            nodes += count
+            wrong += found != int(score)
+        seconds = time.perf_counter() - start
+        rows.append({"set": name, "positions": len(lines), "mismatches": wrong,
+                     "mean_ms": seconds / len(lines) * 1e3, "mean_nodes": nodes / len(lines)})
+    return rows
 
 
 def compile_c(folder: str) -> str:
@@ -293,8 +287,8 @@ def memory_mb() -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--generate", type=int, default=None, metavar="N",
-                        help="write N middle-medium positions to tests/data and stop")
+    parser.add_argument("--pons", action="store_true",
+                        help="only: every line of Pons' four sets against his scores")
     parser.add_argument("--quick", action="store_true", help="fewer positions and rounds")
     parser.add_argument("--skip-66", action="store_true", help="skip 6x6 from empty")
     parser.add_argument("--c4-position", default="4453222", help="the parallel C4 position")
@@ -307,11 +301,15 @@ def main() -> int:
     parser.add_argument("--simulate-c4", default=None, metavar="MOVES,SPLIT",
                         help="only the simulated curve to 64 workers on this position")
     args = parser.parse_args()
-    if args.generate:
-        rows = generate(args.generate)
-        POSITIONS.write_text("".join(f"{m} {s}\n" for m, s in rows))
-        print(f"wrote {len(rows)} positions to {POSITIONS}")
-        return 0
+    if args.pons:
+        checked = check_pons()
+        print("| set | positions | mismatches | mean ms | mean nodes |\n|---|---|---|---|---|")
+        for row in checked:
+            print(f"| {row['set']} | {row['positions']} | {row['mismatches']} | "
+                  f"{row['mean_ms']:.2f} | {row['mean_nodes']:,.0f} |")
+        Path(args.json).write_text(json.dumps({"machine": machine(), "pons": checked},
+                                              indent=1))
+        return 1 if any(row["mismatches"] for row in checked) else 0
     if args.simulate or args.simulate_c4:
         if args.simulate_c4:
             moves, split = args.simulate_c4.split(",")

@@ -1,5 +1,5 @@
 /* The C yardstick for the Connect-Four benchmark: the same algorithm as
- * parallel_backtrack/games/c4kernel.py (Pascal Pons' solver: bitboards, negamax
+ * parallel_backtrack/games/connect4/kernel/search.py (Pascal Pons' solver: bitboards, negamax
  * alpha-beta, non-losing moves, threat ordering centre-first, an always-replace
  * table of uint64 entries (key mod 2^56) << 8 | value, null-window probes).
  *

@@ -56,15 +56,51 @@ def test_tictactoe_counts_every_game_in_parallel(capsys):
     assert payload["games"] == sequential_count(GameHistories()).count == 255_168
 
 
-@pytest.mark.timeout(60)
+def _session(pid: int) -> list[tuple[int, int, int]]:
+    """(pid, parent pid, CPU ticks) of the processes of the session ``pid`` leads."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if entry.name.isdigit() and int(fields[3]) == pid:  # fields[3]: the session id
+            found.append((int(entry.name), int(fields[1]), int(fields[11]) + int(fields[12])))
+    return found
+
+
+def _workers_up(pid: int) -> bool:
+    """Two workers (forked by the fork server, not by the command) are searching:
+    each has used 0.3 s of CPU (a forked worker starts in milliseconds)."""
+    ticks = 0.3 * os.sysconf("SC_CLK_TCK")
+    return sum(parent != pid and own != pid and cpu >= ticks
+               for own, parent, cpu in _session(pid)) >= 2
+
+
+def _kernel_thread_up(pid: int) -> bool:
+    """The solve's kernel thread has run for a while (the warm-up's lasts milliseconds)."""
+    for _ in range(10):
+        if len(os.listdir(f"/proc/{pid}/task")) < 2:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.timeout(120)
 @pytest.mark.parametrize("argv", [["random", "-b", "10", "-d", "12", "--workers", "2"],
                                   ["connect4", ""]])
 def test_ctrl_c_stops_with_130(argv):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # one thread until the kernel's (no BLAS threads): see _kernel_thread_up
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1",
+           "OMP_NUM_THREADS": "1"}
     process = subprocess.Popen(COMMAND + argv,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                                start_new_session=True)
-    time.sleep(3)
+    searching = _workers_up if "--workers" in argv else _kernel_thread_up
+    deadline = time.monotonic() + 50
+    while not searching(process.pid):  # interrupt the search itself, not the start-up
+        assert process.poll() is None and time.monotonic() < deadline, "never searched"
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     try:
         _, err = process.communicate(timeout=10)  # promptly, even inside a compiled kernel

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from parallel_backtrack.games import minimax
 from parallel_backtrack.games.__main__ import main
-from parallel_backtrack.games.c4board import Board, Connect4Game, InvalidMoveError
-from parallel_backtrack.games.c4kernel import Solver
+from parallel_backtrack.games.connect4.board import Board, Connect4Game, InvalidMoveError
+from parallel_backtrack.games.connect4.solver import Solver
 
 
 def random_position(board: Board, stones: int, rng: random.Random) -> str | None:

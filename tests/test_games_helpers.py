@@ -12,9 +12,11 @@ import pytest
 from parallel_backtrack.engine import make_executor
 from parallel_backtrack.engine.window import UNBOUNDED
 from parallel_backtrack.games import minimax
-from parallel_backtrack.games.c4board import Board, Connect4Game
-from parallel_backtrack.games.c4kernel import POLL, Solver
-from parallel_backtrack.games.c4parallel import SplitGame, parallel_solve
+from parallel_backtrack.games.connect4.board import Board, Connect4Game
+from parallel_backtrack.games.connect4.kernel.search import POLL
+from parallel_backtrack.games.connect4.parallel import SplitGame, c4_task, parallel_solve
+from parallel_backtrack.games.connect4.solver import Solver
+from parallel_backtrack.games.ybw import YoungBrothersWait
 
 
 def positions(board: Board, stones: int, count: int, seed: int) -> list:
@@ -63,8 +65,9 @@ def test_every_move_order_variant_gives_the_window_value(variant):
 def test_helper_twins_on_processes_give_the_exact_score():
     small, big = Board(5, 4), Board()
     ends = positions(small, 10, 3, seed=16)
-    lines = (Path(__file__).parent / "data" / "c4_middle_medium.txt").read_text().split("\n")
-    sevens = [line.split()[0] for line in lines[:4]]  # Pons' middle-medium kind
+    lines = (Path(__file__).parent / "data" / "search" / "connect4" /
+             "Test_L2_R2.txt").read_text().split("\n")
+    sevens = [line.split() for line in lines[:4]]  # Pons' middle-medium set
     executor = make_executor(2, "loky")
     try:
         empty = parallel_solve(small, small.parse(""), executor=executor, tt_mb=1,
@@ -72,10 +75,27 @@ def test_helper_twins_on_processes_give_the_exact_score():
         found = [parallel_solve(small, p, executor=executor, tt_mb=1, helpers=True)
                  for p in ends]
         wide = [parallel_solve(big, big.parse(m), executor=executor, tt_mb=4,
-                               helpers=True) for m in sevens]
+                               helpers=True) for m, _ in sevens]
     finally:
         executor.close(kill=True)
     assert empty.score == 0  # 5 x 4 is a draw (John Tromp's table)
     assert [f.score for f in found] == [minimax(Connect4Game(small), p).value for p in ends]
-    assert [f.score for f in wide] == [Solver(big, 4).solve(big.parse(m))[0] for m in sevens]
-    assert empty.twins + sum(f.twins for f in found + wide) > 0  # the twin path ran
+    assert [f.score for f in wide] == [int(score) for _, score in sevens]  # Pons' scores
+
+
+@pytest.mark.timeout(120)
+def test_an_idle_worker_gets_a_twin_and_the_first_answer_counts():
+    """Split one ply, the eldest child alone: the second worker has nothing to do but
+    a twin of it, at once (no timing involved)."""
+    board = Board()
+    position = board.parse("7422341735647741166133573473242566")  # Pons: score 1
+    game = SplitGame(board, 1)
+    executor = make_executor(2, "loky")
+    try:
+        search = YoungBrothersWait(game, executor, split_depth=1, pv_depth=1,
+                                   runner=c4_task, fail_soft=True, helpers=True)
+        found = search.run(position, 0, 1)
+    finally:
+        executor.close(kill=True)
+    assert found.twins >= 1
+    assert found.value > 0  # the null window (0, 1) fails high: the player to move wins

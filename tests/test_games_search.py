@@ -156,7 +156,7 @@ def test_iterative_deepening_stops_when_the_game_ends():
 
 def test_stuck_state_and_until_are_reported():
     stuck = parse_tree("{(A,MAX),(B,MIN)} {(A,B),(A,1),(B,2)}").game
-    stuck.children[1] = []
+    stuck.first[2] = stuck.first[1]  # node B (1) loses its child
     with pytest.raises(NoActionsError, match="no actions"):
         alphabeta(stuck, 0)
     game = Nim(25)

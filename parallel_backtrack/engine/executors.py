@@ -17,7 +17,9 @@ capabilities
     its name: ``runs_inline`` (tasks run inside ``submit``, in this process:
     nothing to probe, split or pickle), ``handle_as_argument`` (a shipped
     handle must reach ``submit`` as an argument of its own), ``slow_start``,
-    ``start_cost``, ``crash_loses_all``.
+    ``start_cost``, ``crash_loses_all``, ``shares_files`` (tasks run on this
+    machine and see the files the parent writes: a stop flag, shared bounds, a
+    shared table).
 workers
     joblib's ``n_jobs`` convention: a positive count, or -1 for every core
     loky can see.  0 and values below -1 are refused.
@@ -25,7 +27,13 @@ shipping
     ``executor.ship(obj)`` sends a large, unchanging object (the Space) to the
     workers once and returns a small handle; tasks carry the handle and call
     ``worker.unship(handle)`` inside the worker (what runs there is in
-    ``worker.py``; this module holds only the pools).
+    ``worker.py``; this module holds only the pools).  A problem's task function
+    need not know: ``executor.submit(run_shipped, fn, handle, *args)`` calls
+    ``fn(obj, *args)`` in the worker.
+pool for a run
+    ``with pool_for_run(executor, workers, backend) as pool:``: the caller's
+    executor (released at the end) or a new one (closed at the end, killed
+    when the run ends in an error or Ctrl-C).
 stop flag
     ``executor.stop_flag()`` is a small picklable flag the tasks of one run
     check now and then; ``executor.raise_flag(flag)`` ends them within
@@ -50,7 +58,8 @@ import queue
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import cloudpickle  # type: ignore[import-untyped]
@@ -115,6 +124,9 @@ class Executor:
     # About what starting the workers costs, in seconds: a tree the parent finishes
     # alone in that time does not start them.
     start_cost = 0.3
+    # Tasks run on this machine and see the files the parent writes (a stop flag that
+    # appears, bounds in a mapped file, a shared table): pools of local processes.
+    shares_files = False
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
@@ -194,6 +206,7 @@ class _LocalPool(Executor):
     future reports to one queue as it finishes (``wait_any``)."""
 
     runs_inline = False
+    shares_files = True
 
     def __init__(self, workers: int) -> None:
         super().__init__(workers)
@@ -382,6 +395,28 @@ def make_executor(workers: int = 1, backend: str | None = None, **options: Any) 
             raise ValueError(f"a scheduler {option} needs backend {takers[0]!r}, "
                              f"got backend {backend!r}")
     return chosen.factory(count, **{k: v for k, v in options.items() if v is not None})
+
+
+@contextmanager
+def pool_for_run(executor: Executor | None = None, workers: int = 1,
+                 backend: str | None = None, **options: Any) -> Iterator[Executor]:
+    """The pool of one run: ``executor`` when given (released at the end: its owner
+    keeps it), else a new one from ``make_executor`` (closed at the end; killed when
+    the run ends in an error or Ctrl-C, so no task outlives it)."""
+    owned = executor is None
+    pool = make_executor(workers, backend, **options) if executor is None else executor
+    try:
+        yield pool
+    except BaseException:
+        pool.close(kill=True) if owned else pool.release()
+        raise
+    pool.close() if owned else pool.release()
+
+
+def run_shipped(fn: Callable[..., Any], handle: Any, *args: Any) -> Any:
+    """In a worker: ``fn(obj, *args)`` with ``obj`` the object behind ``handle`` (what
+    ``executor.ship`` returned), so a problem's task function gets it unpickled."""
+    return fn(unship(handle), *args)
 
 
 def _fork(workers: int) -> ForkExecutor:

@@ -12,8 +12,8 @@ slot
     (``raise_to``: a monotone maximum), tasks read it.  A slot starts at
     ``initial`` (``-UNBOUNDED`` unless told).
 shared
-    On a pool whose tasks share this machine's files (the capability a local
-    stop flag shows: its ``path`` is a file), the slots live in a small file
+    On a pool whose tasks share this machine's files (``executor.shares_files``),
+    the slots live in a small file
     the parent writes and every worker maps; tasks see a raise within
     microseconds.  Elsewhere (a Dask cluster) a task sees the values the bounds
     had when it was submitted: still correct, only less pruning.
@@ -119,6 +119,4 @@ def _map(path: str) -> mmap.mmap | None:
 def shared_bounds(executor: Any, slots: int, initial: int = -UNBOUNDED) -> SharedBounds:
     """Bounds for one run on ``executor``: a shared file when its tasks can see this
     machine's files (a local pool), else values handed to each task as submitted."""
-    flag = executor.stop_flag()
-    shared = getattr(flag, "path", None) is not None
-    return SharedBounds(slots, initial, shared=shared)
+    return SharedBounds(slots, initial, shared=executor.shares_files)

@@ -1,18 +1,20 @@
 """Two-player game search: the Game protocol, minimax, negamax, alpha-beta (with a
 transposition table, iterative deepening, null windows), the alpha-beta
-assignment's text format, Nim, tic-tac-toe, Connect-Four and parallel alpha-beta."""
+assignment's text format (``trees``), Nim, tic-tac-toe, Connect-Four (the
+``connect4`` package) and parallel alpha-beta (Young Brothers Wait, ``ybw``)."""
 
 from .deepening import iterative_deepening, null_window
-from .game import Game, SearchResult
+from .game import BaseGame, Game, SearchResult
 from .nim import MultiNim, Nim, nim_theory, xor_rule
-from .parallel import ParallelResult, parallel_alphabeta
 from .randomtree import RandomTree
 from .search import NoActionsError, alphabeta, minimax, negamax
 from .table import TranspositionTable
-from .textformat import TreeFormatError, TreeGame, parse_tree
 from .tictactoe import GameHistories, TicTacToe
+from .trees import TreeFormatError, TreeGame, parse_tree
+from .ybw import ParallelResult, parallel_alphabeta
 
 __all__ = [
+    "BaseGame",
     "Game",
     "GameHistories",
     "MultiNim",

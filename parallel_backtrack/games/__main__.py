@@ -3,15 +3,16 @@
 Subcommands: ``alphabeta`` (the assignment's text format), ``nim``, ``tictactoe``,
 ``connect4`` and ``random`` (parallel alpha-beta on a seeded random tree).
 ``main`` returns the exit status: 0 done, 1 some input was bad (a tree, a
-position, an expected score that did not match), 2 usage error, 4 internal
-error, 130 Ctrl-C.
+position, an expected score that did not match), 2 usage error (options, a file
+that cannot be read), 4 internal error (anything a subcommand did not foresee,
+a fault inside a solver included), 130 Ctrl-C; each with one line on stderr.
 
 Glossary
 --------
 subcommand module
-    Each ``cli_*.py`` adds its parser (``add_parser``) and a ``run(args, out,
-    prog)``; only the one asked for imports its solver (numba stays unloaded for
-    ``--help``, usage errors and the pure-Python games).
+    Each ``cli_*.py`` (and ``connect4/cli.py``) adds its parser (``add_parser``)
+    and a ``run(args, out, prog)``; only the one asked for imports its solver
+    (numba stays unloaded for ``--help``, usage errors and the pure-Python games).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import sys
 from typing import TextIO
 
 from .. import _cli
-from . import cli_alphabeta, cli_connect4, cli_games
+from . import cli_alphabeta, cli_games, cli_random
+from .connect4 import cli as cli_connect4
 
 PROG = "python -m parallel_backtrack.games"
 
@@ -38,6 +40,7 @@ def build_parser() -> _cli.Parser:
     commands.required = True
     cli_alphabeta.add_parser(commands)
     cli_games.add_parsers(commands)
+    cli_random.add_parser(commands)
     cli_connect4.add_parser(commands)
     return parser
 
@@ -51,10 +54,6 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     prog = f"{PROG} {args.command}"
     try:
         return int(args.run(args, out, prog))
-    except (BrokenPipeError, KeyboardInterrupt, MemoryError) as error:
-        return _cli.failure(prog, error)
-    except (ValueError, OSError) as error:
-        return _cli.usage_error(prog, str(error))
     except Exception as error:  # noqa: BLE001 - one line, never a traceback
         return _cli.failure(prog, error)
 

@@ -19,17 +19,18 @@ Example: ``Graph 1: Score: 4; Leaf Nodes Examined: 6`` for the classic tree.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
+from .. import _cli
 from .search import alphabeta, minimax
-from .textformat import TreeFormatError, parse_tree
+from .trees import ParsedTree, TreeFormatError, TreeReader
 
-# A line longer than this is not a hand-written tree (set50's longest is 7 kB).
-MAX_LINE = 10_000_000
+CHUNK = 1 << 20  # bytes read at a time: a line of any length streams through
 
 
 @dataclass
@@ -44,27 +45,44 @@ class Answer:
         return f"Graph {self.graph}: Score: {self.score}; Leaf Nodes Examined: {self.leaves}"
 
 
-def tree_lines(data: bytes) -> Iterator[tuple[int, str | None]]:
-    """(line number, text) for every non-blank line; text None for undecodable bytes."""
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
+def read_trees(stream: BinaryIO) -> Iterator[tuple[int, ParsedTree | TreeFormatError]]:
+    """(line number, tree or the error) for every non-blank line of a binary stream,
+    read in chunks (``trees.TreeReader``): memory follows the tree, not the line."""
+    number, start, reader, failed = 0, 0, None, None
+    for chunk in iter(lambda: stream.read(CHUNK), b""):
+        parts = chunk.split(b"\n")
+        for index, part in enumerate(parts):
+            if reader is None and failed is None and part.strip():
+                start, reader = number + 1, TreeReader()
+            if reader is not None:
+                try:
+                    reader.feed(part)
+                except TreeFormatError as error:
+                    reader, failed = None, error
+            if index < len(parts) - 1:
+                number += 1
+                yield from _finish(start, reader, failed)
+                reader, failed = None, None
+    yield from _finish(start, reader, failed)
+
+
+def _finish(line: int, reader: TreeReader | None,
+            failed: TreeFormatError | None) -> Iterator[tuple[int, ParsedTree | TreeFormatError]]:
+    if failed is not None:
+        yield line, failed
+    elif reader is not None:
         try:
-            yield number, raw.decode("utf-8")
-        except UnicodeDecodeError:
-            yield number, None
+            reader.feed(b"", final=True)
+            yield line, reader.tree()
+        except TreeFormatError as error:
+            yield line, error
 
 
-def answer(graph: int, line: int, text: str | None, use_minimax: bool) -> Answer:
+def answer(graph: int, line: int, parsed: ParsedTree | TreeFormatError,
+           use_minimax: bool) -> Answer:
     found = Answer(graph, line)
-    try:
-        if text is None:
-            raise TreeFormatError("binary data (not UTF-8 text), not a tree")
-        if len(text) > MAX_LINE:
-            raise TreeFormatError(f"line of {len(text):,} characters (at most {MAX_LINE:,})")
-        parsed = parse_tree(text)
-    except TreeFormatError as error:
-        found.error = str(error)
+    if isinstance(parsed, TreeFormatError):
+        found.error = str(parsed)
         return found
     result = (minimax(parsed.game, 0) if use_minimax else alphabeta(parsed.game, 0))
     found.score = (int(result.value) if use_minimax else parsed.score(result.value))
@@ -72,9 +90,13 @@ def answer(graph: int, line: int, text: str | None, use_minimax: bool) -> Answer
     return found
 
 
+def answer_stream(stream: BinaryIO, use_minimax: bool = False) -> Iterator[Answer]:
+    for graph, (line, parsed) in enumerate(read_trees(stream), 1):
+        yield answer(graph, line, parsed, use_minimax)
+
+
 def answer_file(data: bytes, use_minimax: bool = False) -> list[Answer]:
-    return [answer(graph, line, text, use_minimax)
-            for graph, (line, text) in enumerate(tree_lines(data), 1)]
+    return list(answer_stream(io.BytesIO(data), use_minimax))
 
 
 def add_parser(commands: Any) -> None:
@@ -93,9 +115,16 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
-    with open(args.file, "rb") as stream:
-        data = stream.read()
-    answers = answer_file(data, args.minimax)
+    try:
+        stream = open(args.file, "rb")  # noqa: SIM115 - closed below
+    except OSError as error:
+        return _cli.usage_error(prog, f"cannot read {args.file}: {error.strerror or error}")
+    with stream:
+        try:
+            answers = list(answer_stream(stream, args.minimax))
+        except OSError as error:  # a directory, a read error midway
+            return _cli.usage_error(prog, f"cannot read {args.file}: "
+                                    f"{error.strerror or error}")
     if not answers:
         print(f"{prog}: error: {args.file}: no trees (the file is empty)", file=sys.stderr)
         return 1
@@ -109,8 +138,12 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     else:
         text = "".join(a.text() + "\n" for a in good)
     if args.output is not None:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as target:
+                target.write(text)
+        except OSError as error:
+            return _cli.usage_error(prog, f"cannot write {args.output}: "
+                                    f"{error.strerror or error}")
     else:
         out.write(text)
     return 1 if len(good) < len(answers) else 0

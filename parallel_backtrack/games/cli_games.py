@@ -1,4 +1,4 @@
-"""``games nim``, ``games tictactoe`` and ``games random``: the small games' commands.
+"""``games nim`` and ``games tictactoe``: the small games' commands.
 
 Glossary
 --------
@@ -20,7 +20,6 @@ import time
 from typing import Any, TextIO
 
 from .. import _cli
-from . import cli_random
 from .nim import Nim, nim_theory
 from .search import alphabeta
 from .table import DEFAULT_CAPACITY, TranspositionTable
@@ -54,7 +53,6 @@ def add_parsers(commands: Any) -> None:
                      help="worker processes for the count; -1 = all cores (default: 1)")
     ttt.add_argument("--json", action="store_true", help="print one JSON object")
     ttt.set_defaults(run=run_tictactoe)
-    cli_random.add_parser(commands)
 
 
 def nim_payload(sticks: int, no_tt: bool) -> dict[str, Any]:

@@ -45,9 +45,9 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
-    from .parallel import parallel_alphabeta
     from .randomtree import RandomTree
     from .search import alphabeta
+    from .ybw import parallel_alphabeta
 
     if args.branching ** min(args.split_depth, args.depth) > 4096:
         return _cli.usage_error(prog, "--split-depth too deep: at most 4,096 split nodes")

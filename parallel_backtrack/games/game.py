@@ -13,12 +13,26 @@ utility(state, player)
 mover's view
     ``negamax`` and ``alphabeta`` score every node for the player to move there;
     ``minimax`` scores every node for the player to move at the root.
+initial
+    The state a game starts from (``parallel_alphabeta`` searches from it when
+    given no state).
+
+Optional methods (declared with their defaults by ``BaseGame``; a game may
+subclass it or define only some of them, ``hooks_of`` gives either the same face)
+-------------------------------------------------------------------------------
 key(state)
-    Optional: a hashable identity for the transposition table (default: the
-    state itself).
+    A hashable identity for the transposition table (default: the state itself).
 ordered_actions(state)
-    Optional: ``actions`` in a better search order (best first); searches use it
-    when ``ordered=True``.
+    ``actions`` in a better search order (best first); searches use it when
+    ``ordered=True`` (default: ``actions``).
+value_bounds(state)
+    ``(low, high)`` bounds on the value of a state that is not terminal, for its
+    player to move; the parallel search answers a child whose bounds close its
+    window without searching it (default: None, nothing known).
+record(state, value, alpha, beta)
+    The parallel search hands each split node's proved value here (a lower bound
+    when ``value >= beta``, else an upper bound), e.g. for a table the tasks
+    share (default: nothing).
 
 Example: ``minimax(Nim(5), 5).value == -1`` (5 = 1 mod 4: the player to move loses).
 """
@@ -36,6 +50,8 @@ INFINITY = float("inf")
 class Game(Protocol):
     """Two players, perfect information, immutable states."""
 
+    initial: Any
+
     def to_move(self, state: Any) -> Hashable: ...
 
     def actions(self, state: Any) -> Sequence[Any]: ...
@@ -47,19 +63,47 @@ class Game(Protocol):
     def utility(self, state: Any, player: Any) -> float: ...
 
 
-def key_of(game: Game, state: Any) -> Hashable:
-    """The transposition-table key of ``state``: ``game.key`` when the game has one."""
-    key = getattr(game, "key", None)
-    return state if key is None else key(state)
+class BaseGame:
+    """The Game protocol's optional methods with their defaults (see the module doc);
+    a game subclasses it and overrides what it offers."""
+
+    def actions(self, state: Any) -> Sequence[Any]:
+        raise NotImplementedError
+
+    def key(self, state: Any) -> Hashable:
+        return state  # type: ignore[no-any-return]
+
+    def ordered_actions(self, state: Any) -> Sequence[Any]:
+        return self.actions(state)
+
+    def value_bounds(self, state: Any) -> tuple[Any, Any] | None:
+        return None
+
+    def record(self, state: Any, value: Any, alpha: Any, beta: Any) -> None:
+        return None
 
 
-def actions_of(game: Game, state: Any, ordered: bool) -> list[Any]:
-    """The actions in search order: ``ordered_actions`` when asked for and offered."""
-    if ordered:
-        better = getattr(game, "ordered_actions", None)
-        if better is not None:
-            return list(better(state))
-    return list(game.actions(state))
+HOOKS = ("key", "ordered_actions", "value_bounds", "record")
+
+
+class _View(BaseGame):
+    """A game that does not subclass ``BaseGame``, seen as one: its own optional
+    methods where it has them, the defaults elsewhere."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        for name in HOOKS:
+            own = getattr(game, name, None)
+            if callable(own):
+                self.__dict__[name] = own  # shadows the declared default
+
+    def actions(self, state: Any) -> Sequence[Any]:
+        return self.game.actions(state)  # type: ignore[no-any-return]
+
+
+def hooks_of(game: Any) -> BaseGame:
+    """``game``'s optional methods: the game itself, or a view with the defaults."""
+    return game if isinstance(game, BaseGame) else _View(game)
 
 
 @dataclass(slots=True)

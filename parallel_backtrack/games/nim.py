@@ -24,6 +24,8 @@ from __future__ import annotations
 from functools import reduce
 from operator import xor
 
+from .game import BaseGame
+
 MAX, MIN = "MAX", "MIN"
 NimState = tuple[int, str]
 MultiState = tuple[tuple[int, ...], int]
@@ -33,7 +35,7 @@ def other(player: str) -> str:
     return MIN if player == MAX else MAX
 
 
-class Nim:
+class Nim(BaseGame):
     """The assignment's single-heap Nim; states are ``(sticks, player to move)``."""
 
     def __init__(self, sticks: int) -> None:
@@ -66,7 +68,7 @@ def nim_theory(sticks: int) -> int:
     return -1 if sticks % 4 == 1 else 1
 
 
-class MultiNim:
+class MultiNim(BaseGame):
     """Normal-play Nim on several heaps; states are ``(sorted heaps, player)``."""
 
     def __init__(self, heaps: tuple[int, ...]) -> None:

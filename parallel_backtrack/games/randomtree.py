@@ -17,6 +17,8 @@ Example: ``RandomTree(4, 6, seed=1)`` has 4^6 = 4,096 leaves.
 
 from __future__ import annotations
 
+from .game import BaseGame
+
 MAX, MIN = "MAX", "MIN"
 VALUE_RANGE = 1000
 _MASK = (1 << 64) - 1
@@ -30,7 +32,7 @@ def splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-class RandomTree:
+class RandomTree(BaseGame):
     """``branching`` children per node, leaves at ``depth``, values seeded by ``seed``."""
 
     def __init__(self, branching: int, depth: int, seed: int = 0) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .game import INFINITY, Game, SearchResult, actions_of
+from .game import INFINITY, Game, SearchResult, hooks_of
 from .table import EXACT, FULL_DEPTH, LOWER, UPPER, Entry, TranspositionTable, flag_for
 
 Evaluate = Callable[[Any, Any], float]
@@ -86,12 +86,14 @@ class Search:
         self.ordered, self.until = ordered, until
         self.nodes = self.leaves = self.tt_hits = 0
         self.horizon_hit = False
-        key = getattr(game, "key", None)
-        self.key: Callable[[Any], Any] = key if key is not None else (lambda state: state)
+        hooks = hooks_of(game)
+        self.key: Callable[[Any], Any] = hooks.key
+        # the actions in search order: ``ordered_actions`` when asked for
+        self.actions: Callable[[Any], Any] = hooks.ordered_actions if ordered else game.actions
 
     def frame(self, state: Any, mover: Any, alpha: float, beta: float, depth: int,
               entry: Entry | None) -> _Frame:
-        actions = actions_of(self.game, state, self.ordered)
+        actions = list(self.actions(state))
         if not actions:
             raise NoActionsError(f"state {state!r} is not terminal but has no actions")
         if entry is not None and entry[4] is not None and actions[0] != entry[4] \

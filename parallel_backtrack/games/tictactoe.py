@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .game import BaseGame
+
 X, O = "X", "O"
 LINES = (0b111, 0b111000, 0b111000000, 0b1001001, 0b10010010, 0b100100100, 0b100010001,
          0b1010100)
@@ -37,7 +39,7 @@ def popcount(mask: int) -> int:
 WINS = tuple(any(mask & line == line for line in LINES) for mask in range(1 << 9))
 
 
-class TicTacToe:
+class TicTacToe(BaseGame):
     """The 3 x 3 game: +1 a win, -1 a loss, 0 a draw."""
 
     initial: Board = (0, 0)

@@ -9,6 +9,10 @@ batch file
     ``--file FILE``: one ``moves [expected_score]`` per line (Pascal Pons' test
     format); blank lines and lines starting with ``#`` are skipped.  A bad line
     or a score that differs from the expected one fails that line only (exit 1).
+    With ``--workers`` the positions are shared out over the workers (each
+    searches its share sequentially, one table per worker); with ``--json`` each
+    position is one JSON line (``line``, ``moves``, ``status``, ``score``,
+    ``expected``, ``nodes``, ``seconds``), the summary goes to stderr.
 weak
     ``--weak``: win (+1), draw (0) or loss (-1) only, a faster search.
 
@@ -24,8 +28,8 @@ import sys
 import time
 from typing import Any, TextIO
 
-from .. import _cli
-from .c4board import DEFAULT_HEIGHT, DEFAULT_WIDTH, Board, InvalidMoveError
+from ... import _cli
+from .board import DEFAULT_HEIGHT, DEFAULT_WIDTH, Board, InvalidMoveError, Position
 
 DEFAULT_TT_MB = 64
 MAX_TT_MB = 4096
@@ -41,7 +45,7 @@ def megabytes(text: str) -> float:
     return value
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "connect4", help="the exact score of a Connect-Four position",
         description="Solve Connect-Four positions exactly (Pascal Pons' score: 0 a draw, "
@@ -61,43 +65,37 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--tt-mb", type=megabytes, default=DEFAULT_TT_MB, metavar="MB",
                         help=f"transposition table size in MB (default {DEFAULT_TT_MB})")
     parser.add_argument("--workers", "-w", type=_cli.workers_type, default=1, metavar="W",
-                        help="worker processes for one position (Young Brothers Wait over "
-                        "the first plies of each probe); default 1: sequential")
+                        help="worker processes: for one position, Young Brothers Wait over "
+                        "the first plies of each probe; with --file, the positions shared "
+                        "out; default 1: sequential")
     parser.add_argument("--split-depth", type=_cli.int_in("split depth", 1, 4),
                         default=4, help="plies the parent splits with --workers (default 4)")
     parser.add_argument("--no-helpers", action="store_true",
                         help="with --workers: no helper twins (by default a worker that "
                         "would idle searches a running task's subtree in another order)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object (with --file: one per position)")
     parser.set_defaults(run=run)
+    return parser
 
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     if (args.moves is None) == (args.file is None):
         return _cli.usage_error(prog, "give either MOVES or --file FILE (not both)")
-    board = Board(args.width, args.height)
-    if args.moves is not None:
-        position = board.parse(args.moves)  # InvalidMoveError: a usage error naming the move
+    try:
+        board = Board(args.width, args.height)
+    except ValueError as error:
+        return _cli.usage_error(prog, str(error))
+    if args.file is not None:
+        return run_file(args, board, out, prog)
+    try:
+        position = board.parse(args.moves)
         if board.last_mover_won(position):
             raise InvalidMoveError(f"the game is over: the last move of {args.moves!r} won")
-    from .c4kernel import Solver
-
-    solver = Solver(board, args.tt_mb)
-    if args.file is not None:
-        return run_file(args, board, solver, out, prog)
-    solver.warm()  # load the compiled kernels before the clock starts
-    start = time.perf_counter()
-    if args.workers == 1:
-        score, nodes = solver.solve(position, args.weak)
-    else:
-        from .c4parallel import parallel_solve
-
-        found = parallel_solve(board, position, workers=args.workers, tt_mb=args.tt_mb,
-                               split_depth=args.split_depth, weak=args.weak,
-                               helpers=not args.no_helpers)
-        score, nodes = found.score, found.nodes
-    seconds = time.perf_counter() - start
-    moves = solver.analyze(position, args.weak)
+    except InvalidMoveError as error:  # bad input data: one line, exit 1
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return _cli.EXIT_NO
+    score, nodes, seconds, moves = solve_and_analyze(args, board, position)
     best = [col for col, value in moves.items() if value == max(moves.values())] if moves \
         else []
     payload = {"moves": args.moves, "width": board.width, "height": board.height,
@@ -112,6 +110,27 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     print("move scores: " + " ".join(f"{c}:{v:+d}" for c, v in moves.items())
           + f"; best: {', '.join(map(str, best))}", file=out)
     return 0
+
+
+def solve_and_analyze(args: argparse.Namespace, board: Board,
+                      position: Position) -> tuple[int, int, float, dict[int, int]]:
+    """(score, nodes, seconds, the score of each move): the move scores are searched
+    on the table the solve filled (with workers: the run's shared table)."""
+    from .solver import Solver
+
+    Solver.warm()  # load the compiled kernels before the clock starts
+    if args.workers == 1:
+        solver = Solver(board, args.tt_mb)
+        start = time.perf_counter()
+        score, nodes = solver.solve(position, args.weak)
+        seconds = time.perf_counter() - start
+        return score, nodes, seconds, solver.analyze(position, args.weak)
+    from .parallel import ParallelSolver
+
+    with ParallelSolver(board, workers=args.workers, tt_mb=args.tt_mb,
+                        split_depth=args.split_depth, helpers=not args.no_helpers) as run:
+        found = run.solve(position, args.weak)
+        return found.score, found.nodes, found.seconds, run.analyze(position, args.weak)
 
 
 def _outcome(score: int) -> str:
@@ -131,12 +150,11 @@ def _line(text: str) -> tuple[str, int | None]:
     return parts[0], expected
 
 
-def run_file(args: argparse.Namespace, board: Board, solver: Any, out: TextIO,
-             prog: str) -> int:
-    with open(args.file, encoding="utf-8", errors="replace") as stream:
+def read_batch(path: str, board: Board) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(positions to solve, bad lines) of a batch file, each a row with its ``line``."""
+    with open(path, encoding="utf-8", errors="replace") as stream:
         lines = stream.read().splitlines()
-    rows, failed, seconds, nodes = [], 0, 0.0, 0
-    solver.warm()
+    good, bad = [], []
     for number, text in enumerate(lines, 1):
         if not text.strip() or text.lstrip().startswith("#"):
             continue
@@ -146,37 +164,42 @@ def run_file(args: argparse.Namespace, board: Board, solver: Any, out: TextIO,
             if board.last_mover_won(position):
                 raise InvalidMoveError("the game is over: the last move won")
         except ValueError as error:
-            print(f"{prog}: {args.file}:{number}: {error}", file=sys.stderr)
-            failed += 1
+            bad.append({"line": number, "moves": text.strip()[:80], "status": "invalid",
+                        "error": str(error)})
             continue
-        start = time.perf_counter()
-        score, count = solver.solve(position, args.weak)
-        took = time.perf_counter() - start
-        seconds, nodes = seconds + took, nodes + count
-        if args.weak and expected is not None:
-            expected = (expected > 0) - (expected < 0)
-        ok = expected is None or expected == score
-        if not ok:
-            print(f"{prog}: {args.file}:{number}: {moves} scores {score}, expected {expected}",
-                  file=sys.stderr)
-            failed += 1
-        rows.append({"line": number, "moves": moves, "score": score, "expected": expected,
-                     "nodes": count, "seconds": round(took, 6), "ok": ok})
-    return _print_batch(args, rows, failed, seconds, nodes, out)
+        good.append({"line": number, "moves": moves, "expected": expected,
+                     "position": position})
+    return good, bad
 
 
-def _print_batch(args: argparse.Namespace, rows: list[dict[str, Any]], failed: int,
-                 seconds: float, nodes: int, out: TextIO) -> int:
+def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> int:
+    from .batch import solve_batch
+
+    try:
+        good, bad = read_batch(args.file, board)
+    except OSError as error:
+        return _cli.usage_error(prog, f"cannot read {args.file}: {error.strerror or error}")
+    rows = solve_batch(board, good, args.weak, args.tt_mb, args.workers)
+    failed = bad + [row for row in rows if row["status"] == "mismatch"]
+    for row in sorted(failed, key=lambda r: r["line"]):  # in the file's order
+        problem = row.get("error") or (f"{row['moves']} scores {row['score']}, expected "
+                                       f"{row['expected']}")
+        print(f"{prog}: {args.file}:{row['line']}: {problem}", file=sys.stderr)
+    return _print_batch(args, rows, bad, len(failed), out)
+
+
+def _print_batch(args: argparse.Namespace, rows: list[dict[str, Any]],
+                 bad: list[dict[str, Any]], failed: int, out: TextIO) -> int:
     solved = len(rows)
-    summary = {"file": args.file, "positions": solved, "failed": failed,
-               "mean_seconds": seconds / solved if solved else 0.0,
-               "mean_nodes": nodes / solved if solved else 0.0}
+    seconds, nodes = sum(r["seconds"] for r in rows), sum(r["nodes"] for r in rows)
+    summary = (f"{solved} positions, mean {seconds / max(solved, 1) * 1e3:.3f} ms and "
+               f"{nodes / max(solved, 1):,.0f} nodes per position, {failed} failed")
     if args.json:
-        print(json.dumps({**summary, "results": rows}, sort_keys=True), file=out)
+        for row in sorted(rows + bad, key=lambda r: r["line"]):
+            print(json.dumps(row, sort_keys=True), file=out)
+        print(summary, file=sys.stderr)
     else:
         for row in rows:
             print(f"{row['moves']} {row['score']}", file=out)
-        print(f"{solved} positions, mean {summary['mean_seconds'] * 1e3:.3f} ms and "
-              f"{summary['mean_nodes']:,.0f} nodes per position, {failed} failed",
-              file=out)
+        print(summary, file=out)
     return 1 if failed or not solved else 0

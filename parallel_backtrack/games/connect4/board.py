@@ -14,7 +14,8 @@ move string
 score (Pons' convention)
     For the player to move: 0 a draw; ``(W * H + 1 - n) // 2`` when they can win
     with their next stone, ``n`` stones already down (a faster win scores more);
-    negative for a loss.
+    negative for a loss.  The helpers are ``kernel.scores`` (plain Python, shared
+    with the compiled search).
 Connect4Game
     The same rules in the Game protocol (for the generic searches and for
     checking the solver with plain minimax on end-games).
@@ -25,6 +26,9 @@ Example: ``Board(7, 6).parse("4453").moves == 4``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ..game import BaseGame
+from .kernel.scores import win_score
 
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 7, 6
 MAX_WIDTH = 9  # one digit per move
@@ -119,11 +123,12 @@ class Board:
         return "\n".join(rows)
 
 
-class Connect4Game:
+class Connect4Game(BaseGame):
     """Connect-Four in the Game protocol, scored in Pons' convention."""
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board or Board()
+        self.initial = Position(0, 0, 0)  # the empty board
 
     def to_move(self, state: Position) -> int:
         return state.moves % 2
@@ -140,7 +145,7 @@ class Connect4Game:
     def utility(self, state: Position, player: int) -> int:
         if not self.board.last_mover_won(state):
             return 0
-        won = (self.board.cells + 2 - state.moves) // 2  # for the last mover
+        won = win_score(self.board.cells, state.moves - 1)  # for the last mover
         return -won if player == state.moves % 2 else won
 
     def key(self, state: Position) -> int:

@@ -8,17 +8,20 @@ SplitGame
     is over or the player to move wins at once (scored as Pons scores it), so
     every task starts where the compiled negamax may start.
 shared table
-    On a pool whose workers share this machine's files, one transposition table
-    for the whole run: a file (in ``/dev/shm`` where there is one) every worker
-    maps, entries written without locks (one 64-bit word each, see
-    ``c4kernel``: a stale or overwritten entry costs work, never a wrong score).
-    What one worker learnt the other finds, as in the sequential search.
+    On a pool whose workers share this machine's files (``shares_files``), one
+    transposition table for the whole run: a file (in ``/dev/shm`` where there is
+    one) every worker maps, entries written without locks (one 64-bit word each,
+    see ``kernel.table``: a stale or overwritten entry costs work, never a wrong
+    score).  What one worker learnt the other finds, as in the sequential search.
 worker solver
     Elsewhere (a Dask cluster) each worker keeps its own ``Solver`` per board and
     table size, for every probe of a run.
 probe
     One null-window search ``(med, med + 1)``, as in Pons' ``solve``; the
     parallel solve runs the same sequence of probes as the sequential one.
+ParallelSolver
+    One pool and one table for several solves (a context manager): ``analyze``
+    after ``solve`` scores each move on the table the solve filled.
 
 Example: ``parallel_solve(Board(), Board().parse("4453"), workers=2)`` gives the
 score the sequential ``Solver.solve`` gives.
@@ -30,25 +33,27 @@ import os
 import tempfile
 import time
 import uuid
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..engine import make_executor
-from ..engine.window import SharedBounds
-from ..engine.worker import unship
-from .c4board import Board, Connect4Game, Position
-from .c4kernel import (
-    ENTRY_BYTES,
-    KEY_MASK,
-    Solver,
-    Watch,
-    board_table_size,
-    ordered_columns,
-    probe_point,
+from ...engine.executors import Executor, pool_for_run
+from ...engine.window import SharedBounds
+from ..ybw import Chain, YoungBrothersWait, chain_window
+from .board import Board, Connect4Game, Position
+from .kernel.scores import (
+    decode_code,
+    encode_code,
+    loss_score,
+    node_range,
+    table_limits,
+    win_score,
 )
-from .parallel import Chain, YoungBrothersWait, chain_window
+from .kernel.search import U64, probe_point
+from .kernel.table import ENTRY_BYTES, load, store
+from .solver import Solver, Watch, board_table_size, ordered_columns
 
 _SOLVERS: dict[tuple[int, int, float], Solver] = {}
 _RUNS: dict[tuple[int, int, float], str] = {}  # the run each worker table belongs to
@@ -82,45 +87,31 @@ class SplitGame(Connect4Game):
         if super().is_terminal(state):
             return super().utility(state, player)
         if self.wins_now(state):
-            value = (self.board.cells + 1 - state.moves) // 2
+            value = win_score(self.board.cells, state.moves)
         else:  # every move lets the opponent win at once
-            value = -((self.board.cells - state.moves) // 2)
+            value = loss_score(self.board.cells, state.moves)
         return value if player == state.moves % 2 else -value
-
 
     def value_bounds(self, state: Position) -> tuple[int, int]:
         """The bounds the compiled negamax applies on entering ``state`` (a state that
         is not terminal here): the moves left, and the shared table's entry."""
-        cells, plies = self.board.cells, state.moves
-        low, high = -((cells - 2 - plies) // 2), (cells - 1 - plies) // 2
-        table = worker_solver(self).table  # the workers' (or, alone, this process's)
-        key = state.current + state.mask
-        entry = int(table[key % table.shape[0]])
-        if entry >> 8 == key & int(KEY_MASK) and entry & 0xFF:
-            lo, span = self._limits()
-            v = entry & 0xFF
-            if v > span:
-                low = max(low, v - span + lo - 1)
-            else:
-                high = min(high, v + lo - 1)
+        low, high = node_range(self.board.cells, state.moves)
+        code = load(worker_solver(self).table, U64(state.current + state.mask))
+        if code:
+            lower, bound = decode_code(int(code), *table_limits(self.board.cells))
+            low, high = (max(low, bound), high) if lower else (low, min(high, bound))
         return low, high
 
     def record(self, state: Position, value: int, alpha: int, beta: int) -> None:
         """A split node's proved value into the table, as the compiled negamax stores
         it (a lower bound at a cut-off, else an upper bound): later probes find it."""
-        lo, span = self._limits()
-        code = value - lo + 1 + (span if value >= beta else 0)
-        table = worker_solver(self).table
-        key = state.current + state.mask
-        table[key % table.shape[0]] = (key & int(KEY_MASK)) << 8 | code
-
-    def _limits(self) -> tuple[int, int]:
-        """The table's ``lo`` and ``span`` (see ``c4kernel``)."""
-        lo = -(self.board.cells // 2) - 1
-        return lo, (self.board.cells + 1) // 2 + 1 - lo + 1
+        code = encode_code(value, value >= beta, *table_limits(self.board.cells))
+        store(worker_solver(self).table, U64(state.current + state.mask), code)
 
 
 def worker_solver(game: SplitGame) -> Solver:
+    """The solver whose table this process uses for ``game``'s run (in the parent
+    too: the shared table, or the parent's own when tasks run here)."""
     if game.table_path is not None:
         return _shared_solver(game, game.table_path)
     key = (game.board.width, game.board.height, game.tt_mb)
@@ -153,8 +144,8 @@ def make_shared_table(board: Board, tt_mb: float) -> str:
 
 
 def _watch(bounds: SharedBounds, chain: Chain, root_window: tuple[int, int]) -> Watch:
-    """What the compiled negamax polls: the bounds file mapped here (where the pool
-    shares files; else the values as sent) and the task's chain."""
+    """What the compiled negamax polls: the bounds file mapped here (shared bounds;
+    else the values as sent) and the task's chain."""
     values = None
     if bounds.path is not None:
         values = _WATCHED.get(bounds.path)
@@ -175,13 +166,12 @@ def _watch(bounds: SharedBounds, chain: Chain, root_window: tuple[int, int]) -> 
     return values, slots, signs, root_window[0], root_window[1]
 
 
-def c4_task(handle: Any, state: Position, chain: Chain, root_window: tuple[int, int],
+def c4_task(game: SplitGame, state: Position, chain: Chain, root_window: tuple[int, int],
             bounds: SharedBounds, variant: int = 0) -> tuple[int, int, list[Any]]:
     """Pons' negamax below one split-ply position, in the window the bounds give; it
     stops when that window closes.  ``variant``: a helper's move order (the twin's
     1: the task's first ply rotated by one, which measured better than rotating the
     second ply or both)."""
-    game = unship(handle)
     alpha, beta = chain_window(chain, root_window, bounds)
     if alpha >= beta:
         return beta, 0, []
@@ -201,60 +191,83 @@ class ParallelSolve:
     twins: int = 0
 
 
+class ParallelSolver:
+    """One pool and one table for several parallel solves (see the module doc)."""
+
+    def __init__(self, board: Board, *, workers: int = 2, backend: str | None = None,
+                 split_depth: int = 4, tt_mb: float = 64, helpers: bool = True,
+                 executor: Executor | None = None, **pool_options: Any) -> None:
+        self.board, self.split_depth, self.helpers = board, split_depth, helpers
+        self.game = SplitGame(board, tt_mb)
+        self._pool = (executor, workers, backend, pool_options)
+        self._stack = ExitStack()
+
+    def __enter__(self) -> ParallelSolver:
+        executor, workers, backend, options = self._pool
+        self.executor = self._stack.enter_context(
+            pool_for_run(executor, workers, backend, **options))
+        if self.executor.shares_files:  # tasks see this machine's files: one table
+            path = self.game.table_path = make_shared_table(self.board, self.game.tt_mb)
+            self._stack.callback(_drop_table, path)
+        self.handle = self.executor.ship(self.game)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stack.__exit__(*exc)
+
+    def solve(self, position: Position, weak: bool = False) -> ParallelSolve:
+        """The exact (or ``weak``) score with every probe split over the workers."""
+        start, game = time.perf_counter(), self.game
+        if game.is_terminal(position):
+            value = game.utility(position, position.moves % 2)
+            return ParallelSolve(value, 1, 0, 0, time.perf_counter() - start, 1)
+        low = loss_score(self.board.cells, position.moves)
+        high = win_score(self.board.cells, position.moves)
+        counts = [0, 0, 0, 0]  # nodes, tasks, probes, twins
+        low = self._probes(position, (-1, 1) if weak else (low, high), counts)
+        score = (low > 0) - (low < 0) if weak else low
+        return ParallelSolve(score, counts[0], counts[1], counts[2],
+                             time.perf_counter() - start, self.executor.workers, counts[3])
+
+    def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
+        """The score of every move, searched here on the table the solves filled
+        (the shared table; on a cluster, this process's own)."""
+        return worker_solver(self.game).analyze(position, weak)
+
+    def _probes(self, position: Position, limits: tuple[int, int],
+                counts: list[int]) -> int:
+        """Pons' null-window probe sequence, each probe split over the workers."""
+        low, high = limits
+        while low < high:
+            med = int(probe_point(low, high))
+            search = YoungBrothersWait(self.game, self.executor,
+                                       split_depth=self.split_depth, runner=c4_task,
+                                       shipped=self.handle, fail_soft=True,
+                                       helpers=self.helpers)
+            found = search.run(position, med, med + 1)
+            for index, figure in enumerate((found.nodes, found.tasks, 1, found.twins)):
+                counts[index] += figure
+            if found.value <= med:
+                high = found.value
+            else:
+                low = found.value
+        return low
+
+
+def _drop_table(path: str) -> None:
+    _SHARED.pop(path, None)  # this process's map of it goes too
+    os.remove(path)
+
+
 def parallel_solve(board: Board, position: Position, *, workers: int = 2,
                    backend: str | None = None, split_depth: int = 4, tt_mb: float = 64,
-                   weak: bool = False, executor: Any = None,
+                   weak: bool = False, executor: Executor | None = None,
                    helpers: bool = True) -> ParallelSolve:
     """The exact (or ``weak``) score with every probe split over the workers;
-    ``helpers``: idle workers search twins of running tasks (``parallel``)."""
-    start = time.perf_counter()
+    ``helpers``: idle workers search twins of running tasks (``ybw``)."""
     game = SplitGame(board, tt_mb)
-    if game.is_terminal(position):
-        value = game.utility(position, position.moves % 2)
-        return ParallelSolve(value, 1, 0, 0, time.perf_counter() - start, 1)
-    owned = executor is None
-    executor = executor or make_executor(workers, backend)
-    if getattr(executor.stop_flag(), "path", None) is not None:  # tasks see our files
-        game.table_path = make_shared_table(board, tt_mb)
-    low = -((board.cells - position.moves) // 2)
-    high = (board.cells + 1 - position.moves) // 2
-    if weak:
-        low, high = -1, 1
-    counts = [0, 0, 0, 0]  # nodes, tasks, probes, twins
-    try:
-        handle = executor.ship(game)
-        low = _probes(game, executor, handle, position, (low, high), split_depth, counts,
-                      helpers)
-    except BaseException:
-        executor.close(kill=True) if owned else executor.release()
-        raise
-    finally:
-        if game.table_path is not None:
-            _SHARED.pop(game.table_path, None)  # this process's map of it goes too
-            os.remove(game.table_path)
-    executor.close() if owned else executor.release()
-    score = (low > 0) - (low < 0) if weak else low
-    return ParallelSolve(score, counts[0], counts[1], counts[2], time.perf_counter() - start,
-                         executor.workers, counts[3])
-
-
-def _probes(game: SplitGame, executor: Any, handle: Any, position: Position,
-            limits: tuple[int, int], split_depth: int, counts: list[int],
-            helpers: bool) -> int:
-    """Pons' null-window probe sequence, each probe split over the workers."""
-    low, high = limits
-    while low < high:
-        med = int(probe_point(low, high))
-        search = YoungBrothersWait(game, executor, split_depth=split_depth,
-                                   runner=c4_task, shipped=handle, fail_soft=True,
-                                   helpers=helpers)
-        found = search.run(position, med, med + 1)
-        counts[0] += found.nodes
-        counts[1] += found.tasks
-        counts[2] += 1
-        counts[3] += found.twins
-        if found.value <= med:
-            high = found.value
-        else:
-            low = found.value
-    return low
+    if game.is_terminal(position):  # no pool for a position decided at once
+        return ParallelSolve(game.utility(position, position.moves % 2), 1, 0, 0, 0.0, 1)
+    with ParallelSolver(board, workers=workers, backend=backend, split_depth=split_depth,
+                        tt_mb=tt_mb, helpers=helpers, executor=executor) as solver:
+        return solver.solve(position, weak)

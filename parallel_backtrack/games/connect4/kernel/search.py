@@ -1,6 +1,6 @@
-"""The compiled Connect-Four solver: Pascal Pons' algorithm in numba.
+"""The compiled Connect-Four search: Pascal Pons' algorithm in numba.
 
-Negamax with alpha-beta on bitboards (see ``c4board``), an explicit stack (no
+Negamax with alpha-beta on bitboards (see ``board``), an explicit stack (no
 recursion in compiled code), moves ordered by the number of winning threats
 they make (centre first among equals), never a move that lets the opponent win
 at once, a transposition table, and the exact score by null-window probes.
@@ -11,44 +11,40 @@ non-losing moves
     The playable cells minus those under an opponent's winning cell; when the
     opponent threatens a win the move must block it (two threats: lost).
 table
-    One uint64 array, an entry ``(key mod 2^56) << 8 | value`` (0: empty) for the
-    position key ``current + mask``; slot ``key % size``, always replace.  One
-    64-bit word per entry: workers sharing a table (``c4parallel``) never see a
-    key with another key's value, a torn or stale entry can only cost work.  The
-    size (an odd prime) and the 56 key bits identify a key of up to 64 bits
-    when ``size >= 2^(bits - 56)`` (``table_size`` makes sure).  A value ``v``
-    up to ``span`` is an upper bound ``v + lo - 1``, above it a lower bound
-    ``v - span + lo - 1``; ``lo``/``hi`` are the board's score limits.
+    See ``table`` (the entries) and ``scores`` (the codes and score limits).
 ply
     Index into the stack: the root is ply 0.
 
 The kernels release the GIL (``nogil``): a command line runs them in a thread and
-stays responsive to Ctrl-C while a long search runs.
+stays responsive to Ctrl-C while a long search runs.  ``negamax`` is one loop of
+about 80 lines: the explicit stack lives in its local arrays, and a helper per
+branch of the loop would pass the whole stack around.
 
-Example: ``solve_position(Board(), Board().parse("4453"))`` gives ``(score, nodes)``.
+Example: ``solve(current, mask, plies, False, ...)`` (called by ``solver.Solver``).
 """
 
 from __future__ import annotations
 
-import threading
-from typing import Any
-
 import numba
 import numpy as np
 
-from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
-from .c4board import Board, Position
+from .... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from . import scores
+from .table import load, store
 
 U64 = np.uint64
 ONE = U64(1)
 ZERO = U64(0)
-KEY_BITS = 56
-KEY_MASK = U64((1 << KEY_BITS) - 1)
-EIGHT = U64(8)
-LOW_BYTE = U64(0xFF)
 POLL = 1024  # nodes between a task's looks at its window
 NO_WATCH = np.zeros(1, np.int64)  # a search without a chain: nothing to watch
 NO_CHAIN = np.zeros(0, np.int64)
+
+win_score = numba.njit(cache=True, nogil=True, inline="always")(scores.win_score)
+loss_score = numba.njit(cache=True, nogil=True, inline="always")(scores.loss_score)
+node_range = numba.njit(cache=True, nogil=True, inline="always")(scores.node_range)
+encode_code = numba.njit(cache=True, nogil=True, inline="always")(scores.encode_code)
+decode_code = numba.njit(cache=True, nogil=True, inline="always")(scores.decode_code)
+table_limits = numba.njit(cache=True, nogil=True, inline="always")(scores.table_limits)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -114,27 +110,24 @@ def _enter(cur, msk, plies, a, b, cells, height, bottom, full, table, lo, span):
     """Checks at a node before its children: (done, value, moves, alpha, beta)."""
     possible = non_losing_moves(cur, msk, height, bottom, full)
     if possible == ZERO:
-        return True, -((cells - plies) // 2), possible, a, b
+        return True, loss_score(cells, plies), possible, a, b
     if plies >= cells - 2:
         return True, 0, possible, a, b
-    low = -((cells - 2 - plies) // 2)
+    low, high = node_range(cells, plies)
     if a < low:
         a = low
         if a >= b:
             return True, a, possible, a, b
-    high = (cells - 1 - plies) // 2
-    key = cur + msk
-    entry = table[key % U64(table.shape[0])]
-    if entry >> EIGHT == key & KEY_MASK and entry & LOW_BYTE != ZERO:
-        v = np.int64(entry & LOW_BYTE)
-        if v > span:
-            bound = v - span + lo - 1
+    code = load(table, cur + msk)
+    if code != 0:
+        lower, bound = decode_code(code, lo, span)
+        if lower:
             if a < bound:
                 a = bound
                 if a >= b:
                     return True, a, possible, a, b
-        elif v + lo - 1 < high:
-            high = v + lo - 1
+        elif bound < high:
+            high = bound
     if b > high:
         b = high
         if a >= b:
@@ -145,7 +138,7 @@ def _enter(cur, msk, plies, a, b, cells, height, bottom, full, table, lo, span):
 @numba.njit(cache=True, nogil=True)
 def closed(watch, slots, signs, root_alpha, root_beta):
     """Whether the task's window, rebuilt from the shared bounds ``watch`` along its
-    chain (``slots``, ``signs``: see ``parallel.chain_window``), has closed."""
+    chain (``slots``, ``signs``: see ``games.ybw.chain_window``), has closed."""
     a, b = root_alpha, root_beta
     for i in range(slots.shape[0]):
         if signs[i] < 0:
@@ -175,8 +168,7 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
     is then 1 and nothing half-searched was stored.  ``variant``: a helper's move order,
     rotated by one at each ply ``p`` whose bit ``1 << p`` is set."""
     cells = width * height
-    lo, hi = -(cells // 2) - 1, (cells + 1) // 2 + 1
-    span = hi - lo + 1
+    lo, span = table_limits(cells)
     depth = cells - plies0 + 2
     cur = np.empty(depth, np.uint64)
     msk = np.empty(depth, np.uint64)
@@ -185,7 +177,6 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
     count = np.zeros(depth, np.int64)
     index = np.zeros(depth, np.int64)
     moves = np.empty((depth, width), np.uint64)
-    size = U64(table.shape[0])
     cur[0], msk[0], alpha[0], beta[0] = current0, mask0, alpha0, beta0
     ply, enter, value, ret = 0, True, 0, 0
     watched = slots.shape[0] > 0
@@ -210,8 +201,7 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
                 if ply < 63 and variant >> ply & 1 and count[ply] > 1:
                     _rotate(moves[ply], count[ply], 1)
         elif value >= beta[ply]:
-            key = cur[ply] + msk[ply]
-            table[key % size] = (key & KEY_MASK) << EIGHT | U64(value - lo + 1 + span)
+            store(table, cur[ply] + msk[ply], encode_code(value, True, lo, span))
             ret, ready = value, True
         elif value > alpha[ply]:
             alpha[ply] = value
@@ -226,8 +216,7 @@ def negamax(current0, mask0, plies0, alpha0, beta0, width, height, bottom, full,
                 ply += 1
                 enter = True
                 continue
-            key = cur[ply] + msk[ply]
-            table[key % size] = (key & KEY_MASK) << EIGHT | U64(alpha[ply] - lo + 1)
+            store(table, cur[ply] + msk[ply], encode_code(alpha[ply], False, lo, span))
             ret = alpha[ply]
         if ply == 0:
             return ret
@@ -265,8 +254,8 @@ def solve(current, mask, plies, weak, width, height, bottom, full, order, col_ma
     """The exact score (``weak``: only its sign) by null-window probes, as Pons' solve."""
     cells = width * height
     if can_win_next(current, mask, height, bottom, full):
-        return (cells + 1 - plies) // 2
-    low, high = -((cells - plies) // 2), (cells + 1 - plies) // 2
+        return win_score(cells, plies)
+    low, high = loss_score(cells, plies), win_score(cells, plies)
     if weak:
         low, high = -1, 1
     watch, chain = np.zeros(1, np.int64), np.zeros(0, np.int64)  # nothing to watch
@@ -280,141 +269,3 @@ def solve(current, mask, plies, weak, width, height, bottom, full, order, col_ma
             low = r
     return low
 
-
-DEFAULT_TT_MB = 64
-Watch = tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
-
-ENTRY_BYTES = 8  # one uint64: 56 key bits and the value's byte
-
-
-def _prime(size: int) -> bool:
-    return all(size % d for d in range(3, int(size**0.5) + 1, 2))
-
-
-def table_size(megabytes: float, key_bits: int = KEY_BITS) -> int:
-    """The largest odd prime number of entries ``megabytes`` hold (fewer slots shared
-    by keys that differ in a multiple of the size), at least ``2^(key_bits - 56)`` so
-    that the slot and the 56 stored bits tell every key apart."""
-    size = max(3, int(megabytes * 2**20) // ENTRY_BYTES) | 1
-    while not _prime(size):
-        size -= 2
-    floor = 1 << max(0, key_bits - KEY_BITS)
-    if size < floor:
-        size = floor | 1
-        while not _prime(size):
-            size += 2
-    return size
-
-
-def in_thread(fn: Any, *args: Any) -> Any:
-    """``fn(*args)`` in a daemon thread, the caller waiting in short slices: a Ctrl-C
-    reaches the main thread at once (the kernel, which holds no GIL, is left to die
-    with the process)."""
-    if threading.current_thread() is not threading.main_thread():
-        return fn(*args)
-    box: list[Any] = []
-
-    def target() -> None:
-        try:
-            box.append((True, fn(*args)))
-        except BaseException as error:  # noqa: BLE001 - re-raised in the caller
-            box.append((False, error))
-
-    worker = threading.Thread(target=target, daemon=True)
-    worker.start()
-    while worker.is_alive():
-        worker.join(0.05)
-    ok, value = box[0]
-    if not ok:
-        raise value
-    return value
-
-
-def ordered_columns(board: Board, position: Position) -> list[int]:
-    """The columns the compiled negamax tries at ``position``, in its order: the
-    non-losing moves by threats made, centre first among equals (empty: lost)."""
-    bottom, full = U64(board.bottom), U64(board.full)
-    current, mask = U64(position.current), U64(position.mask)
-    possible = non_losing_moves(current, mask, board.height, bottom, full)
-    col_masks = np.array([board.column_mask(c) for c in range(board.width)], np.uint64)
-    out = np.empty(board.width, np.uint64)
-    count = _ordered(current, mask, possible, board.height, full,
-                     np.array(board.order, np.int64), col_masks, out)
-    return [next(c for c in range(board.width) if int(out[i]) & board.column_mask(c))
-            for i in range(count)]
-
-
-def board_table_size(board: Board, megabytes: float) -> int:
-    """The table size for ``board``'s keys (``(height + 1) * width`` bits)."""
-    return table_size(megabytes, (board.height + 1) * board.width)
-
-
-class Solver:
-    """Pons' solver for one board size, with its own table (kept between positions)."""
-
-    def __init__(self, board: Board, tt_mb: float = DEFAULT_TT_MB,
-                 table: np.ndarray | None = None) -> None:
-        """``table``: an entry array to use (a shared one) instead of a new one."""
-        if not tt_mb > 0:
-            raise ValueError(f"the table needs a positive size in MB, got {tt_mb}")
-        self.board = board
-        self.table = np.zeros(board_table_size(board, tt_mb), np.uint64) \
-            if table is None else table
-        self.order = np.array(board.order, np.int64)
-        self.col_masks = np.array([board.column_mask(c) for c in range(board.width)],
-                                  np.uint64)
-        self.nodes = np.zeros(2, np.int64)  # nodes entered, stopped (see negamax)
-
-    @staticmethod
-    def warm() -> None:
-        """Load the compiled kernels (from numba's cache) before anything is timed."""
-        small = Board(4, 4)
-        Solver(small, 0.001).solve(small.parse("11223"))
-
-    def reset(self) -> None:
-        self.table[:] = 0
-
-    def _args(self) -> tuple:
-        b = self.board
-        return (b.width, b.height, U64(b.bottom), U64(b.full), self.order, self.col_masks,
-                self.table, self.nodes)
-
-    def solve(self, position: Position, weak: bool = False) -> tuple[int, int]:
-        """(score, nodes) for the player to move; ``weak``: the score's sign only."""
-        return in_thread(self._solve, position, weak)
-
-    def _solve(self, position: Position, weak: bool = False) -> tuple[int, int]:
-        if position.moves >= self.board.cells:
-            return 0, 0
-        self.nodes[0] = 0
-        score = solve(U64(position.current), U64(position.mask), position.moves, weak,
-                      *self._args())
-        if weak:
-            score = (score > 0) - (score < 0)
-        return int(score), int(self.nodes[0])
-
-    def window(self, position: Position, alpha: int, beta: int,
-               watch: Watch | None = None, variant: int = 0) -> tuple[int, int, bool]:
-        """(negamax value in the window, nodes, stopped): Pons' negamax (no immediate
-        win).  ``watch``: (bounds array, chain slots, chain signs, root window) for a
-        task that stops when its window closes; ``variant``: see ``negamax``."""
-        self.nodes[0] = 0
-        watch = watch or (NO_WATCH, NO_CHAIN, NO_CHAIN, 0, 0)
-        args = (U64(position.current), U64(position.mask), position.moves, alpha, beta,
-                *self._args(), *watch, variant)
-        value = negamax(*args)
-        return int(value), int(self.nodes[0]), bool(self.nodes[1])
-
-    def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
-        """The score of every playable column (1-based) for the player to move."""
-        board, scores = self.board, {}
-        for col in range(board.width):
-            if not board.can_play(position, col):
-                continue
-            after = board.play(position, col)
-            if board.last_mover_won(after):
-                won = (board.cells + 1 - position.moves) // 2
-                scores[col + 1] = 1 if weak else won
-            else:
-                scores[col + 1] = -self.solve(after, weak)[0]
-        return scores

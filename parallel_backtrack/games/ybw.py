@@ -17,18 +17,20 @@ chain
     slot and whether its player differs from its parent's (sign -1: the window
     is negated).  ``chain_window`` rebuilds the task's window from it.
 task runner
-    ``fn(handle, state, chain, root_window, bounds) -> (value, nodes, pv)``,
-    run in a worker: ``search_task`` (generic alpha-beta on any Game) or a
-    compiled one (Connect-Four).
+    ``fn(game, state, chain, root_window, bounds[, variant]) -> (value, nodes,
+    pv)``, run in a worker (the game shipped once, unpickled there by the
+    engine's ``run_shipped``): ``search_task`` (generic alpha-beta on any Game)
+    or a compiled one (Connect-Four).
 hooks
-    Optional game methods: ``value_bounds(state) -> (low, high)`` answers a child
-    whose bounds close its window without a task; ``record(state, value, alpha,
-    beta)`` receives each split node's proved value (for a shared table).
+    The game's optional methods (``game.BaseGame``): ``value_bounds(state)``
+    answers a child whose bounds close its window without a task;
+    ``record(state, value, alpha, beta)`` receives each split node's proved
+    value (for a shared table).
 helper
     With ``helpers=True``, a worker that would idle (no task waiting) gets a twin
     of the leftmost running task: the same subtree and window, searched in another
     move order (the runner's ``variant`` argument, 1), on a pool whose tasks share
-    this machine's files.  The first of the two to
+    this machine's files (``executor.shares_files``).  The first of the two to
     answer gives the value (both are exact for the window); the other is stopped
     through its own bound slot (raised to +infinity, its window closes).  Useful
     when tasks share a table, so that each twin's stores speed up the other ("lazy
@@ -49,10 +51,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Executor, make_executor
+from ..engine.executors import Executor, pool_for_run, run_shipped
 from ..engine.window import UNBOUNDED, SharedBounds, shared_bounds
-from ..engine.worker import unship
-from .game import Game
+from .game import Game, hooks_of
 from .search import alphabeta
 
 MAX_SPLIT_NODES = 4096
@@ -78,10 +79,9 @@ def chain_window(chain: Chain, root_window: tuple[int, int],
     return alpha, beta
 
 
-def search_task(handle: Any, state: Any, chain: Chain, root_window: tuple[int, int],
+def search_task(game: Game, state: Any, chain: Chain, root_window: tuple[int, int],
                 bounds: SharedBounds) -> tuple[int, int, list[Any]]:
     """A worker's alpha-beta below ``state``, its window kept narrow by the bounds."""
-    game = unship(handle)
     alpha, beta = chain_window(chain, root_window, bounds)
     if alpha >= beta:  # an ancestor was cut while this task waited
         return beta, 0, []
@@ -148,9 +148,7 @@ class YoungBrothersWait:
         self.game, self.executor, self.split_depth, self.runner = (
             game, executor, split_depth, runner)
         self.fail_soft = fail_soft  # answer bounds beyond the window (as Pons' negamax)
-        # The game's optional record(state, value, alpha, beta): a split node's proved
-        # value (a bound, read as alpha-beta reads it), e.g. for a table its tasks share.
-        self.record = getattr(game, "record", None)
+        self.hooks = hooks_of(game)  # value_bounds and record (see the module doc)
         self.pv_depth = max(split_depth, split_depth + PV_EXTRA if pv_depth is None
                             else pv_depth)
         self.handle = shipped if shipped is not None else executor.ship(game)
@@ -168,7 +166,7 @@ class YoungBrothersWait:
         self.root_window = (alpha, beta)
         self.bounds = shared_bounds(self.executor, MAX_SPLIT_NODES)
         # Twins only where a twin can be stopped at once (the bounds in a shared file).
-        self.twinning = self.helpers and self.bounds.path is not None
+        self.twinning = self.helpers and self.executor.shares_files
         self.next_slot = 0
         try:
             if self.game.is_terminal(state):
@@ -246,10 +244,10 @@ class YoungBrothersWait:
         """A value for ``state`` without searching it, when the game's optional
         ``value_bounds(state) -> (low, high)`` (bounds on its value for its player to
         move) close the window it would be searched in; else None."""
-        known = getattr(self.game, "value_bounds", None)
+        known = self.hooks.value_bounds(state)
         if known is None:
             return None
-        low, high = known(state)
+        low, high = known
         alpha, beta = chain_window(node.chain + [(-1, sign)], self.root_window, self.bounds)
         if high <= alpha:
             return high  # an upper bound (the node clamps it, unless fail-soft)
@@ -276,8 +274,8 @@ class YoungBrothersWait:
     def _submit(self, task: _Task) -> None:
         slot = self._slot() if self.twinning else -1
         task.chain = task.node.chain + [(slot, task.sign)]
-        args = (self.runner, self.handle, task.state, task.chain, self.root_window,
-                self.bounds)
+        args = (run_shipped, self.runner, self.handle, task.state, task.chain,
+                self.root_window, self.bounds)
         future = self.executor.submit(*args, task.variant) if task.variant \
             else self.executor.submit(*args)
         task.future = future
@@ -369,8 +367,7 @@ class YoungBrothersWait:
         if node.best >= beta or (complete and alpha < beta):  # proved by its own children
             if self.fail_soft:
                 value = node.best
-            if self.record is not None:
-                self.record(node.state, node.best, alpha, beta)
+            self.hooks.record(node.state, node.best, alpha, beta)
         self._kill(node)
         if node.parent is None:
             self.answer = (value, node.best_action, node.pv)
@@ -395,17 +392,13 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
                        backend: str | None = None, split_depth: int = 2,
                        pv_depth: int | None = None,
                        alpha: int = -UNBOUNDED, beta: int = UNBOUNDED,
-                       executor: Executor | None = None) -> ParallelResult:
-    """Young Brothers Wait alpha-beta; the value equals the sequential alpha-beta's."""
-    state = getattr(game, "initial", None) if state is None else state
-    owned = executor is None
-    executor = executor or make_executor(workers, backend)
-    try:
-        search = YoungBrothersWait(game, executor, split_depth=split_depth,
-                                   pv_depth=pv_depth)
-        found = search.run(state, alpha, beta)
-    except BaseException:
-        executor.close(kill=True) if owned else executor.release()
-        raise
-    executor.close() if owned else executor.release()
-    return found
+                       executor: Executor | None = None,
+                       **pool_options: Any) -> ParallelResult:
+    """Young Brothers Wait alpha-beta from ``state`` (None: ``game.initial``); the
+    value equals the sequential alpha-beta's.  ``executor``: a pool to borrow (else
+    one is made from ``workers``, ``backend`` and ``pool_options``, e.g.
+    ``address`` for Dask, and closed at the end)."""
+    state = game.initial if state is None else state
+    with pool_for_run(executor, workers, backend, **pool_options) as pool:
+        search = YoungBrothersWait(game, pool, split_depth=split_depth, pv_depth=pv_depth)
+        return search.run(state, alpha, beta)

@@ -1,0 +1,83 @@
+"""Many Connect-Four positions: solved one after another here, or shared out over
+workers (each solves its share sequentially on its own table).
+
+Glossary
+--------
+item
+    ``{"line", "moves", "expected", "position"}`` from a batch file; the answer
+    row adds ``score``, ``nodes``, ``seconds`` (the solve alone) and ``status``:
+    ``solved``, or ``mismatch`` when an expected score was given and differs.
+chunk
+    The positions of one task: about ``CHUNKS_PER_WORKER`` tasks per worker, so a
+    worker that drew quick positions takes another chunk.
+
+Example: ``solve_batch(Board(), items, weak=False, tt_mb=64, workers=2)``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ...engine.executors import pool_for_run, run_shipped
+from .board import Board, Position
+from .parallel import SplitGame, worker_solver
+from .solver import Solver
+
+CHUNKS_PER_WORKER = 8
+
+
+def solve_batch(board: Board, items: list[dict[str, Any]], weak: bool, tt_mb: float,
+                workers: int = 1, backend: str | None = None) -> list[dict[str, Any]]:
+    """The answer row of every item, in the items' order."""
+    if not items:
+        return []
+    positions = [item["position"] for item in items]
+    if workers == 1:
+        solver = Solver(board, tt_mb)
+        solver.warm()
+        found = _solve_all(solver, positions, weak)
+    else:
+        found = _solve_shared_out(board, positions, weak, tt_mb, workers, backend)
+    rows = []
+    for item, (score, nodes, seconds) in zip(items, found):
+        expected = item["expected"]
+        if weak and expected is not None:
+            expected = (expected > 0) - (expected < 0)
+        status = "solved" if expected is None or expected == score else "mismatch"
+        rows.append({"line": item["line"], "moves": item["moves"], "score": score,
+                     "expected": expected, "nodes": nodes, "seconds": round(seconds, 6),
+                     "status": status})
+    return rows
+
+
+def _solve_all(solver: Solver, positions: list[Position],
+               weak: bool) -> list[tuple[int, int, float]]:
+    rows = []
+    for position in positions:
+        start = time.perf_counter()
+        score, nodes = solver.solve(position, weak)
+        rows.append((score, nodes, time.perf_counter() - start))
+    return rows
+
+
+def chunk_task(game: SplitGame, positions: list[Position],
+               weak: bool) -> list[tuple[int, int, float]]:
+    """In a worker: its chunk, on the worker's table for this run."""
+    solver = worker_solver(game)
+    Solver.warm()
+    return _solve_all(solver, positions, weak)
+
+
+def _solve_shared_out(board: Board, positions: list[Position], weak: bool, tt_mb: float,
+                      workers: int, backend: str | None) -> list[tuple[int, int, float]]:
+    game = SplitGame(board, tt_mb)
+    with pool_for_run(None, workers, backend) as pool:
+        size = max(1, len(positions) // (pool.workers * CHUNKS_PER_WORKER))
+        handle = pool.ship(game)
+        futures = [pool.submit(run_shipped, chunk_task, handle, positions[i:i + size], weak)
+                   for i in range(0, len(positions), size)]
+        pending = set(futures)
+        while pending:
+            pending -= pool.wait_any(pending)
+        return [row for future in futures for row in future.result()]

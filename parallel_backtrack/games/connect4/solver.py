@@ -1,0 +1,144 @@
+"""Pons' Connect-Four solver from Python: a table, the kernels' arguments, and the
+score of a position or of each of its moves.
+
+Glossary
+--------
+solver
+    ``Solver(board, tt_mb)``: one board size and its own table, kept between
+    positions (``reset`` empties it).
+window
+    ``Solver.window``: the compiled negamax in a given window, for a parallel
+    task that may stop when its window closes (``watch``).
+in a thread
+    The kernels release the GIL: ``solve`` runs them in a daemon thread and
+    waits in short slices, so a Ctrl-C reaches the command line at once.
+
+Example: ``Solver(Board()).solve(Board().parse("4453"))`` gives ``(score, nodes)``.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from .board import Board, Position
+from .kernel.scores import win_score
+from .kernel.search import NO_CHAIN, NO_WATCH, U64, _ordered, negamax, non_losing_moves, solve
+from .kernel.table import table_size
+
+DEFAULT_TT_MB = 64
+Watch = tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
+
+def in_thread(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` in a daemon thread, the caller waiting in short slices: a Ctrl-C
+    reaches the main thread at once (the kernel, which holds no GIL, is left to die
+    with the process)."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    box: list[Any] = []
+
+    def target() -> None:
+        try:
+            box.append((True, fn(*args)))
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller
+            box.append((False, error))
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value
+
+
+def ordered_columns(board: Board, position: Position) -> list[int]:
+    """The columns the compiled negamax tries at ``position``, in its order: the
+    non-losing moves by threats made, centre first among equals (empty: lost)."""
+    bottom, full = U64(board.bottom), U64(board.full)
+    current, mask = U64(position.current), U64(position.mask)
+    possible = non_losing_moves(current, mask, board.height, bottom, full)
+    col_masks = np.array([board.column_mask(c) for c in range(board.width)], np.uint64)
+    out = np.empty(board.width, np.uint64)
+    count = _ordered(current, mask, possible, board.height, full,
+                     np.array(board.order, np.int64), col_masks, out)
+    return [next(c for c in range(board.width) if int(out[i]) & board.column_mask(c))
+            for i in range(count)]
+
+
+def board_table_size(board: Board, megabytes: float) -> int:
+    """The table size for ``board``'s keys (``(height + 1) * width`` bits)."""
+    return table_size(megabytes, (board.height + 1) * board.width)
+
+
+class Solver:
+    """Pons' solver for one board size, with its own table (kept between positions)."""
+
+    def __init__(self, board: Board, tt_mb: float = DEFAULT_TT_MB,
+                 table: np.ndarray | None = None) -> None:
+        """``table``: an entry array to use (a shared one) instead of a new one."""
+        if not tt_mb > 0:
+            raise ValueError(f"the table needs a positive size in MB, got {tt_mb}")
+        self.board = board
+        self.table = np.zeros(board_table_size(board, tt_mb), np.uint64) \
+            if table is None else table
+        self.order = np.array(board.order, np.int64)
+        self.col_masks = np.array([board.column_mask(c) for c in range(board.width)],
+                                  np.uint64)
+        self.nodes = np.zeros(2, np.int64)  # nodes entered, stopped (see negamax)
+
+    @staticmethod
+    def warm() -> None:
+        """Load the compiled kernels (from numba's cache) before anything is timed."""
+        small = Board(4, 4)
+        Solver(small, 0.001).solve(small.parse("11223"))
+
+    def reset(self) -> None:
+        self.table[:] = 0
+
+    def _args(self) -> tuple:
+        b = self.board
+        return (b.width, b.height, U64(b.bottom), U64(b.full), self.order, self.col_masks,
+                self.table, self.nodes)
+
+    def solve(self, position: Position, weak: bool = False) -> tuple[int, int]:
+        """(score, nodes) for the player to move; ``weak``: the score's sign only."""
+        return in_thread(self._solve, position, weak)
+
+    def _solve(self, position: Position, weak: bool = False) -> tuple[int, int]:
+        if position.moves >= self.board.cells:
+            return 0, 0
+        self.nodes[0] = 0
+        score = solve(U64(position.current), U64(position.mask), position.moves, weak,
+                      *self._args())
+        if weak:
+            score = (score > 0) - (score < 0)
+        return int(score), int(self.nodes[0])
+
+    def window(self, position: Position, alpha: int, beta: int,
+               watch: Watch | None = None, variant: int = 0) -> tuple[int, int, bool]:
+        """(negamax value in the window, nodes, stopped): Pons' negamax (no immediate
+        win).  ``watch``: (bounds array, chain slots, chain signs, root window) for a
+        task that stops when its window closes; ``variant``: see ``negamax``."""
+        self.nodes[0] = 0
+        watch = watch or (NO_WATCH, NO_CHAIN, NO_CHAIN, 0, 0)
+        args = (U64(position.current), U64(position.mask), position.moves, alpha, beta,
+                *self._args(), *watch, variant)
+        value = negamax(*args)
+        return int(value), int(self.nodes[0]), bool(self.nodes[1])
+
+    def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
+        """The score of every playable column (1-based) for the player to move."""
+        board, scores = self.board, {}
+        for col in range(board.width):
+            if not board.can_play(position, col):
+                continue
+            after = board.play(position, col)
+            if board.last_mover_won(after):
+                scores[col + 1] = 1 if weak else win_score(board.cells, position.moves)
+            else:
+                scores[col + 1] = -self.solve(after, weak)[0]
+        return scores
