@@ -24,11 +24,11 @@ from typing import Any, TextIO
 
 from .. import _cli
 from ..engine import BACKENDS
+from .heuristics import NAMES
 
 PROG = "python -m parallel_backtrack.sliding"
 ALGORITHMS = ("ida", "astar")
-HEURISTIC_CHOICES = ("auto", "hamming", "manhattan", "linear", "pdb", "pdb-555", "pdb-663",
-                     "pdb-78", "pdb-exact")
+HEURISTIC_CHOICES = NAMES
 GOAL_CHOICES = ("blank-last", "blank-first")
 FORMAT_CHOICES = ("auto", "cs61b", "rows", "korf")
 
@@ -106,7 +106,7 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
 
 def _jobs(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
     """Jobs for every readable puzzle, and one error line per bad one."""
-    from .batch import Job
+    from .jobs import Job
     from .readers import Failure, PuzzleFormatError, read_source
 
     jobs, errors = [], []
@@ -159,7 +159,7 @@ def _print_boards(outcome: dict[str, Any], out: TextIO) -> None:
 
 
 def _verify(outcome: dict[str, Any]) -> None:
-    from .batch import replays
+    from .jobs import replays
 
     if outcome["status"] == "solved" and not replays(tuple(outcome["tiles"]), outcome["goal"],
                                                      outcome["solution"]):
@@ -168,7 +168,7 @@ def _verify(outcome: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from .batch import run_batch
+    from .jobs import run_batch
 
     problem = _cli.too_many_workers(args.workers) if args.backend != "serial" else None
     if problem:
@@ -216,12 +216,13 @@ def _write_page(path: str, outcome: dict[str, Any] | None) -> None:
 
 
 def _prepare(jobs: list[Any], args: argparse.Namespace) -> None:
-    """Build or map the pattern databases once, here, before any worker needs them."""
-    from .batch import heuristic_for
-    from .heuristics import tables_for
+    """Check the heuristic on every board width (``heuristics.resolve``, a bad pair is a
+    usage error), then build or map the pattern databases once, here, before any worker
+    needs them.  A*'s ``auto`` takes a database only if it is cached: it builds none."""
+    from .heuristics import resolve, tables_for
 
     for n in sorted({round(len(job.tiles) ** 0.5) for job in jobs}):
-        name = heuristic_for(args.heuristic, n)
+        name = resolve(args.heuristic, n, args.algorithm)
         if name.startswith("pdb"):
             tables_for(n, name, args.progress)
 

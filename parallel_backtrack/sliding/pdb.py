@@ -1,4 +1,5 @@
-"""Pattern databases: built in numba on first use, cached on disk, memory-mapped.
+"""Pattern databases: built on first use (``kernel/builds.py``, ``kernel/ranked.py``),
+cached on disk, memory-mapped.
 
 Glossary
 --------
@@ -13,7 +14,7 @@ index
 ranked
     ``pdb-78`` (Korf & Felner's 7-8 partition: the top two rows' tiles, the
     bottom two rows'): sparse tables would take 4.3 GB, so its tables have one
-    entry per placement, at the placement's k-permutation rank (``ranked.py``;
+    entry per placement, at the placement's k-permutation rank (``kernel/ranked.py``;
     57,657,600 + 518,918,400 bytes); the kernel keeps the sparse index and ranks
     it at each lookup.
 region
@@ -47,15 +48,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
-from . import kernel
-from .ranked import build_ranked, lowest, region_of
+from .kernel import search as kernel
+from .kernel.builds import build_pattern, exact_bfs
+from .kernel.ranked import build_ranked
+from .tables import Tables, reflection
 
 CACHE_ENV = "PARALLEL_BACKTRACK_CACHE"
 FORMAT = 1
-UNSEEN = 255
 # Blank-first frame.  6-6-3 by rows (tiles 1-6, 7-12, 13-15): with the reflection 898,183
 # nodes a Korf instance on average, against 1,195,256 for the top row plus two 2x3 blocks
 # and 0.92-2.4 million for four other 6-6-3 partitions tried (docs/sliding.md).
@@ -80,108 +80,6 @@ def cache_dir() -> Path:
 
         base = user_cache_dir("parallel_backtrack")
     return Path(base) / "pdb"
-
-
-@njit(cache=True, nogil=True)
-def expand_layer(layer, count, depth, table, seen, k, size, neighbors, powers):
-    """The next BFS layer of (index, region cell) states; fills ``table`` and ``seen``."""
-    out = np.empty(max(16, 2 * count), np.int64)
-    found = 0
-    pos = np.empty(k, np.int64)
-    for s in range(count):
-        index, blank = layer[s] // size, layer[s] % size
-        occupied = np.int64(0)
-        for i in range(k):
-            pos[i] = (index // powers[i]) % size
-            occupied |= np.int64(1) << pos[i]
-        region = region_of(occupied, blank, neighbors)
-        for i in range(k):
-            cell = pos[i]
-            for d in range(4):
-                to = neighbors[cell * 4 + d]
-                if to < 0 or not (region >> to) & 1:
-                    continue
-                child = index + (to - cell) * powers[i]
-                moved = (occupied & ~(np.int64(1) << cell)) | (np.int64(1) << to)
-                key = child * size + lowest(region_of(moved, cell, neighbors))
-                if seen[key >> 3] & (1 << (key & 7)):
-                    continue
-                seen[key >> 3] |= 1 << (key & 7)
-                if table[child] == UNSEEN:
-                    table[child] = depth + 1
-                if found == out.shape[0]:
-                    out = np.concatenate((out, np.empty(found, np.int64)))
-                out[found] = key
-                found += 1
-    return out, found
-
-
-@njit(cache=True, nogil=True)
-def _unrank(rank, size, out):
-    free = np.arange(size)
-    left = size
-    for i in range(size):
-        f = 1
-        for j in range(2, left):
-            f *= j
-        pick = rank // f
-        rank %= f
-        out[i] = free[pick]
-        free[pick: left - 1] = free[pick + 1: left]
-        left -= 1
-
-
-@njit(cache=True, nogil=True)
-def exact_bfs(size, neighbors, total):
-    """Distances of every state from the blank-first goal, by permutation rank."""
-    dist = np.full(total, UNSEEN, np.uint8)
-    queue = np.empty(total, np.int64)
-    tiles = np.arange(size).astype(np.int8)
-    queue[0] = kernel.exact_rank(tiles)
-    dist[queue[0]] = 0
-    head, tail = 0, 1
-    while head < tail:
-        _unrank(queue[head], size, tiles)
-        head += 1
-        here = dist[kernel.exact_rank(tiles)]
-        blank = 0
-        while tiles[blank] != 0:
-            blank += 1
-        for d in range(4):
-            nb = neighbors[blank * 4 + d]
-            if nb < 0:
-                continue
-            tiles[blank], tiles[nb] = tiles[nb], 0
-            rank = kernel.exact_rank(tiles)
-            if dist[rank] == UNSEEN:
-                dist[rank] = here + 1
-                queue[tail] = rank
-                tail += 1
-            tiles[nb], tiles[blank] = tiles[blank], 0
-    return dist
-
-
-def build_pattern(n: int, pattern: tuple[int, ...], neighbors: np.ndarray,
-                  bar: Any = None) -> np.ndarray:
-    """The database of one pattern (blank-first goal): uint8 of length N**k."""
-    size, k = n * n, len(pattern)
-    powers = np.array([size**i for i in range(k)], np.int64)
-    table = np.full(size**k, UNSEEN, np.uint8)
-    seen = np.zeros(size**k * size // 8 + 1, np.uint8)
-    index = int(sum(t * size**i for i, t in enumerate(pattern)))
-    table[index] = 0
-    occupied = sum(1 << t for t in pattern)
-    key = index * size + int(lowest(region_of(np.int64(occupied), 0, neighbors)))
-    seen[key >> 3] |= 1 << (key & 7)
-    layer, count, depth = np.array([key], np.int64), 1, 0
-    while count:
-        layer, count = expand_layer(layer, count, depth, table, seen, k, size, neighbors,
-                                    powers)
-        depth += 1
-        if bar is not None:
-            bar.update(count)
-    table[table == UNSEEN] = 0  # placements no state has (two tiles on one cell)
-    return table
 
 
 def _build(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> np.ndarray:
@@ -263,10 +161,9 @@ def database(n: int, name: str, neighbors: np.ndarray, progress: bool | None = N
     return table
 
 
-def pattern_tables(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> Any:
-    """``heuristics.Tables`` for a named database."""
-    from .heuristics import Tables
-
+def pattern_tables(n: int, name: str, neighbors: np.ndarray, progress: bool | None
+                   ) -> Tables:
+    """The kernel's ``Tables`` for a named database."""
     table = database(n, name, neighbors, progress)
     if name == "pdb-exact":
         return Tables(n, name, kernel.EXACT, tables=table, neighbors=neighbors)
@@ -275,11 +172,9 @@ def pattern_tables(n: int, name: str, neighbors: np.ndarray, progress: bool | No
 
 
 def partition_tables(n: int, name: str, patterns: tuple[tuple[int, ...], ...],
-                     table: np.ndarray, ranked: bool, neighbors: np.ndarray) -> Any:
-    """``heuristics.Tables`` over the concatenated databases of ``patterns`` (sparse, or
+                     table: np.ndarray, ranked: bool, neighbors: np.ndarray) -> Tables:
+    """``Tables`` over the concatenated databases of ``patterns`` (sparse, or
     compact when ``ranked``), with the max over the main-diagonal reflection."""
-    from .heuristics import Tables, reflection
-
     size = n * n
     group = np.zeros(size, np.int64)
     stride = np.zeros(size, np.int64)

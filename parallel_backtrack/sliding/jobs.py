@@ -1,4 +1,4 @@
-"""Solve one puzzle or a batch of them: the work behind the command line.
+"""Solve jobs: one puzzle or a batch of them, the work behind the command line.
 
 Glossary
 --------
@@ -11,8 +11,8 @@ outcome
     count), ``solution`` (the blank's moves, ``U L R D``), ``nodes`` and
     ``seconds``.  ``nodes`` is A*'s enqueued nodes or IDA*'s generated nodes.
 progress
-    With ``Job.progress`` a sequential IDA* prints a line to stderr after each
-    iteration (bound, nodes so far, seconds).
+    With ``Job.progress`` IDA* prints a line to stderr after each iteration
+    (bound, nodes so far, seconds), on one worker or several.
 batch
     Several puzzles: each is one task on the executor (one puzzle per worker
     at a time, searched sequentially there), printed in input order.
@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .board import Board, apply_move, goal_tiles
+from .board import Board, apply_move, goal_tiles, move_between
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +62,10 @@ def replays(tiles: tuple[int, ...], goal: str, solution: str) -> bool:
 
 
 def heuristic_for(name: str, n: int, algorithm: str = "ida") -> str:
-    """``auto``: IDA* a pattern database where there is one (3x3, 4x4), else linear;
-    A* a 4x4 database only if already cached, else linear (``fastastar``)."""
-    if name != "auto":
-        return name
-    if algorithm == "astar":
-        from .fastastar import default_heuristic
+    """The heuristic ``name`` stands for (``heuristics.resolve``, the one resolver)."""
+    from .heuristics import resolve
 
-        return default_heuristic(n)
-    return "pdb" if n in (3, 4) else "linear"
+    return resolve(name, n, algorithm)
 
 
 def _base(job: Job, board: Board) -> dict[str, Any]:
@@ -94,14 +89,8 @@ def solve_job(job: Job, workers: int = 1, backend: str | None = None) -> dict[st
     heuristic = out["heuristic"]
     if job.algorithm == "astar":
         found = _astar(board, heuristic, job.max_nodes)
-    elif workers > 1:
-        from .parallel import solve_parallel
-
-        result = solve_parallel(board, heuristic, workers=workers, backend=backend,
-                                complete_last=job.complete_last, timeout=timeout)
-        found = (result.moves, result.nodes, result.stop_reason)
     else:
-        found = _ida(board, heuristic, job, None if timeout is None else started + timeout)
+        found = _ida(board, heuristic, job, workers, backend, timeout)
     moves, nodes, reason = found
     out.update(nodes=nodes, seconds=time.perf_counter() - started)
     if moves is None:
@@ -118,27 +107,24 @@ def _astar(board: Board, heuristic: str, max_nodes: int | None
     except NodeLimitError:
         return None, max_nodes or 0, "max-nodes"
     states = solver.solution()
-    moves = "".join(_move_between(a, b) for a, b in zip(states, states[1:]))
+    moves = "".join(move_between(a.tiles, b.tiles, board.size())
+                    for a, b in zip(states, states[1:]))
     return moves, solver.enqueued, None
 
 
-def _move_between(before: Board, after: Board) -> str:
-    n = before.size()
-    a, b = before.blank(), after.blank()
-    return {-n: "U", n: "D", -1: "L", 1: "R"}[b - a]
-
-
-def _ida(board: Board, heuristic: str, job: Job, deadline: float | None
-         ) -> tuple[str | None, int, str | None]:
+def _ida(board: Board, heuristic: str, job: Job, workers: int, backend: str | None,
+         timeout: float | None) -> tuple[str | None, int, str | None]:
     from .ida import solve
 
     started = time.perf_counter()
+
     def report(bound: int, nodes: int) -> None:
         print(f"{job.source}:{job.line}  bound {bound}: {nodes:,} nodes, "
               f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
 
-    result = solve(board, heuristic, complete_last=job.complete_last, max_nodes=job.max_nodes,
-                   deadline=deadline, on_iteration=report if job.progress else None)
+    result = solve(board, heuristic, workers=workers, backend=backend,
+                   complete_last=job.complete_last, max_nodes=job.max_nodes, timeout=timeout,
+                   on_iteration=report if job.progress else None)
     return result.moves, result.nodes, result.stop_reason
 
 
