@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .board import Board, to_frame
+from .pdbfiles import PDB_SIZES
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -39,7 +40,6 @@ PDB_NAMES = ("pdb-exact", "pdb-555", "pdb-663", "pdb-78")
 NAMES = ("auto",) + HEURISTICS + PDB_NAMES
 ALGORITHMS = ("ida", "astar")
 ASTAR_REFUSED = ("pdb-78",)  # A* reads sparse tables only
-PDB_SIZES = {"pdb-exact": (2, 3), "pdb-555": (4,), "pdb-663": (4,), "pdb-78": (4,)}
 __all__ = ["HEURISTICS", "NAMES", "PDB_NAMES", "Tables", "cached_pdb", "default_pdb",
            "python_heuristic", "resolve", "tables_for", "to_frame"]
 

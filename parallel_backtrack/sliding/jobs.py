@@ -16,6 +16,9 @@ progress
 batch
     Several puzzles: each is one task on the executor (one puzzle per worker
     at a time, searched sequentially there), printed in input order.
+pool
+    ``{"backend": ..., "address": ...}``: where the tasks run (``address``: a
+    Dask scheduler, for ``backend="dask"``), as ``engine.make_executor`` takes it.
 replay check
     ``replays(tiles, goal, solution)``: apply the moves one by one with the
     board's own rules and compare with the goal (``--verify``).
@@ -48,6 +51,7 @@ class Job:
     complete_last: bool = False
     ends_at: float | None = None  # wall clock (time.time()): a task may start late
     progress: bool = False
+    per_worker: int | None = None  # IDA* subtrees per worker (None: the engine's choice)
 
 
 def replays(tiles: tuple[int, ...], goal: str, solution: str) -> bool:
@@ -75,7 +79,8 @@ def _base(job: Job, board: Board) -> dict[str, Any]:
             "expected": job.expected}
 
 
-def solve_job(job: Job, workers: int = 1, backend: str | None = None) -> dict[str, Any]:
+def solve_job(job: Job, workers: int = 1, pool: dict[str, Any] | None = None
+              ) -> dict[str, Any]:
     """Solve one puzzle (IDA* over ``workers`` when more than one); never raises for
     an unsolvable board or a limit reached."""
     board = Board(job.tiles, job.goal)
@@ -90,7 +95,7 @@ def solve_job(job: Job, workers: int = 1, backend: str | None = None) -> dict[st
     if job.algorithm == "astar":
         found = _astar(board, heuristic, job.max_nodes)
     else:
-        found = _ida(board, heuristic, job, workers, backend, timeout)
+        found = _ida(board, heuristic, job, workers, pool or {}, timeout)
     moves, nodes, reason = found
     out.update(nodes=nodes, seconds=time.perf_counter() - started)
     if moves is None:
@@ -112,7 +117,7 @@ def _astar(board: Board, heuristic: str, max_nodes: int | None
     return moves, solver.enqueued, None
 
 
-def _ida(board: Board, heuristic: str, job: Job, workers: int, backend: str | None,
+def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, Any],
          timeout: float | None) -> tuple[str | None, int, str | None]:
     from .ida import solve
 
@@ -122,23 +127,41 @@ def _ida(board: Board, heuristic: str, job: Job, workers: int, backend: str | No
         print(f"{job.source}:{job.line}  bound {bound}: {nodes:,} nodes, "
               f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
 
-    result = solve(board, heuristic, workers=workers, backend=backend,
-                   complete_last=job.complete_last, max_nodes=job.max_nodes, timeout=timeout,
-                   on_iteration=report if job.progress else None)
+    tuning: dict[str, Any] = {} if job.per_worker is None else {"per_worker": job.per_worker}
+    executor = _executor(workers, pool) if workers > 1 else None
+    kill = True
+    try:
+        result = solve(board, heuristic, workers=workers, executor=executor,
+                       complete_last=job.complete_last, max_nodes=job.max_nodes,
+                       timeout=timeout, on_iteration=report if job.progress else None,
+                       **tuning)
+        kill = result.stop_reason is not None
+    finally:
+        if executor is not None:
+            executor.close(kill=kill)
     return result.moves, result.nodes, result.stop_reason
 
 
-def run_batch(jobs: list[Job], workers: int, backend: str | None,
+def _executor(workers: int, pool: dict[str, Any]) -> Any:
+    from ..engine import make_executor  # (the package: every backend registered)
+
+    return make_executor(workers, pool.get("backend"), **_address(pool))
+
+
+def _address(pool: dict[str, Any]) -> dict[str, Any]:
+    return {"address": pool["address"]} if pool.get("address") else {}
+
+
+def run_batch(jobs: list[Job], workers: int, pool_options: dict[str, Any] | None,
               deadline: float | None) -> Iterator[dict[str, Any]]:
-    """Outcomes in input order; the puzzles spread over ``workers`` processes."""
+    """Outcomes in input order; the puzzles spread over ``workers`` processes (``pool``:
+    the backend and a Dask scheduler's address, see the glossary)."""
     if workers == 1 or len(jobs) == 1:
         for job in jobs:
             yield _late(job) if _past(deadline) else solve_job(_left(job, deadline), workers,
-                                                               backend)
+                                                               pool_options)
         return
-    from ..engine import make_executor
-
-    pool = make_executor(workers, backend)
+    pool = _executor(workers, pool_options or {})
     kill = True
     try:
         yield from _ordered(pool, jobs, deadline)

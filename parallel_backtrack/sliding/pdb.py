@@ -44,7 +44,6 @@ import os
 import sys
 import zlib
 from math import factorial, perm
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,35 +51,21 @@ import numpy as np
 from .kernel import search as kernel
 from .kernel.builds import build_pattern, exact_bfs
 from .kernel.ranked import build_ranked
+from .pdbfiles import (
+    BUILD_COST,
+    CACHE_ENV,
+    FORMAT,
+    PARTITIONS,
+    PDB_SIZES,
+    RANKED_NAMES,
+    cache_dir,
+    paths,
+)
 from .tables import Tables, reflection
 
-CACHE_ENV = "PARALLEL_BACKTRACK_CACHE"
-FORMAT = 1
-# Blank-first frame.  6-6-3 by rows (tiles 1-6, 7-12, 13-15): with the reflection 898,183
-# nodes a Korf instance on average, against 1,195,256 for the top row plus two 2x3 blocks
-# and 0.92-2.4 million for four other 6-6-3 partitions tried (docs/sliding.md).
-PARTITIONS = {
-    "pdb-663": ((1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12), (13, 14, 15)),
-    "pdb-555": ((1, 2, 3, 5, 6), (4, 7, 8, 11, 12), (9, 10, 13, 14, 15)),
-    "pdb-78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
-}
-RANKED_NAMES = ("pdb-78",)  # compact tables (``ranked.py``), looked up by rank
-# What a first build costs (said on stderr before it starts; measured on 2 cores).
-BUILD_COST = {"pdb-exact": "under 2 seconds, 0.1 GB of memory",
-              "pdb-555": "a few seconds, 0.1 GB of memory",
-              "pdb-663": "under a minute, 0.3 GB of memory",
-              "pdb-78": "about 15 minutes on 2 cores, 4.7 GB of memory"}
-
-
-def cache_dir() -> Path:
-    """Where databases live: ``$PARALLEL_BACKTRACK_CACHE/pdb`` or the user cache."""
-    base = os.environ.get(CACHE_ENV)
-    if not base:
-        from platformdirs import user_cache_dir
-
-        base = user_cache_dir("parallel_backtrack")
-    return Path(base) / "pdb"
-
+_paths = paths
+__all__ = ["CACHE_ENV", "FORMAT", "PDB_SIZES", "build_pattern", "cache_dir", "database",
+           "load_cached", "partition_tables", "pattern_tables", "store"]
 
 def _build(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> np.ndarray:
     bar = None
@@ -103,13 +88,6 @@ def _crc(table: np.ndarray) -> int:
     """CRC-32 of the array's bytes (no copy: numpy arrays are buffers)."""
     buffer: Any = np.ascontiguousarray(table)
     return zlib.crc32(buffer)
-
-
-def _paths(n: int, name: str) -> tuple[Path, Path]:
-    # The partition is part of the name: changing it never reads an old file.
-    tag = zlib.crc32(repr(PARTITIONS.get(name)).encode()) & 0xFFFF
-    stem = cache_dir() / f"{name}-{n}x{n}-v{FORMAT}-{tag:04x}"
-    return stem.with_suffix(".npy"), stem.with_suffix(".json")
 
 
 def load_cached(n: int, name: str) -> np.ndarray | None:
@@ -144,10 +122,12 @@ def store(n: int, name: str, table: np.ndarray) -> None:
 def database(n: int, name: str, neighbors: np.ndarray, progress: bool | None = None
              ) -> np.ndarray:
     """The table of ``name`` for n x n: from the cache, else built and cached."""
-    if name == "pdb-exact" and n not in (2, 3):
-        raise ValueError(f"pdb-exact is for 2x2 and 3x3 boards, not {n}x{n}")
-    if name in PARTITIONS and n != 4:
-        raise ValueError(f"{name} is for 4x4 boards, not {n}x{n}")
+    if name not in PDB_SIZES:
+        raise ValueError(f"unknown pattern database {name!r}; expected one of "
+                         f"{list(PDB_SIZES)}")
+    if n not in PDB_SIZES[name]:
+        sizes = " and ".join(f"{k}x{k}" for k in PDB_SIZES[name])
+        raise ValueError(f"{name} is for {sizes} boards, not {n}x{n}")
     table = load_cached(n, name)
     if table is None:
         if name in BUILD_COST:
