@@ -11,8 +11,8 @@ korf
     (617,555 for 6-6-3, 36,710 for 7-8).
 korfnodes
     The node counts of Korf's 100 with ``--heuristic`` three ways (stopping at
-    the first solution: nodes generated and nodes expanded; the last iteration
-    completed: nodes generated) and the root's h with and without reflection.
+    the first solution; the last iteration completed; without the reflection)
+    and the root's h with and without reflection.
 hard80
     The 17 positions that need 80 moves, ``--heuristic``, one after the other;
     time each (``--hard80-positions 1,2`` for some).
@@ -68,10 +68,9 @@ KORF_FELNER = {"pdb-663": 617_555, "pdb-78": 36_710}  # mean nodes, Korf's 100
 from _machine import machine  # noqa: E402
 
 from parallel_backtrack.sliding import Board  # noqa: E402
-from parallel_backtrack.sliding.batch import Job, replays, run_batch, solve_job  # noqa: E402
 from parallel_backtrack.sliding.heuristics import tables_for  # noqa: E402
-from parallel_backtrack.sliding.ida import solve  # noqa: E402
-from parallel_backtrack.sliding.parallel import solve_parallel  # noqa: E402
+from parallel_backtrack.sliding.ida import solve, solve_parallel  # noqa: E402
+from parallel_backtrack.sliding.jobs import Job, replays, run_batch, solve_job  # noqa: E402
 
 
 def korf_rows() -> list[list[int]]:
@@ -104,7 +103,7 @@ def _counts(tiles: tuple[int, ...], heuristic: str) -> dict[str, int]:
     from dataclasses import replace
 
     from parallel_backtrack.sliding import heuristics
-    from parallel_backtrack.sliding.ida import Pass
+    from parallel_backtrack.sliding.space import Pass
 
     board = Board(tiles, "blank-first")
     first = solve(board, heuristic)
@@ -114,8 +113,7 @@ def _counts(tiles: tuple[int, ...], heuristic: str) -> dict[str, int]:
     heuristics._CACHE[(4, heuristic + "/plain")] = plain  # the same tables, no reflection
     without = solve(board, heuristic + "/plain")
     return {"moves": len(first.moves or ""), "nodes": first.nodes,
-            "expanded": first.expanded, "nodes_complete_last": complete.nodes,
-            "nodes_no_reflection": without.nodes, "expanded_no_reflection": without.expanded,
+            "nodes_complete_last": complete.nodes, "nodes_no_reflection": without.nodes,
             "h0": Pass(tables, tiles).h0, "h0_plain": Pass(plain, tiles).h0}
 
 
@@ -134,9 +132,8 @@ def korfnodes_section(workers: int, heuristic: str) -> dict[str, Any]:
         assert counts["moves"] == row[17]
     mean = {key: statistics.mean(c[key] for c in found) for key in found[0]}
     print(f"\nKorf 100, {heuristic}, mean per instance: nodes generated {mean['nodes']:,.0f}, "
-          f"expanded {mean['expanded']:,.0f}, generated with the last iteration completed "
-          f"{mean['nodes_complete_last']:,.0f}; without the reflection: generated "
-          f"{mean['nodes_no_reflection']:,.0f}, expanded {mean['expanded_no_reflection']:,.0f} "
+          f"with the last iteration completed {mean['nodes_complete_last']:,.0f}; without "
+          f"the reflection {mean['nodes_no_reflection']:,.0f} "
           f"(Korf & Felner: {KORF_FELNER.get(heuristic, 0):,}); root h {mean['h0']:.3f} with "
           f"reflection, {mean['h0_plain']:.3f} without")
     return {"heuristic": heuristic, "mean": mean,

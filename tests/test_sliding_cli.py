@@ -126,24 +126,58 @@ def test_help_does_not_load_numba() -> None:
     assert "--complete-last-iteration" in done.stdout
 
 
+HARD_KORF = ("15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4\n"    # Korf #88, 6.3 billion nodes
+             "14 10 2 1 13 9 8 11 7 3 6 12 15 5 4 0\n"   # #82, 5.5 billion
+             "11 14 13 1 2 3 12 4 15 7 9 5 10 6 8 0\n")  # #60, 3.3 billion
+
+
+def _started(child: subprocess.Popen, workers: int, deadline: float,  # type: ignore[type-arg]
+             lines: list[bytes]) -> list:  # type: ignore[type-arg]
+    """Wait until the run is under way: an IDA* iteration line on stderr and, with
+    workers, that many worker processes alive; returns the child's process family.
+    ``lines`` collects stderr, on to the end."""
+    import threading
+    import time
+
+    import psutil
+
+    reader = threading.Thread(target=lambda: lines.extend(iter(child.stderr.readline, b"")),
+                              daemon=True)
+    reader.start()
+    while time.monotonic() < deadline:
+        family = psutil.Process(child.pid).children(recursive=True)
+        alive = [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        if any(b"bound " in line for line in lines) and len(alive) >= workers:
+            return family
+        time.sleep(0.05)
+    raise AssertionError(f"the run did not start: {lines}")
+
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_exits_130_without_strays(shared_data: Path, workers: str) -> None:
+def test_ctrl_c_exits_130_without_strays(tmp_path: Path, workers: str) -> None:
     import signal
     import time
 
     import psutil
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    hard = shared_data / "search" / "15puzzle_80moves.txt"
+    hard = tmp_path / "hard.txt"
+    hard.write_text(HARD_KORF)
     child = subprocess.Popen([sys.executable, "-m", "parallel_backtrack.sliding", str(hard),
-                              "--heuristic", "manhattan", "--workers", workers],
+                              "--heuristic", "manhattan", "--goal", "blank-first", "--workers",
+                              workers, "--progress"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    time.sleep(4)
-    family = psutil.Process(child.pid).children(recursive=True)
+    lines: list[bytes] = []
+    family = _started(child, 0 if workers == "1" else 2, time.monotonic() + 90, lines)
     child.send_signal(signal.SIGINT)
-    _, err = child.communicate(timeout=30)
+    child.wait(timeout=30)
+    time.sleep(0.2)  # the reader thread takes the last lines
     assert child.returncode == 130
-    assert b"Traceback" not in err
-    time.sleep(1)
+    assert not [line for line in lines if b"Traceback" in line]
+    assert lines[-1].startswith(b"python -m parallel_backtrack.sliding: interrupted")
+    deadline = time.monotonic() + 10  # the workers end after the parent: wait for it
+    while time.monotonic() < deadline and [
+            p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]:
+        time.sleep(0.1)
     assert not [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]

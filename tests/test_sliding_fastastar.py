@@ -19,7 +19,7 @@ from sliding_check import (
 
 from parallel_backtrack.sliding import Board, NodeLimitError, Solver, fastastar
 from parallel_backtrack.sliding import __main__ as cli
-from parallel_backtrack.sliding.heuristics import tables_for, to_frame
+from parallel_backtrack.sliding.heuristics import resolve, tables_for, to_frame
 from parallel_backtrack.sliding.ida import Pass, solve
 
 assert CACHE
@@ -145,7 +145,7 @@ def test_limits_and_names() -> None:
     with pytest.raises(TypeError, match="needs a Board"):
         Solver("cat", heuristic="linear")  # type: ignore[arg-type]
     assert Solver(Board.solved(5)).moves() == 0
-    assert fastastar.default_heuristic(3) == "linear"
+    assert resolve("auto", 3, "astar") == "linear"
 
 
 def test_bucket_queue_order() -> None:

@@ -11,8 +11,7 @@ from sliding_check import CACHE, solves
 
 from parallel_backtrack.engine.threshold import INFINITE, Bounded, threshold_search
 from parallel_backtrack.sliding import Board
-from parallel_backtrack.sliding.ida import solve
-from parallel_backtrack.sliding.parallel import solve_parallel
+from parallel_backtrack.sliding.ida import solve, solve_parallel
 
 assert CACHE
 

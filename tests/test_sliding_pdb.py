@@ -11,8 +11,9 @@ from sliding_check import CACHE, exact_distances, replay
 
 from parallel_backtrack.sliding import Board
 from parallel_backtrack.sliding import pdb as pdb_module
-from parallel_backtrack.sliding.heuristics import neighbors_table, tables_for
+from parallel_backtrack.sliding.heuristics import tables_for
 from parallel_backtrack.sliding.ida import Pass, solve
+from parallel_backtrack.sliding.tables import neighbors_table
 
 assert CACHE
 

@@ -13,11 +13,15 @@ import numpy as np
 import pytest
 from sliding_check import CACHE, replay, solves
 
-from parallel_backtrack.sliding import Board, heuristics, kernel, ranked
+from parallel_backtrack.sliding import Board, heuristics, tables
 from parallel_backtrack.sliding import pdb as pdb_module
-from parallel_backtrack.sliding.heuristics import neighbors_table, tables_for
+from parallel_backtrack.sliding.heuristics import tables_for
 from parallel_backtrack.sliding.ida import Pass, solve
-from parallel_backtrack.sliding.pdb import build_pattern, partition_tables
+from parallel_backtrack.sliding.kernel import ranked
+from parallel_backtrack.sliding.kernel import search as kernel
+from parallel_backtrack.sliding.kernel.builds import build_pattern
+from parallel_backtrack.sliding.pdb import partition_tables
+from parallel_backtrack.sliding.tables import neighbors_table
 
 assert CACHE
 
@@ -53,7 +57,7 @@ def test_ranked_build_equals_the_sparse_build(n: int, pattern: tuple[int, ...]) 
         assert compact[rank] == sparse[sparse_index(cells, size)], cells
 
 
-def small_tables(ranked_kind: bool) -> heuristics.Tables:
+def small_tables(ranked_kind: bool) -> tables.Tables:
     patterns = ((1, 2, 3, 4), (5, 6, 7, 8))
     neighbors = neighbors_table(3)
     build = ranked.build_ranked if ranked_kind else build_pattern
@@ -87,7 +91,7 @@ def test_the_kernel_looks_ranked_tables_up_like_sparse_ones(
 
 
 @pytest.fixture
-def tables_78() -> heuristics.Tables:
+def tables_78() -> tables.Tables:
     """The 7-8 tables; taken from the user's cache when a valid copy is there (linked
     into the test cache; its CRC is checked on load), else built (15 minutes)."""
     from platformdirs import user_cache_dir
@@ -102,7 +106,7 @@ def tables_78() -> heuristics.Tables:
 
 
 @pytest.mark.slow
-def test_80_move_positions(shared_data: Path, tables_78: heuristics.Tables) -> None:
+def test_80_move_positions(shared_data: Path, tables_78: tables.Tables) -> None:
     # All 17 with the 7-8 databases: about 2 s each.
     lines = [line for line in (shared_data / "search" / "15puzzle_80moves.txt").read_text()
              .splitlines() if line and not line.startswith("#")]
@@ -114,7 +118,7 @@ def test_80_move_positions(shared_data: Path, tables_78: heuristics.Tables) -> N
 
 
 @pytest.mark.slow
-def test_78_solves_korf_instances(shared_data: Path, tables_78: heuristics.Tables) -> None:
+def test_78_solves_korf_instances(shared_data: Path, tables_78: tables.Tables) -> None:
     rows = [[int(w) for w in line.split()] for line in (shared_data / "search" / "korf100.txt")
             .read_text().splitlines() if line and not line.startswith("#")]
     tables = tables_78

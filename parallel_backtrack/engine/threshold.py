@@ -13,7 +13,8 @@ ThresholdSpace
     What a problem provides: ``root()``, ``f(state)`` (g + h), ``branch(state)``
     (children in order), ``is_solution(state)`` and ``search_below(state,
     bound, complete, stop) -> Bounded``, the depth-first search of one subtree
-    (usually a compiled kernel).
+    (usually a compiled kernel), asking ``stop(nodes generated so far in this
+    call)`` now and then and returning early when it says so.
 nodes
     Children generated: the root counts 1, each child made in the cut counts
     1, and every task adds what ``search_below`` generated below its subtree.
@@ -29,7 +30,12 @@ order
     expected size, in that order.
 parent iterations
     An iteration whose predecessor had fewer than ``parent_nodes`` nodes runs
-    in this process: small iterations are not worth a dispatch.
+    in this process: small iterations are not worth a dispatch.  With one
+    worker every iteration does.
+stop reasons
+    ``timeout`` (``timeout`` seconds passed), ``max-nodes`` (``max_nodes``
+    generated, checked between chunks and tasks), ``stopped`` (``stop()`` said
+    so); the report then holds the nodes so far and no solution.
 
 Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
 """
@@ -70,7 +76,7 @@ class ThresholdSpace(Protocol):
     def is_solution(self, state: Any) -> bool: ...
 
     def search_below(self, state: Any, bound: float, complete: bool,
-                     stop: Callable[[], bool]) -> Bounded: ...
+                     stop: Callable[[int], bool]) -> Bounded: ...
 
 
 @dataclass
@@ -97,7 +103,10 @@ def run_subtrees(handle: Any, subtrees: list[tuple[tuple[int, ...], Any]], bound
     """A task: search each subtree below ``bound``; ([(key, nodes, next, solution)], s)."""
     started = time.perf_counter()
     space = unship(handle)
-    stop = flag.is_set
+
+    def stop(nodes: int = 0) -> bool:
+        return bool(flag.is_set())
+
     found = []
     for key, state in subtrees:
         if not complete and stop():
@@ -187,16 +196,21 @@ def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | 
                      executor: Executor | None = None, complete_last: bool = False,
                      per_worker: int = PER_WORKER, timeout: float | None = None,
                      parent_nodes: int = PARENT_NODES, order: str = "tree",
-                     on_iteration: Callable[[dict[str, float]], None] | None = None
+                     on_iteration: Callable[[dict[str, float]], None] | None = None,
+                     max_nodes: int | None = None, stop: Callable[[], bool] | None = None
                      ) -> ThresholdReport:
-    """Iterate bounds from ``f(root)`` until a solution (or none: bound infinite)."""
+    """Iterate bounds from ``f(root)`` until a solution (or none: bound infinite), or
+    until ``timeout`` seconds, ``max_nodes`` nodes or ``stop()`` (``stop_reason``).
+    ``on_iteration(row)`` after each iteration (``bound``, ``nodes``, ``seconds``)."""
     if order not in ORDERS:
         raise ValueError(f"unknown task order {order!r}; expected one of {list(ORDERS)}")
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes}")
     owns = executor is None
     pool = executor if executor is not None else make_executor(workers, backend)
     report = ThresholdReport(pool.workers, pool.name)
     search = _Search(space, pool, report, complete_last, per_worker, parent_nodes, timeout)
-    search.order = order
+    search.order, search.max_nodes, search.stop = order, max_nodes, stop
     kill = False
     try:
         search.run(on_iteration)
@@ -227,9 +241,18 @@ class _Search:
         self.sizes: dict[tuple[int, ...], int] = {}
         self.last_nodes = 0
         self.order = "tree"
+        self.max_nodes: int | None = None
+        self.stop: Callable[[], bool] | None = None
 
-    def _late(self) -> bool:
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+    def _stop_reason(self, nodes: int) -> str | None:
+        """Why to stop now, ``nodes`` generated so far in all, or None."""
+        if self.max_nodes is not None and nodes >= self.max_nodes:
+            return "max-nodes"
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return "timeout"
+        if self.stop is not None and self.stop():
+            return "stopped"
+        return None
 
     def run(self, on_iteration: Callable[[dict[str, float]], None] | None) -> None:
         root = self.space.root()
@@ -238,6 +261,10 @@ class _Search:
             self.report.solution, self.report.bound = root, bound
             return
         while bound < INFINITE:
+            self.report.stop_reason = self._stop_reason(self.report.nodes)
+            if self.report.stop_reason:
+                self.report.bound = bound
+                return
             began = time.perf_counter()
             it = self._iterate(bound)
             self.report.nodes += it.nodes
@@ -246,6 +273,7 @@ class _Search:
             if on_iteration is not None:
                 on_iteration(row)
             if self.report.stop_reason:
+                self.report.bound = bound
                 return
             if it.best is not None:
                 self.report.solution, self.report.bound = it.best[1], bound
@@ -264,13 +292,16 @@ class _Search:
         return it
 
     def _in_parent(self, bound: float, it: _Iteration) -> None:
-        def stop() -> bool:
-            return self._late()
+        reason: list[str | None] = [None]
+
+        def stop(nodes: int = 0) -> bool:
+            reason[0] = self._stop_reason(self.report.nodes + nodes)
+            return reason[0] is not None
 
         result = self.space.search_below(self.space.root(), bound, self.complete, stop)
         it.add((), result.nodes, result.next_bound, result.solution)
-        if self._late():
-            self.report.stop_reason = "timeout"
+        if reason[0] is not None and it.best is None:
+            self.report.stop_reason = reason[0]
 
     def _dispatch(self, bound: float, tasks: list[list[Any]], it: _Iteration) -> None:
         if self.handle is None:
@@ -285,8 +316,9 @@ class _Search:
             for future in self.pool.wait_any(list(self.inflight), timeout=0.25):
                 del self.inflight[future]
                 self._collect(future.result(), it)
-            if self._late():
-                self.report.stop_reason = "timeout"
+            reason = None if it.done() else self._stop_reason(self.report.nodes + it.nodes)
+            if reason:
+                self.report.stop_reason = reason
                 break
         self._stop_running()
 

@@ -4,12 +4,18 @@ Parse, read every file, solve each puzzle (a batch spreads over the workers; a
 single puzzle with IDA* splits each iteration over them), print one line or one
 JSON object per puzzle.  Exit codes as the other CLIs (``_cli``): 0 all solved,
 1 some puzzle unsolvable or invalid, 2 usage, 3 stopped by ``--timeout`` or
-``--max-nodes``, 130 Ctrl-C.
+``--max-nodes``, 4 internal error, 130 Ctrl-C.  ``... sliding pdb build|list|remove``
+manages the cached pattern databases (``pdb_command``).
 
 Glossary
 --------
 puzzle label
     ``FILE:LINE``, the line where the puzzle starts.
+engine options
+    ``--workers``, ``--backend`` (``dask`` too), ``--scheduler-address``,
+    ``--timeout``, ``--progress``, ``--json`` and ``--per-worker`` come from
+    ``_cli.add_engine_options``, as in every command line; ``--budget``,
+    ``--budget-seconds`` and ``--stats`` do not apply to IDA* and are refused.
 show
     ``--show moves`` prints the blank's moves (``U D L R``); ``--show boards``
     prints every board of the solution path.
@@ -23,12 +29,11 @@ import time
 from typing import Any, TextIO
 
 from .. import _cli
-from ..engine import BACKENDS
+from .heuristics import NAMES
 
 PROG = "python -m parallel_backtrack.sliding"
 ALGORITHMS = ("ida", "astar")
-HEURISTIC_CHOICES = ("auto", "hamming", "manhattan", "linear", "pdb", "pdb-555", "pdb-663",
-                     "pdb-78", "pdb-exact")
+HEURISTIC_CHOICES = NAMES
 GOAL_CHOICES = ("blank-last", "blank-first")
 FORMAT_CHOICES = ("auto", "cs61b", "rows", "korf")
 
@@ -42,11 +47,13 @@ def build_parser() -> _cli.Parser:
         "workers; one puzzle with IDA* splits each iteration's tree over them.",
         epilog="examples:\n  %(prog)s puzzle.txt --show moves\n"
         "  %(prog)s korf100.txt --goal blank-first --heuristic pdb --workers 2\n"
-        "  echo '1 2 3 4 5 6 0 7 8' | %(prog)s - --algorithm astar --json",
+        "  echo '1 2 3 4 5 6 0 7 8' | %(prog)s - --algorithm astar --json\n"
+        "  %(prog)s pdb build pdb-663     (also: pdb list, pdb remove NAME|--all)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="puzzle files (CS61B/algs4 boards, one-line rows, Korf rows); "
-                        "- reads stdin")
+                        "- reads stdin; a first word 'pdb' is the database command (a "
+                        "file called pdb: ./pdb)")
     parser.add_argument("--format", type=_cli.choice_type("format", FORMAT_CHOICES),
                         default="auto", metavar="|".join(FORMAT_CHOICES),
                         help="input format (default: auto, from the first data line)")
@@ -72,14 +79,11 @@ def build_parser() -> _cli.Parser:
 
 
 def _run_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("run")
-    group.add_argument("--workers", "-w", type=_cli.workers_type, default=1, metavar="W",
-                       help="worker processes; -1 = all cores (default: 1)")
-    group.add_argument("--backend", type=_cli.choice_type("backend", BACKENDS), default=None,
-                       metavar="|".join(BACKENDS),
-                       help="where tasks run (default: serial for 1 worker, else loky)")
-    group.add_argument("--timeout", type=_cli.positive_float, default=None, metavar="S",
-                       help="stop at this wall-clock limit (all puzzles), exit 3")
+    _cli.add_engine_options(parser, default_workers=1, helps={
+        "--json": "one JSON object per puzzle (JSON Lines)",
+        "--workers": "worker processes; -1 = all cores (default: 1). A batch runs one "
+        "puzzle per worker at a time; one puzzle with IDA* splits each iteration"})
+    group = parser.add_argument_group("search")
     group.add_argument("--max-nodes", type=_cli.positive_int, default=None, metavar="N",
                        help="give a puzzle up after N nodes (A*: enqueued; IDA*: generated) "
                        "instead of filling memory or running on; exit 3")
@@ -89,24 +93,32 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("output")
+    group = parser.add_argument_group("show")
     group.add_argument("--show", nargs="?", const="moves", default=None,
                        type=_cli.choice_type("show", ("moves", "boards")),
                        metavar="moves|boards",
                        help="print the solution: the blank's moves (U D L R) or every board")
-    group.add_argument("--json", action="store_true", help="one JSON object per puzzle")
     group.add_argument("--html", type=_cli.html_target, default=None, metavar="FILE",
                        help="also write a self-contained HTML page that plays the first "
                        "solved puzzle's solution, move by move, to FILE")
-    group.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                       help="progress on stderr: pattern-database builds, and a line per "
-                       "IDA* iteration (default: only on a terminal)")
     _cli.add_verify_option(parser)
+
+
+REFUSED = {"budget": "--budget", "budget_seconds": "--budget-seconds", "stats": "--stats"}
+
+
+def _refused(args: argparse.Namespace) -> str | None:
+    """The engine option given that IDA* and A* here do not take, as a usage error."""
+    for attribute, option in REFUSED.items():
+        if getattr(args, attribute, None):
+            return (f"{option} does not apply to sliding puzzles (IDA* iterations are cut "
+                    "by --per-worker; see docs/sliding.md)")
+    return None
 
 
 def _jobs(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
     """Jobs for every readable puzzle, and one error line per bad one."""
-    from .batch import Job
+    from .jobs import Job
     from .readers import Failure, PuzzleFormatError, read_source
 
     jobs, errors = [], []
@@ -122,8 +134,8 @@ def _jobs(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
             else:
                 jobs.append(Job(source, item.line, item.tiles, item.expected, args.goal,
                                 args.algorithm, args.heuristic, args.max_nodes,
-                                args.complete_last_iteration,
-                                progress=_progress(args)))
+                                args.complete_last_iteration, progress=_progress(args),
+                                per_worker=args.per_worker))
     return jobs, errors
 
 
@@ -159,7 +171,7 @@ def _print_boards(outcome: dict[str, Any], out: TextIO) -> None:
 
 
 def _verify(outcome: dict[str, Any]) -> None:
-    from .batch import replays
+    from .jobs import replays
 
     if outcome["status"] == "solved" and not replays(tuple(outcome["tiles"]), outcome["goal"],
                                                      outcome["solution"]):
@@ -168,9 +180,11 @@ def _verify(outcome: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from .batch import run_batch
+    from .jobs import run_batch
 
-    problem = _cli.too_many_workers(args.workers) if args.backend != "serial" else None
+    options = _cli.engine_options(args)
+    problem = _refused(args) or (_cli.too_many_workers(args.workers)
+                                 if options["backend"] not in ("serial", "dask") else None)
     if problem:
         return _cli.usage_error(PROG, problem)
     deadline = None if args.timeout is None else time.perf_counter() + args.timeout
@@ -182,7 +196,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     page_of: dict[str, Any] | None = None
     from ..engine import resolve_workers
 
-    for job, outcome in zip(jobs, run_batch(jobs, resolve_workers(args.workers), args.backend,
+    pool = {"backend": options["backend"], "address": options.get("address")}
+    for job, outcome in zip(jobs, run_batch(jobs, resolve_workers(args.workers), pool,
                                             deadline)):
         outcome["tiles"] = list(job.tiles)
         if args.verify:
@@ -216,12 +231,13 @@ def _write_page(path: str, outcome: dict[str, Any] | None) -> None:
 
 
 def _prepare(jobs: list[Any], args: argparse.Namespace) -> None:
-    """Build or map the pattern databases once, here, before any worker needs them."""
-    from .batch import heuristic_for
-    from .heuristics import tables_for
+    """Check the heuristic on every board width (``heuristics.resolve``, a bad pair is a
+    usage error), then build or map the pattern databases once, here, before any worker
+    needs them.  A*'s ``auto`` takes a database only if it is cached: it builds none."""
+    from .heuristics import resolve, tables_for
 
     for n in sorted({round(len(job.tiles) ** 0.5) for job in jobs}):
-        name = heuristic_for(args.heuristic, n)
+        name = resolve(args.heuristic, n, args.algorithm)
         if name.startswith("pdb"):
             tables_for(n, name, args.progress)
 
@@ -229,6 +245,11 @@ def _prepare(jobs: list[Any], args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run the CLI; returns the exit status (never raises)."""
     out = out or sys.stdout
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["pdb"]:
+        from .pdb_command import main as pdb_main
+
+        return pdb_main(argv[1:], out)
     args = build_parser().parse_or_status(argv)
     if isinstance(args, int):
         return args

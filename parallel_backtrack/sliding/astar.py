@@ -38,13 +38,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import fastastar
-from .board import Board, WorldState
+from .board import Board, UnsolvableError, WorldState
 
-NAMES = ("auto", "hamming", "manhattan", "linear", "pdb", "pdb-555", "pdb-663", "pdb-exact")
-
-
-class UnsolvableError(ValueError):
-    """The goal cannot be reached from this state (decided before any search)."""
+__all__ = ["NodeLimitError", "SearchNode", "Solver", "UnsolvableError"]
 
 
 class NodeLimitError(RuntimeError):
@@ -80,11 +76,13 @@ class Solver:
             if not isinstance(initial, Board):
                 raise TypeError("a heuristic by name needs a Board; pass a function "
                                 "heuristic(state) for other WorldStates")
-            self.heuristic = resolve(heuristic or "auto", initial.size())
+            from .heuristics import python_heuristic, resolve  # (loads numpy, maybe numba)
+
+            self.heuristic = resolve(heuristic or "auto", initial.size(), "astar")
             if self.heuristic in fastastar.FAST_HEURISTICS:
                 self._path = self._fast(initial, self.heuristic, max_nodes)
                 return
-            heuristic = _python_heuristic(self.heuristic, initial.size())
+            heuristic = python_heuristic(self.heuristic, initial.size())
         else:
             self.heuristic = "custom" if heuristic else "estimated_distance_to_goal"
         self._h = heuristic or (lambda state: state.estimated_distance_to_goal())
@@ -147,27 +145,3 @@ def _states(goal: SearchNode) -> list[Any]:
         states.append(node.state)
         node = node.previous
     return states[::-1]
-
-
-def resolve(name: str, n: int) -> str:
-    """The heuristic a name stands for on an n x n board (``auto`` and ``pdb`` resolved)."""
-    if name not in NAMES:
-        raise ValueError(f"unknown heuristic {name!r}; expected one of {list(NAMES)}")
-    if name == "auto":
-        return fastastar.default_heuristic(n)
-    if name == "pdb":
-        from .heuristics import default_pdb
-
-        found = default_pdb(n)
-        if found is None:
-            raise ValueError(f"no pattern database for {n}x{n} boards (there are 3x3 and "
-                             "4x4 ones); use linear")
-        return found
-    return name
-
-
-def _python_heuristic(name: str, n: int) -> Callable[[Any], int]:
-    from .heuristics import python_heuristic
-
-    heuristic: Callable[[Any], int] = python_heuristic(name, n)
-    return heuristic

@@ -22,6 +22,10 @@ parity
     A board is solvable iff the parity of its tile permutation (blank left out)
     plus, on even widths, the blank's row distance from its goal row matches the
     goal's: one test, no search.
+frame
+    The IDA* kernel's blank-first frame (goal ``0 1 .. N-1``): ``to_frame`` turns
+    a blank-last board half a turn into it; ``board_moves`` turns frame moves
+    (0..3) back into the board's own ``U L R D``.
 WorldState
     CS61B's interface: ``estimated_distance_to_goal()``, ``neighbors()``,
     ``is_goal()``; ``Board`` is one, the A* solver takes any.
@@ -42,6 +46,10 @@ STEPS = ((-1, 0), (0, -1), (0, 1), (1, 0))
 
 class InvalidBoardError(ValueError):
     """Tiles that do not make an n x n sliding board."""
+
+
+class UnsolvableError(ValueError):
+    """The goal cannot be reached from this state (decided before any search)."""
 
 
 @runtime_checkable
@@ -117,6 +125,12 @@ def apply_move(tiles: tuple[int, ...], n: int, move: str) -> tuple[int, ...]:
     cells = list(tiles)
     cells[blank], cells[other] = cells[other], 0
     return tuple(cells)
+
+
+def move_between(before: tuple[int, ...], after: tuple[int, ...], n: int) -> str:
+    """The blank's move (``U L R D``) that takes ``before`` to ``after``."""
+    step = after.index(0) - before.index(0)
+    return {-n: "U", n: "D", -1: "L", 1: "R"}[step]
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,3 +233,19 @@ class Board:
             cells = self.tiles[r * n:(r + 1) * n]
             rows.append(" ".join(str(t).rjust(width) if t else "_".rjust(width) for t in cells))
         return "\n".join(rows)
+
+
+def to_frame(board: Board) -> tuple[int, ...]:
+    """The tiles in the blank-first frame: a blank-last board turned half a turn, its
+    tiles renumbered (cell p -> N-1-p, tile t -> N-t), which maps goal onto goal."""
+    if board.goal == "blank-first":
+        return board.tiles
+    size = len(board.tiles)
+    return tuple((size - t) % size for t in reversed(board.tiles))
+
+
+def board_moves(board: Board, frame_moves: list[int]) -> str:
+    """Frame moves as the board's own ``U L R D`` (a half turn swaps U/D and L/R)."""
+    if board.goal == "blank-first":
+        return "".join(MOVES[d] for d in frame_moves)
+    return "".join(MOVES[3 - d] for d in frame_moves)

@@ -318,22 +318,3 @@ def _path(best: dict[bytes, int], state: bytes, n: int) -> list[bytes]:
         state = bytes(cells)
         path.append(state)
     return path[::-1]
-
-
-def default_heuristic(n: int) -> str:
-    """A*'s default on an n x n board: a 4x4 pattern database that is already cached
-    (6-6-3, else 5-5-5), else ``linear``.  It never starts a build."""
-    if n != 4:
-        return "linear"
-    from .pdb import cache_dir, load_cached
-
-    where = str(cache_dir())
-    if where not in _CACHED:  # a database found stays; an absent one is looked for again
-        for name in ("pdb-663", "pdb-555"):
-            if load_cached(4, name) is not None:
-                _CACHED[where] = name
-                break
-    return _CACHED.get(where, "linear")
-
-
-_CACHED: dict[str, str] = {}

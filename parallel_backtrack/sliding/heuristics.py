@@ -1,4 +1,4 @@
-"""Heuristics: the arrays the IDA* kernel reads, and plain-Python versions for A*.
+"""Heuristics by name: the one resolver, the kernel's tables, plain-Python versions for A*.
 
 Glossary
 --------
@@ -9,30 +9,39 @@ name
     databases: the exact 3x3 table on 3x3, 6-6-3 with reflection on 4x4) or
     a named database (``pdb-555``, ``pdb-663``, ``pdb-78``, ``pdb-exact``).  All
     admissible.
-frame
-    Kernel arrays live in the blank-first frame (tile t belongs on cell t).
+auto
+    IDA*: ``pdb`` where there is one (3x3, 4x4), else ``linear``.  A*: a 4x4
+    database only if it is already cached (6-6-3, else 5-5-5), else ``linear``:
+    A* by default never starts a build.
+resolve
+    ``resolve(name, n, algorithm)``: the concrete heuristic a name stands for, or
+    ValueError naming the choices.  The command line, ``jobs``, ``astar`` and
+    ``fastastar`` all ask here.
 Tables
-    ``Tables.kind`` and the arrays ``search`` takes; pattern databases are
-    memory-mapped from the cache (``pdb.py``) in each process that uses them,
-    never pickled: a shipped ``Tables`` carries only its name and size.
+    What the kernel reads (``tables.py``), built or mapped once per process by
+    ``tables_for``.
 
-Example: ``tables_for(4, "manhattan").cost[5 * 16 + 0] == 2`` (tile 5 on cell 0).
+Example: ``resolve("auto", 4, "ida") == "pdb-663"``; ``resolve("pdb", 5)`` raises.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from .board import Board, to_frame
+from .pdbfiles import PDB_SIZES
 
-from . import kernel
-from .board import Board
-
-_kernel: Any = kernel  # numba's Dispatcher type lists no arguments
+if TYPE_CHECKING:
+    from .tables import Tables
 
 HEURISTICS = ("hamming", "manhattan", "linear", "pdb")
 PDB_NAMES = ("pdb-exact", "pdb-555", "pdb-663", "pdb-78")
+NAMES = ("auto",) + HEURISTICS + PDB_NAMES
+ALGORITHMS = ("ida", "astar")
+ASTAR_REFUSED = ("pdb-78",)  # A* reads sparse tables only
+__all__ = ["HEURISTICS", "NAMES", "PDB_NAMES", "Tables", "cached_pdb", "default_pdb",
+           "python_heuristic", "resolve", "tables_for", "to_frame"]
 
 
 def default_pdb(n: int) -> str | None:
@@ -40,63 +49,45 @@ def default_pdb(n: int) -> str | None:
     return {3: "pdb-exact", 4: "pdb-663"}.get(n)
 
 
-def neighbors_table(n: int) -> np.ndarray:
-    table = np.full(n * n * 4, -1, np.int64)
-    for cell in range(n * n):
-        row, col = divmod(cell, n)
-        for d, (dr, dc) in enumerate(((-1, 0), (0, -1), (0, 1), (1, 0))):
-            if 0 <= row + dr < n and 0 <= col + dc < n:
-                table[cell * 4 + d] = (row + dr) * n + col + dc
-    return table
+def cached_pdb(n: int) -> str | None:
+    """A 4x4 database that is already cached (6-6-3, else 5-5-5): A*'s ``auto``.  A
+    database found stays found (per cache folder); an absent one is looked for again."""
+    if n != 4:
+        return None
+    from .pdb import cache_dir, load_cached
+
+    where = str(cache_dir())
+    if where not in _FOUND:
+        for name in ("pdb-663", "pdb-555"):
+            if load_cached(4, name) is not None:
+                _FOUND[where] = name
+                break
+    return _FOUND.get(where)
 
 
-def cost_table(n: int, name: str) -> np.ndarray:
-    size = n * n
-    table = np.zeros(size * size, np.int64)
-    for t in range(1, size):
-        for cell in range(size):
-            if name == "hamming":
-                table[t * size + cell] = int(cell != t)
-            else:
-                table[t * size + cell] = abs(cell // n - t // n) + abs(cell % n - t % n)
-    return table
+_FOUND: dict[str, str] = {}
 
 
-def reflection(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(tile map, cell map) of the main-diagonal reflection in the blank-first frame."""
-    cells = np.array([(c % n) * n + c // n for c in range(n * n)], np.int64)
-    return cells.copy(), cells  # tile t's goal cell is t, so tiles map as cells do
-
-
-@dataclass
-class Tables:
-    """What the kernel needs for one heuristic on one board width."""
-
-    n: int
-    name: str
-    kind: int = kernel.PER_TILE
-    cost: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
-    tables: np.ndarray = field(default_factory=lambda: np.zeros(1, np.uint8))
-    offsets: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
-    group: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
-    stride: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
-    rtile: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
-    rcell: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
-    reflect: bool = False
-    neighbors: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"n": self.n, "name": self.name}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(tables_for(state["n"], state["name"]).__dict__)
-
-    def aux_width(self) -> int:
-        return max(2 + 2 * self.n, 4 * self.offsets.shape[0])
-
-    def kernel_args(self) -> tuple[Any, ...]:
-        return (self.kind, self.cost, self.tables, self.offsets, self.group, self.stride,
-                self.rtile, self.rcell, self.reflect, self.neighbors)
+def resolve(name: str, n: int, algorithm: str = "ida") -> str:
+    """The heuristic ``name`` stands for on an n x n board for ``algorithm``."""
+    if name not in NAMES:
+        raise ValueError(f"unknown heuristic {name!r}; expected one of {list(NAMES)}")
+    if name == "auto":
+        if algorithm == "astar":
+            return cached_pdb(n) or "linear"
+        return default_pdb(n) or "linear"
+    if name == "pdb":
+        found = default_pdb(n)
+        if found is None:
+            raise ValueError(f"no pattern database for {n}x{n} boards (there are 3x3 and "
+                             "4x4 ones); use --heuristic linear")
+        name = found
+    if name in PDB_SIZES and n not in PDB_SIZES[name]:
+        sizes = " or ".join(f"{k}x{k}" for k in PDB_SIZES[name])
+        raise ValueError(f"{name} is for {sizes} boards, not {n}x{n}")
+    if algorithm == "astar" and name in ASTAR_REFUSED:
+        raise ValueError(f"A* does not read {name} (ranked tables); use pdb-663 or pdb-555")
+    return name
 
 
 _CACHE: dict[tuple[int, str], Tables] = {}
@@ -104,33 +95,32 @@ _CACHE: dict[tuple[int, str], Tables] = {}
 
 def tables_for(n: int, name: str, progress: bool | None = None) -> Tables:
     """The kernel tables of heuristic ``name`` on an n x n board (built once per process)."""
-    if name == "pdb":
-        found = default_pdb(n)
-        if found is None:
-            raise ValueError(f"no pattern database for {n}x{n} boards (there are 3x3 and "
-                             "4x4 ones); use --heuristic linear")
-        name = found
-    key = (n, name)
-    if key not in _CACHE:
-        _CACHE[key] = _build(n, name, progress)
-    return _CACHE[key]
+    if (n, name) not in _CACHE:
+        concrete = resolve(name, n)
+        if (n, concrete) not in _CACHE:
+            _CACHE[(n, concrete)] = _build(n, concrete, progress)
+        _CACHE[(n, name)] = _CACHE[(n, concrete)]
+    return _CACHE[(n, name)]
 
 
 def _build(n: int, name: str, progress: bool | None) -> Tables:
+    from .kernel import search as kernel
+    from .pdb import pattern_tables
+    from .tables import Tables, cost_table, neighbors_table
+
     neighbors = neighbors_table(n)
     if name in ("hamming", "manhattan"):
         return Tables(n, name, kernel.PER_TILE, cost_table(n, name), neighbors=neighbors)
     if name == "linear":
         return Tables(n, name, kernel.LINEAR, cost_table(n, "manhattan"), neighbors=neighbors)
-    if name in PDB_NAMES:
-        from .pdb import pattern_tables
-
-        return pattern_tables(n, name, neighbors, progress)
-    raise ValueError(f"unknown heuristic {name!r}; expected one of "
-                     f"{list(HEURISTICS) + list(PDB_NAMES)}")
+    return pattern_tables(n, name, neighbors, progress)
 
 
 def _lc_total(board: Board) -> int:
+    import numpy as np
+
+    from .kernel import search as kernel
+
     frame = to_frame(board)
     n = board.size()
     tiles = np.array(frame, np.int8)
@@ -138,28 +128,24 @@ def _lc_total(board: Board) -> int:
                for line in range(n) for is_row in (True, False))
 
 
-def to_frame(board: Board) -> tuple[int, ...]:
-    """The tiles in the blank-first frame: a blank-last board turned half a turn, its
-    tiles renumbered (cell p -> N-1-p, tile t -> N-t), which maps goal onto goal."""
-    if board.goal == "blank-first":
-        return board.tiles
-    size = len(board.tiles)
-    return tuple((size - t) % size for t in reversed(board.tiles))
-
-
-def python_heuristic(name: str, n: int) -> Any:
+def python_heuristic(name: str, n: int) -> Callable[[Board], int]:
     """``h(board)`` for A*; ``pdb`` reads the same tables as the kernel."""
     if name == "hamming":
-        return Board.hamming
+        return Board.hamming  # type: ignore[return-value]
     if name == "manhattan":
-        return Board.manhattan
+        return Board.manhattan  # type: ignore[return-value]
     if name == "linear":
         return lambda board: board.manhattan() + _lc_total(board)
+    import numpy as np
+
+    from .kernel import search as kernel
+
     tables = tables_for(n, name)
     aux = np.zeros(tables.aux_width(), np.int64)
+    initial_h: Any = kernel.initial_h  # numba's Dispatcher type lists no arguments
 
     def lookup(board: Board) -> int:
         tiles = np.array(to_frame(board), np.int8)
-        return int(_kernel.initial_h(tiles, n, *tables.kernel_args()[:9], aux))
+        return int(initial_h(tiles, n, *tables.kernel_args()[:9], aux))
 
     return lookup

@@ -1,4 +1,5 @@
-"""Pattern databases: built in numba on first use, cached on disk, memory-mapped.
+"""Pattern databases: built on first use (``kernel/builds.py``, ``kernel/ranked.py``),
+cached on disk, memory-mapped.
 
 Glossary
 --------
@@ -13,7 +14,7 @@ index
 ranked
     ``pdb-78`` (Korf & Felner's 7-8 partition: the top two rows' tiles, the
     bottom two rows'): sparse tables would take 4.3 GB, so its tables have one
-    entry per placement, at the placement's k-permutation rank (``ranked.py``;
+    entry per placement, at the placement's k-permutation rank (``kernel/ranked.py``;
     57,657,600 + 518,918,400 bytes); the kernel keeps the sparse index and ranks
     it at each lookup.
 region
@@ -43,146 +44,28 @@ import os
 import sys
 import zlib
 from math import factorial, perm
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
-from . import kernel
-from .ranked import build_ranked, lowest, region_of
+from .kernel import search as kernel
+from .kernel.builds import build_pattern, exact_bfs
+from .kernel.ranked import build_ranked
+from .pdbfiles import (
+    BUILD_COST,
+    CACHE_ENV,
+    FORMAT,
+    PARTITIONS,
+    PDB_SIZES,
+    RANKED_NAMES,
+    cache_dir,
+    paths,
+)
+from .tables import Tables, reflection
 
-CACHE_ENV = "PARALLEL_BACKTRACK_CACHE"
-FORMAT = 1
-UNSEEN = 255
-# Blank-first frame.  6-6-3 by rows (tiles 1-6, 7-12, 13-15): with the reflection 898,183
-# nodes a Korf instance on average, against 1,195,256 for the top row plus two 2x3 blocks
-# and 0.92-2.4 million for four other 6-6-3 partitions tried (docs/sliding.md).
-PARTITIONS = {
-    "pdb-663": ((1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12), (13, 14, 15)),
-    "pdb-555": ((1, 2, 3, 5, 6), (4, 7, 8, 11, 12), (9, 10, 13, 14, 15)),
-    "pdb-78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
-}
-RANKED_NAMES = ("pdb-78",)  # compact tables (``ranked.py``), looked up by rank
-# What a first build costs (said on stderr before it starts; measured on 2 cores).
-BUILD_COST = {"pdb-exact": "under 2 seconds, 0.1 GB of memory",
-              "pdb-555": "a few seconds, 0.1 GB of memory",
-              "pdb-663": "under a minute, 0.3 GB of memory",
-              "pdb-78": "about 15 minutes on 2 cores, 4.7 GB of memory"}
-
-
-def cache_dir() -> Path:
-    """Where databases live: ``$PARALLEL_BACKTRACK_CACHE/pdb`` or the user cache."""
-    base = os.environ.get(CACHE_ENV)
-    if not base:
-        from platformdirs import user_cache_dir
-
-        base = user_cache_dir("parallel_backtrack")
-    return Path(base) / "pdb"
-
-
-@njit(cache=True, nogil=True)
-def expand_layer(layer, count, depth, table, seen, k, size, neighbors, powers):
-    """The next BFS layer of (index, region cell) states; fills ``table`` and ``seen``."""
-    out = np.empty(max(16, 2 * count), np.int64)
-    found = 0
-    pos = np.empty(k, np.int64)
-    for s in range(count):
-        index, blank = layer[s] // size, layer[s] % size
-        occupied = np.int64(0)
-        for i in range(k):
-            pos[i] = (index // powers[i]) % size
-            occupied |= np.int64(1) << pos[i]
-        region = region_of(occupied, blank, neighbors)
-        for i in range(k):
-            cell = pos[i]
-            for d in range(4):
-                to = neighbors[cell * 4 + d]
-                if to < 0 or not (region >> to) & 1:
-                    continue
-                child = index + (to - cell) * powers[i]
-                moved = (occupied & ~(np.int64(1) << cell)) | (np.int64(1) << to)
-                key = child * size + lowest(region_of(moved, cell, neighbors))
-                if seen[key >> 3] & (1 << (key & 7)):
-                    continue
-                seen[key >> 3] |= 1 << (key & 7)
-                if table[child] == UNSEEN:
-                    table[child] = depth + 1
-                if found == out.shape[0]:
-                    out = np.concatenate((out, np.empty(found, np.int64)))
-                out[found] = key
-                found += 1
-    return out, found
-
-
-@njit(cache=True, nogil=True)
-def _unrank(rank, size, out):
-    free = np.arange(size)
-    left = size
-    for i in range(size):
-        f = 1
-        for j in range(2, left):
-            f *= j
-        pick = rank // f
-        rank %= f
-        out[i] = free[pick]
-        free[pick: left - 1] = free[pick + 1: left]
-        left -= 1
-
-
-@njit(cache=True, nogil=True)
-def exact_bfs(size, neighbors, total):
-    """Distances of every state from the blank-first goal, by permutation rank."""
-    dist = np.full(total, UNSEEN, np.uint8)
-    queue = np.empty(total, np.int64)
-    tiles = np.arange(size).astype(np.int8)
-    queue[0] = kernel.exact_rank(tiles)
-    dist[queue[0]] = 0
-    head, tail = 0, 1
-    while head < tail:
-        _unrank(queue[head], size, tiles)
-        head += 1
-        here = dist[kernel.exact_rank(tiles)]
-        blank = 0
-        while tiles[blank] != 0:
-            blank += 1
-        for d in range(4):
-            nb = neighbors[blank * 4 + d]
-            if nb < 0:
-                continue
-            tiles[blank], tiles[nb] = tiles[nb], 0
-            rank = kernel.exact_rank(tiles)
-            if dist[rank] == UNSEEN:
-                dist[rank] = here + 1
-                queue[tail] = rank
-                tail += 1
-            tiles[nb], tiles[blank] = tiles[blank], 0
-    return dist
-
-
-def build_pattern(n: int, pattern: tuple[int, ...], neighbors: np.ndarray,
-                  bar: Any = None) -> np.ndarray:
-    """The database of one pattern (blank-first goal): uint8 of length N**k."""
-    size, k = n * n, len(pattern)
-    powers = np.array([size**i for i in range(k)], np.int64)
-    table = np.full(size**k, UNSEEN, np.uint8)
-    seen = np.zeros(size**k * size // 8 + 1, np.uint8)
-    index = int(sum(t * size**i for i, t in enumerate(pattern)))
-    table[index] = 0
-    occupied = sum(1 << t for t in pattern)
-    key = index * size + int(lowest(region_of(np.int64(occupied), 0, neighbors)))
-    seen[key >> 3] |= 1 << (key & 7)
-    layer, count, depth = np.array([key], np.int64), 1, 0
-    while count:
-        layer, count = expand_layer(layer, count, depth, table, seen, k, size, neighbors,
-                                    powers)
-        depth += 1
-        if bar is not None:
-            bar.update(count)
-    table[table == UNSEEN] = 0  # placements no state has (two tiles on one cell)
-    return table
-
+_paths = paths
+__all__ = ["CACHE_ENV", "FORMAT", "PDB_SIZES", "build_pattern", "cache_dir", "database",
+           "load_cached", "partition_tables", "pattern_tables", "store"]
 
 def _build(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> np.ndarray:
     bar = None
@@ -205,13 +88,6 @@ def _crc(table: np.ndarray) -> int:
     """CRC-32 of the array's bytes (no copy: numpy arrays are buffers)."""
     buffer: Any = np.ascontiguousarray(table)
     return zlib.crc32(buffer)
-
-
-def _paths(n: int, name: str) -> tuple[Path, Path]:
-    # The partition is part of the name: changing it never reads an old file.
-    tag = zlib.crc32(repr(PARTITIONS.get(name)).encode()) & 0xFFFF
-    stem = cache_dir() / f"{name}-{n}x{n}-v{FORMAT}-{tag:04x}"
-    return stem.with_suffix(".npy"), stem.with_suffix(".json")
 
 
 def load_cached(n: int, name: str) -> np.ndarray | None:
@@ -246,10 +122,12 @@ def store(n: int, name: str, table: np.ndarray) -> None:
 def database(n: int, name: str, neighbors: np.ndarray, progress: bool | None = None
              ) -> np.ndarray:
     """The table of ``name`` for n x n: from the cache, else built and cached."""
-    if name == "pdb-exact" and n not in (2, 3):
-        raise ValueError(f"pdb-exact is for 2x2 and 3x3 boards, not {n}x{n}")
-    if name in PARTITIONS and n != 4:
-        raise ValueError(f"{name} is for 4x4 boards, not {n}x{n}")
+    if name not in PDB_SIZES:
+        raise ValueError(f"unknown pattern database {name!r}; expected one of "
+                         f"{list(PDB_SIZES)}")
+    if n not in PDB_SIZES[name]:
+        sizes = " and ".join(f"{k}x{k}" for k in PDB_SIZES[name])
+        raise ValueError(f"{name} is for {sizes} boards, not {n}x{n}")
     table = load_cached(n, name)
     if table is None:
         if name in BUILD_COST:
@@ -263,10 +141,9 @@ def database(n: int, name: str, neighbors: np.ndarray, progress: bool | None = N
     return table
 
 
-def pattern_tables(n: int, name: str, neighbors: np.ndarray, progress: bool | None) -> Any:
-    """``heuristics.Tables`` for a named database."""
-    from .heuristics import Tables
-
+def pattern_tables(n: int, name: str, neighbors: np.ndarray, progress: bool | None
+                   ) -> Tables:
+    """The kernel's ``Tables`` for a named database."""
     table = database(n, name, neighbors, progress)
     if name == "pdb-exact":
         return Tables(n, name, kernel.EXACT, tables=table, neighbors=neighbors)
@@ -275,11 +152,9 @@ def pattern_tables(n: int, name: str, neighbors: np.ndarray, progress: bool | No
 
 
 def partition_tables(n: int, name: str, patterns: tuple[tuple[int, ...], ...],
-                     table: np.ndarray, ranked: bool, neighbors: np.ndarray) -> Any:
-    """``heuristics.Tables`` over the concatenated databases of ``patterns`` (sparse, or
+                     table: np.ndarray, ranked: bool, neighbors: np.ndarray) -> Tables:
+    """``Tables`` over the concatenated databases of ``patterns`` (sparse, or
     compact when ``ranked``), with the max over the main-diagonal reflection."""
-    from .heuristics import Tables, reflection
-
     size = n * n
     group = np.zeros(size, np.int64)
     stride = np.zeros(size, np.int64)

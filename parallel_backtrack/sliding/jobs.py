@@ -1,4 +1,4 @@
-"""Solve one puzzle or a batch of them: the work behind the command line.
+"""Solve jobs: one puzzle or a batch of them, the work behind the command line.
 
 Glossary
 --------
@@ -11,11 +11,14 @@ outcome
     count), ``solution`` (the blank's moves, ``U L R D``), ``nodes`` and
     ``seconds``.  ``nodes`` is A*'s enqueued nodes or IDA*'s generated nodes.
 progress
-    With ``Job.progress`` a sequential IDA* prints a line to stderr after each
-    iteration (bound, nodes so far, seconds).
+    With ``Job.progress`` IDA* prints a line to stderr after each iteration
+    (bound, nodes so far, seconds), on one worker or several.
 batch
     Several puzzles: each is one task on the executor (one puzzle per worker
     at a time, searched sequentially there), printed in input order.
+pool
+    ``{"backend": ..., "address": ...}``: where the tasks run (``address``: a
+    Dask scheduler, for ``backend="dask"``), as ``engine.make_executor`` takes it.
 replay check
     ``replays(tiles, goal, solution)``: apply the moves one by one with the
     board's own rules and compare with the goal (``--verify``).
@@ -32,7 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .board import Board, apply_move, goal_tiles
+from .board import Board, apply_move, goal_tiles, move_between
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,7 @@ class Job:
     complete_last: bool = False
     ends_at: float | None = None  # wall clock (time.time()): a task may start late
     progress: bool = False
+    per_worker: int | None = None  # IDA* subtrees per worker (None: the engine's choice)
 
 
 def replays(tiles: tuple[int, ...], goal: str, solution: str) -> bool:
@@ -62,15 +66,10 @@ def replays(tiles: tuple[int, ...], goal: str, solution: str) -> bool:
 
 
 def heuristic_for(name: str, n: int, algorithm: str = "ida") -> str:
-    """``auto``: IDA* a pattern database where there is one (3x3, 4x4), else linear;
-    A* a 4x4 database only if already cached, else linear (``fastastar``)."""
-    if name != "auto":
-        return name
-    if algorithm == "astar":
-        from .fastastar import default_heuristic
+    """The heuristic ``name`` stands for (``heuristics.resolve``, the one resolver)."""
+    from .heuristics import resolve
 
-        return default_heuristic(n)
-    return "pdb" if n in (3, 4) else "linear"
+    return resolve(name, n, algorithm)
 
 
 def _base(job: Job, board: Board) -> dict[str, Any]:
@@ -80,7 +79,8 @@ def _base(job: Job, board: Board) -> dict[str, Any]:
             "expected": job.expected}
 
 
-def solve_job(job: Job, workers: int = 1, backend: str | None = None) -> dict[str, Any]:
+def solve_job(job: Job, workers: int = 1, pool: dict[str, Any] | None = None
+              ) -> dict[str, Any]:
     """Solve one puzzle (IDA* over ``workers`` when more than one); never raises for
     an unsolvable board or a limit reached."""
     board = Board(job.tiles, job.goal)
@@ -94,14 +94,8 @@ def solve_job(job: Job, workers: int = 1, backend: str | None = None) -> dict[st
     heuristic = out["heuristic"]
     if job.algorithm == "astar":
         found = _astar(board, heuristic, job.max_nodes)
-    elif workers > 1:
-        from .parallel import solve_parallel
-
-        result = solve_parallel(board, heuristic, workers=workers, backend=backend,
-                                complete_last=job.complete_last, timeout=timeout)
-        found = (result.moves, result.nodes, result.stop_reason)
     else:
-        found = _ida(board, heuristic, job, None if timeout is None else started + timeout)
+        found = _ida(board, heuristic, job, workers, pool or {}, timeout)
     moves, nodes, reason = found
     out.update(nodes=nodes, seconds=time.perf_counter() - started)
     if moves is None:
@@ -118,41 +112,56 @@ def _astar(board: Board, heuristic: str, max_nodes: int | None
     except NodeLimitError:
         return None, max_nodes or 0, "max-nodes"
     states = solver.solution()
-    moves = "".join(_move_between(a, b) for a, b in zip(states, states[1:]))
+    moves = "".join(move_between(a.tiles, b.tiles, board.size())
+                    for a, b in zip(states, states[1:]))
     return moves, solver.enqueued, None
 
 
-def _move_between(before: Board, after: Board) -> str:
-    n = before.size()
-    a, b = before.blank(), after.blank()
-    return {-n: "U", n: "D", -1: "L", 1: "R"}[b - a]
-
-
-def _ida(board: Board, heuristic: str, job: Job, deadline: float | None
-         ) -> tuple[str | None, int, str | None]:
+def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, Any],
+         timeout: float | None) -> tuple[str | None, int, str | None]:
     from .ida import solve
 
     started = time.perf_counter()
+
     def report(bound: int, nodes: int) -> None:
         print(f"{job.source}:{job.line}  bound {bound}: {nodes:,} nodes, "
               f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
 
-    result = solve(board, heuristic, complete_last=job.complete_last, max_nodes=job.max_nodes,
-                   deadline=deadline, on_iteration=report if job.progress else None)
+    tuning: dict[str, Any] = {} if job.per_worker is None else {"per_worker": job.per_worker}
+    executor = _executor(workers, pool) if workers > 1 else None
+    kill = True
+    try:
+        result = solve(board, heuristic, workers=workers, executor=executor,
+                       complete_last=job.complete_last, max_nodes=job.max_nodes,
+                       timeout=timeout, on_iteration=report if job.progress else None,
+                       **tuning)
+        kill = result.stop_reason is not None
+    finally:
+        if executor is not None:
+            executor.close(kill=kill)
     return result.moves, result.nodes, result.stop_reason
 
 
-def run_batch(jobs: list[Job], workers: int, backend: str | None,
+def _executor(workers: int, pool: dict[str, Any]) -> Any:
+    from ..engine import make_executor  # (the package: every backend registered)
+
+    return make_executor(workers, pool.get("backend"), **_address(pool))
+
+
+def _address(pool: dict[str, Any]) -> dict[str, Any]:
+    return {"address": pool["address"]} if pool.get("address") else {}
+
+
+def run_batch(jobs: list[Job], workers: int, pool_options: dict[str, Any] | None,
               deadline: float | None) -> Iterator[dict[str, Any]]:
-    """Outcomes in input order; the puzzles spread over ``workers`` processes."""
+    """Outcomes in input order; the puzzles spread over ``workers`` processes (``pool``:
+    the backend and a Dask scheduler's address, see the glossary)."""
     if workers == 1 or len(jobs) == 1:
         for job in jobs:
             yield _late(job) if _past(deadline) else solve_job(_left(job, deadline), workers,
-                                                               backend)
+                                                               pool_options)
         return
-    from ..engine import make_executor
-
-    pool = make_executor(workers, backend)
+    pool = _executor(workers, pool_options or {})
     kill = True
     try:
         yield from _ordered(pool, jobs, deadline)

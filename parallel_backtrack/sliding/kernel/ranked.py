@@ -12,8 +12,8 @@ Glossary
 rank
     Of the cells ``c0 .. c(k-1)`` of the pattern's tiles in pattern order: the
     mixed-radix number whose digit i is ``ci`` minus the cells of ``c0..c(i-1)``
-    below it (``kernel.rank_cells``; the kernel ranks its sparse index the same
-    way, ``kernel.rank_index``).
+    below it (``search.rank_cells``; the IDA* kernel ranks its sparse index the
+    same way, ``search.rank_index``).
 region
     The cells the blank reaches without moving a pattern tile.  A search state
     is (rank, region), the region named by its lowest cell, stored as the
@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from .. import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
-from . import kernel
+from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from . import search as kernel
 
 UNSEEN = 255
 CHUNK_BITS = 14
