@@ -291,5 +291,5 @@ def _first_stderr_line(argv: list[str], stdin: str, env: dict[str, str],
 def test_a_first_compile_is_announced_before_it_starts(tmp_path: Path, argv: list[str],
                                                        stdin: str) -> None:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "empty"))
-    first = _first_stderr_line(argv, stdin, env, wait=20)
+    first = _first_stderr_line(argv, stdin, env, wait=15)
     assert first.startswith("parallel_backtrack: compiling "), first
