@@ -1,11 +1,16 @@
-"""parallel_backtrack: exact backtracking search on all your cores, and on a cluster.
+"""parallel_backtrack: exact tree search on all your cores, and on a cluster.
+
+Problems that come with it, each a subpackage with a command line: ``nqueens``,
+``sudoku``, ``sliding`` (sliding-tile puzzles: A*, parallel IDA*, pattern databases) and
+``games`` (alpha-beta, Nim, Connect-Four, parallel alpha-beta); ``viz`` writes the
+self-contained HTML pages of ``--html``; your own trees run on the same engine.
 
 The top level re-exports the engine's modes (``count``, ``solve``, ``solutions``) and
 ``Space``, each loaded on first use (the engine's own names are lazy too: a command
 line's ``--help`` loads no pool).  Documentation: README.md, and docs/ in the
 repository: docs/engine.md (the Space contract and the modes), docs/cli.md (the command
-lines), docs/nqueens.md, docs/sudoku.md, docs/results.md, docs/design.md (glossary and
-layout).
+lines), docs/nqueens.md, docs/sudoku.md, docs/sliding.md, docs/games.md, docs/viz.md,
+docs/results.md, docs/design.md (glossary and layout).
 """
 
 from typing import TYPE_CHECKING, Any

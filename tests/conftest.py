@@ -1,4 +1,4 @@
-"""Shared test helpers: the shared data folder and independent checkers."""
+"""Shared test fixtures: the data folder (tests/data) and the process pools."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = ROOT.parent / "shared" / "data"
+from data_paths import DATA
 
 # Both CLIs re-check every printed answer with the independent checkers (--verify on
 # by default), in this process and in every CLI the tests start.
@@ -16,10 +14,15 @@ os.environ.setdefault("PARALLEL_BACKTRACK_VERIFY", "1")
 
 
 @pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """tests/data, laid out as ``search/...`` and ``sudoku/...`` (see tests/data/SOURCES)."""
+    return DATA
+
+
+@pytest.fixture(scope="session")
 def shared_data() -> Path:
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"shared data folder {SHARED_DATA} is absent")
-    return SHARED_DATA
+    """The old name of ``data_dir``, kept for tests written against it."""
+    return DATA
 
 
 def _drop_process_pools() -> None:

@@ -9,7 +9,7 @@ Conventions for README.md and docs/*.md (written for authors at the top of docs/
   trailing ``# exit N`` comment names, within ``COMMAND_SECONDS``, print something,
   and never a traceback (exit 2: exactly one line on stderr);
 * any other block (```bash, ```text, plain ```) is shown, not run: installs,
-  cluster set-ups, long runs and commands that need ../shared/data;
+  cluster set-ups, long runs and commands that need the optional data sets;
 * every relative link and image resolves, and a ``#anchor`` names a heading of the
   target page;
 * every docs page has a contents list before its first ``##`` heading;

@@ -22,24 +22,24 @@ CLASSIC = ("{(A,MAX),(B,MIN),(C,MIN),(D,MAX),(E,MAX),(F,MAX),(G,MAX)} "
            "{(A,B),(A,C),(B,D),(B,E),(C,F),(C,G),(D,4),(D,3),(E,2),(E,7),(F,3),(F,2),(G,2),(G,8)}")
 
 
-def reference_inputs(shared_data: Path) -> list[Path]:
-    folder = shared_data / "search" / "alphabeta"
+def reference_inputs(data_dir: Path) -> list[Path]:
+    folder = data_dir / "search" / "alphabeta"
     found = sorted(p for p in folder.glob("*_alphabeta.txt"))
     if not found:
         pytest.skip(f"no alpha-beta files in {folder}")
     return found
 
 
-def test_every_reference_file_byte_for_byte(shared_data, tmp_path):
-    for source in reference_inputs(shared_data):
+def test_every_reference_file_byte_for_byte(data_dir, tmp_path):
+    for source in reference_inputs(data_dir):
         out = tmp_path / "out.txt"
         assert main(["alphabeta", str(source), "-o", str(out)]) == 0
         expected = source.with_name(source.stem + "_out.REFERENCE.txt").read_bytes()
         assert out.read_bytes() == expected, source.name
 
 
-def test_minimax_counts_match_the_verbose_files(shared_data):
-    for source in reference_inputs(shared_data):
+def test_minimax_counts_match_the_verbose_files(data_dir):
+    for source in reference_inputs(data_dir):
         verbose = source.with_name(source.stem + "_out.REFERENCE_verbose.txt").read_text()
         expected = [(int(a), int(b)) for a, b in
                     re.findall(r"\| minimax (-?\d+) over (\d+) leaves", verbose)]

@@ -25,9 +25,12 @@ def test_quick_start_installs_what_ci_installs():
            "--workers 8" in quick
 
 
-def test_readme_examples_need_no_shared_data():
-    for block in blocks(README):
-        assert "shared/data" not in block.text, f"README.md:{block.line} needs shared data"
+def test_readme_needs_no_folder_beside_the_clone():
+    # Its commands, the headline table's included, read tests/data or nothing.
+    for number, line in enumerate(TEXT.splitlines(), 1):
+        assert "../shared" not in line and "shared/data" not in line, f"README.md:{number}"
+    for path in re.findall(r"\btests/data/[\w./-]+\.txt\b", TEXT):
+        assert (ROOT / path).is_file(), path
 
 
 def test_readme_runs_an_example_per_problem_and_links_every_docs_page():

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sudoku_data import HARDEST
+from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack import _cli
 from parallel_backtrack.engine import forkserver, watchdog
@@ -26,7 +26,6 @@ from parallel_backtrack.sudoku import runner as batch
 psutil = pytest.importorskip("psutil")
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "sudoku"
 # Nearly empty: about 10^21 solutions, a count that never ends.
 OPEN = "1" + "." * 80
 STOP_WITHIN = 2.0
@@ -145,8 +144,6 @@ def test_ctrl_c_stops_a_sudoku_count_with_its_partial_result(tmp_path: Path) -> 
 @pytest.mark.timeout(150)
 def test_ctrl_c_from_a_terminal_stops_a_batch_of_puzzles(tmp_path: Path) -> None:
     path = DATA / "tdoku_puzzles7_serg_benchmark.txt"
-    if not path.is_file():
-        pytest.skip(f"puzzle data not found: {path}")
     code, out, stopped, seen = interrupt(
         ["parallel_backtrack.sudoku", str(path), "--count", "--workers", "2", "--no-progress",
          "--kernel", "reference"],  # the per-puzzle path on loky workers

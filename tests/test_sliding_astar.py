@@ -102,8 +102,8 @@ def test_max_nodes_fails_clearly() -> None:
 
 
 @pytest.mark.parametrize("heuristic", ["hamming", "manhattan", "linear", "pdb"])
-def test_graded_8puzzle_sample(shared_data: Path, heuristic: str) -> None:
-    lines = [line.split() for line in (shared_data / "search" / "8puzzle_graded.txt")
+def test_graded_8puzzle_sample(data_dir: Path, heuristic: str) -> None:
+    lines = [line.split() for line in (data_dir / "search" / "8puzzle_graded.txt")
              .read_text().splitlines() if line and not line.startswith("#")]
     # Plain Python A* with weak heuristics: a sample of the shorter distances.
     deepest = {"hamming": 16, "manhattan": 22, "linear": 24, "pdb": 31}[heuristic]

@@ -24,8 +24,8 @@ def run(*argv: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def test_cs61b_file_with_moves(shared_data: Path) -> None:
-    path = shared_data / "search" / "cs61b_puzzles" / "puzzle3x3-20.txt"
+def test_cs61b_file_with_moves(data_dir: Path) -> None:
+    path = data_dir / "search" / "cs61b_puzzles" / "puzzle3x3-20.txt"
     code, text = run(str(path), "--show", "moves")
     assert code == 0
     head, moves = text.splitlines()
@@ -89,15 +89,15 @@ def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1 and "No such file" in capsys.readouterr().err
 
 
-def test_max_nodes_exit_3(shared_data: Path) -> None:
-    path = shared_data / "search" / "15puzzle_80moves.txt"
+def test_max_nodes_exit_3(data_dir: Path) -> None:
+    path = data_dir / "search" / "15puzzle_80moves.txt"
     code, text = run(str(path), "--heuristic", "manhattan", "--max-nodes", "1000",
                      "--algorithm", "astar")
     assert code == 3 and "max-nodes" in text.splitlines()[0]
 
 
 @pytest.mark.timeout(120)
-def test_process_stdin_timeout_and_workers(shared_data: Path) -> None:
+def test_process_stdin_timeout_and_workers(data_dir: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "parallel_backtrack.sliding"]
     done = subprocess.run(command + ["-", "--show", "boards", "--algorithm", "astar"],
@@ -109,7 +109,7 @@ def test_process_stdin_timeout_and_workers(shared_data: Path) -> None:
                           env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-3:] == ["1 2 3", "4 5 6", "7 8 _"]
-    hard = shared_data / "search" / "15puzzle_80moves.txt"
+    hard = data_dir / "search" / "15puzzle_80moves.txt"
     done = subprocess.run(command + [str(hard), "--heuristic", "manhattan", "--timeout", "1",
                                      "--workers", "2"],
                           capture_output=True, text=True, env=env, timeout=60)

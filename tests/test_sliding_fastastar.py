@@ -78,8 +78,8 @@ def test_linear_admissible_on_8puzzle_sample(distances: dict[tuple[int, ...], in
 
 
 @pytest.mark.parametrize("name", SCORED[:3])
-def test_graded_8puzzle_every_distance(shared_data: Path, name: str) -> None:
-    lines = [line.split() for line in (shared_data / "search" / "8puzzle_graded.txt")
+def test_graded_8puzzle_every_distance(data_dir: Path, name: str) -> None:
+    lines = [line.split() for line in (data_dir / "search" / "8puzzle_graded.txt")
              .read_text().splitlines() if line and not line.startswith("#")]
     deepest = 24 if name == "hamming" else 31
     for row in lines:
@@ -103,9 +103,9 @@ def test_15puzzle_walks_match_ida(goal: str) -> None:
             assert path_is_walk([b.tiles for b in solver.solution()], goal)
 
 
-def test_cs61b_files_but_the_hardest_one(shared_data: Path) -> None:
+def test_cs61b_files_but_the_hardest_one(data_dir: Path) -> None:
     # The default heuristic depends on the cache; the full set runs in the benchmark.
-    files = sorted((shared_data / "search" / "cs61b_puzzles").glob("puzzle*.txt"))
+    files = sorted((data_dir / "search" / "cs61b_puzzles").glob("puzzle*.txt"))
     assert len(files) == 141
     for path in files:
         tiles, expected = read_cs61b(path), cs61b_expected(path)
@@ -119,8 +119,8 @@ def test_cs61b_files_but_the_hardest_one(shared_data: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["linear", "pdb-555"])
-def test_every_cs61b_file(shared_data: Path, name: str) -> None:
-    for path in sorted((shared_data / "search" / "cs61b_puzzles").glob("puzzle*.txt")):
+def test_every_cs61b_file(data_dir: Path, name: str) -> None:
+    for path in sorted((data_dir / "search" / "cs61b_puzzles").glob("puzzle*.txt")):
         tiles = tuple(read_cs61b(path))
         solver = Solver(Board(tiles), heuristic=name if len(tiles) == 16 else "linear")
         assert solver.moves() == cs61b_expected(path), path

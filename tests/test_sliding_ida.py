@@ -16,9 +16,9 @@ assert CACHE  # pattern databases go to a test cache, never the user's
 FAST_KORF = (79, 12, 42, 55, 97, 19, 94, 47, 93, 9, 74, 48, 30, 86, 31, 85)
 
 
-def korf_rows(shared_data: Path) -> dict[int, list[int]]:
+def korf_rows(data_dir: Path) -> dict[int, list[int]]:
     rows = {}
-    for line in (shared_data / "search" / "korf100.txt").read_text().splitlines():
+    for line in (data_dir / "search" / "korf100.txt").read_text().splitlines():
         if line and not line.startswith("#"):
             numbers = [int(w) for w in line.split()]
             rows[numbers[0]] = numbers
@@ -29,8 +29,8 @@ def heuristic_for_test(n: int) -> str:
     return {3: "pdb-exact", 4: "pdb-555"}.get(n, "linear")
 
 
-def test_all_cs61b_files(shared_data: Path) -> None:
-    files = sorted((shared_data / "search" / "cs61b_puzzles").glob("puzzle*.txt"))
+def test_all_cs61b_files(data_dir: Path) -> None:
+    files = sorted((data_dir / "search" / "cs61b_puzzles").glob("puzzle*.txt"))
     assert len(files) == 141
     for path in files:
         tiles = read_cs61b(path)
@@ -40,9 +40,9 @@ def test_all_cs61b_files(shared_data: Path) -> None:
 
 
 @pytest.mark.parametrize("heuristic", ["manhattan", "linear", "pdb-exact", "hamming"])
-def test_8puzzle_every_distance(shared_data: Path, heuristic: str) -> None:
+def test_8puzzle_every_distance(data_dir: Path, heuristic: str) -> None:
     seen = set()
-    for line in (shared_data / "search" / "8puzzle_graded.txt").read_text().splitlines():
+    for line in (data_dir / "search" / "8puzzle_graded.txt").read_text().splitlines():
         if not line or line.startswith("#"):
             continue
         numbers = [int(w) for w in line.split()]
@@ -57,8 +57,8 @@ def test_8puzzle_every_distance(shared_data: Path, heuristic: str) -> None:
 
 
 @pytest.mark.parametrize("number", FAST_KORF)
-def test_korf_manhattan_node_counts(shared_data: Path, number: int) -> None:
-    row = korf_rows(shared_data)[number]
+def test_korf_manhattan_node_counts(data_dir: Path, number: int) -> None:
+    row = korf_rows(data_dir)[number]
     tiles, length, nodes = row[1:17], row[17], row[20]
     result = solve(Board(tuple(tiles), "blank-first"), "manhattan")
     assert result.moves is not None and len(result.moves) == length
@@ -67,8 +67,8 @@ def test_korf_manhattan_node_counts(shared_data: Path, number: int) -> None:
 
 
 @pytest.mark.slow
-def test_korf_all_manhattan_counts(shared_data: Path) -> None:
-    for row in korf_rows(shared_data).values():
+def test_korf_all_manhattan_counts(data_dir: Path) -> None:
+    for row in korf_rows(data_dir).values():
         if row[20] > 10**9:
             continue
         result = solve(Board(tuple(row[1:17]), "blank-first"), "manhattan")
@@ -76,8 +76,8 @@ def test_korf_all_manhattan_counts(shared_data: Path) -> None:
 
 
 @pytest.mark.parametrize("heuristic", ["linear", "pdb-555"])
-def test_korf_lengths_with_stronger_heuristics(shared_data: Path, heuristic: str) -> None:
-    rows = korf_rows(shared_data)
+def test_korf_lengths_with_stronger_heuristics(data_dir: Path, heuristic: str) -> None:
+    rows = korf_rows(data_dir)
     for number in FAST_KORF[:6]:
         tiles, length = rows[number][1:17], rows[number][17]
         result = solve(Board(tuple(tiles), "blank-first"), heuristic)
@@ -109,8 +109,8 @@ def test_limits_stop_the_search() -> None:
 
 
 @pytest.mark.slow
-def test_rosetta_52(shared_data: Path) -> None:
-    line = next(line for line in (shared_data / "search" / "15puzzle_misc.txt").read_text()
+def test_rosetta_52(data_dir: Path) -> None:
+    line = next(line for line in (data_dir / "search" / "15puzzle_misc.txt").read_text()
                 .splitlines() if line and not line.startswith("#"))
     tiles = [int(w) for w in line.split()[:16]]
     result = solve(Board(tuple(tiles)), "pdb-555")

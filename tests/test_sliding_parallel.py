@@ -16,17 +16,17 @@ from parallel_backtrack.sliding.ida import solve, solve_parallel
 assert CACHE
 
 
-def korf(shared_data: Path, number: int) -> tuple[int, ...]:
-    for line in (shared_data / "search" / "korf100.txt").read_text().splitlines():
+def korf(data_dir: Path, number: int) -> tuple[int, ...]:
+    for line in (data_dir / "search" / "korf100.txt").read_text().splitlines():
         if line and not line.startswith("#") and int(line.split()[0]) == number:
             return tuple(int(w) for w in line.split()[1:17])
     raise LookupError(number)
 
 
 @pytest.mark.parametrize("backend, workers", [("threads", 2), ("threads", 3), ("serial", 1)])
-def test_complete_counts_equal_sequential(shared_data: Path, backend: str,
+def test_complete_counts_equal_sequential(data_dir: Path, backend: str,
                                           workers: int) -> None:
-    board = Board(korf(shared_data, 12), "blank-first")
+    board = Board(korf(data_dir, 12), "blank-first")
     sequential = solve(board, "manhattan", complete_last=True)
     parallel = solve_parallel(board, "manhattan", workers=workers, backend=backend,
                               complete_last=True, parent_nodes=0, per_worker=50)
@@ -36,8 +36,8 @@ def test_complete_counts_equal_sequential(shared_data: Path, backend: str,
 
 
 @pytest.mark.timeout(120)
-def test_processes_same_length_and_counts(shared_data: Path) -> None:
-    board = Board(korf(shared_data, 9), "blank-first")
+def test_processes_same_length_and_counts(data_dir: Path) -> None:
+    board = Board(korf(data_dir, 9), "blank-first")
     sequential = solve(board, "linear", complete_last=True)
     whole = solve_parallel(board, "linear", workers=2, backend="loky", complete_last=True,
                            parent_nodes=0)

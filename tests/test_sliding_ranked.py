@@ -106,9 +106,9 @@ def tables_78() -> tables.Tables:
 
 
 @pytest.mark.slow
-def test_80_move_positions(shared_data: Path, tables_78: tables.Tables) -> None:
+def test_80_move_positions(data_dir: Path, tables_78: tables.Tables) -> None:
     # All 17 with the 7-8 databases: about 2 s each.
-    lines = [line for line in (shared_data / "search" / "15puzzle_80moves.txt").read_text()
+    lines = [line for line in (data_dir / "search" / "15puzzle_80moves.txt").read_text()
              .splitlines() if line and not line.startswith("#")]
     assert len(lines) == 17
     for line in lines:
@@ -118,8 +118,8 @@ def test_80_move_positions(shared_data: Path, tables_78: tables.Tables) -> None:
 
 
 @pytest.mark.slow
-def test_78_solves_korf_instances(shared_data: Path, tables_78: tables.Tables) -> None:
-    rows = [[int(w) for w in line.split()] for line in (shared_data / "search" / "korf100.txt")
+def test_78_solves_korf_instances(data_dir: Path, tables_78: tables.Tables) -> None:
+    rows = [[int(w) for w in line.split()] for line in (data_dir / "search" / "korf100.txt")
             .read_text().splitlines() if line and not line.startswith("#")]
     tables = tables_78
     assert tables.tables.shape == (57_657_600 + 518_918_400,)

@@ -22,35 +22,35 @@ from parallel_backtrack.sliding.readers import (
 )
 
 
-def test_cs61b_file(shared_data: Path) -> None:
-    folder = shared_data / "search" / "cs61b_puzzles"
+def test_cs61b_file(data_dir: Path) -> None:
+    folder = data_dir / "search" / "cs61b_puzzles"
     for path in sorted(folder.glob("puzzle*.txt")):
         [entry] = read_boards(str(path))
         assert isinstance(entry, Entry)
         assert list(entry.tiles) == read_cs61b(path)
 
 
-def test_formats_detected(shared_data: Path) -> None:
-    search = shared_data / "search"
+def test_formats_detected(data_dir: Path) -> None:
+    search = data_dir / "search"
     assert detect((search / "korf100.txt").read_text()) == "korf"
     assert detect((search / "8puzzle_graded.txt").read_text()) == "rows"
     assert detect((search / "15puzzle_80moves.txt").read_text()) == "rows"
     assert detect((search / "cs61b_puzzles" / "puzzle04.txt").read_text()) == "cs61b"
 
 
-def test_korf_rows(shared_data: Path) -> None:
-    entries = read_boards(str(shared_data / "search" / "korf100.txt"))
+def test_korf_rows(data_dir: Path) -> None:
+    entries = read_boards(str(data_dir / "search" / "korf100.txt"))
     assert len(entries) == 100
     first = entries[0]
     assert first.tiles[:4] == (14, 13, 15, 7) and first.expected == 57
 
 
-def test_rows_with_annotations(shared_data: Path) -> None:
-    graded = read_boards(str(shared_data / "search" / "8puzzle_graded.txt"))
+def test_rows_with_annotations(data_dir: Path) -> None:
+    graded = read_boards(str(data_dir / "search" / "8puzzle_graded.txt"))
     assert [e.expected for e in graded][:3] == [0, 1, 2]
-    hard = read_boards(str(shared_data / "search" / "15puzzle_80moves.txt"))
+    hard = read_boards(str(data_dir / "search" / "15puzzle_80moves.txt"))
     assert len(hard) == 17 and all(e.expected == 80 for e in hard)
-    misc = read_boards(str(shared_data / "search" / "15puzzle_misc.txt"))
+    misc = read_boards(str(data_dir / "search" / "15puzzle_misc.txt"))
     assert [e.expected for e in misc] == [52, 80]
 
 

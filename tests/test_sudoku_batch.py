@@ -71,8 +71,6 @@ def test_a_single_entry_can_use_several_workers_on_its_tree() -> None:
 @pytest.mark.timeout(120)
 def test_workers_split_the_puzzles_and_change_nothing() -> None:
     path = DATA / "norvig_top95.txt"
-    if not path.is_file():
-        pytest.skip(f"puzzle data not found: {path}")
     entries = read_puzzles(path)[:40] + read_puzzles(MIXED)
     job = Job(count=True, limit=2)
 

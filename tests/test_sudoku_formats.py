@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
-from sudoku_data import DATA, HARDEST
+from sudoku_data import HARDEST, sudoku_file
 
 from parallel_backtrack.sudoku.formats import (
     format_grid,
@@ -37,10 +37,7 @@ SHARED_FILES = {
 
 
 def shared(name: str) -> Path:
-    path = DATA / name
-    if not path.is_file():
-        pytest.skip(f"puzzle data not found: {path} (see shared/data/sudoku/SOURCES.txt)")
-    return path
+    return sudoku_file(name)
 
 
 def test_symbols() -> None:

@@ -146,8 +146,6 @@ def test_a_directory_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.timeout(120)
 def test_workers_give_the_same_output(capsys: pytest.CaptureFixture[str]) -> None:
     path = DATA / "norvig_top95.txt"
-    if not path.is_file():
-        pytest.skip(f"puzzle data not found: {path}")
     _, one, _ = run(capsys, str(path), "--json", "--count", "--limit", "2")
     code, two, _ = run(capsys, str(path), "--json", "--count", "--limit", "2", "--workers", "2",
                        "--progress")

@@ -23,8 +23,6 @@ STRONG = ("locked", "matching")
 
 def lines_of(name: str, count: int) -> list[str]:
     path = DATA / name
-    if not path.is_file():
-        pytest.skip(f"puzzle data not found: {path}")
     found = [line.split()[0] for line in path.read_text().splitlines()
              if line.strip() and not line.startswith("#")]
     return found[:count]
@@ -65,8 +63,6 @@ def test_matching_keeps_exactly_what_some_assignment_uses(seed: int) -> None:
 
 def solved_pairs() -> list[tuple[str, str]]:
     path = DATA / "tdoku_test_puzzles.txt"
-    if not path.is_file():
-        pytest.skip(f"puzzle data not found: {path}")
     pairs = []
     for text in path.read_text().split():
         puzzle, count, *rest = text.split(":")
