@@ -69,12 +69,17 @@ def add_parser(commands: Any) -> None:
                         help="with --workers: no helper twins (by default a worker that "
                         "would idle searches a running task's subtree in another order)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
+                        help="with MOVES: also write a page of the position, each move's "
+                        "score and the principal variation")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     if (args.moves is None) == (args.file is None):
         return _cli.usage_error(prog, "give either MOVES or --file FILE (not both)")
+    if args.html and args.file is not None:
+        return _cli.usage_error(prog, "--html draws one position: give MOVES, not --file")
     board = Board(args.width, args.height)
     if args.moves is not None:
         position = board.parse(args.moves)  # InvalidMoveError: a usage error naming the move
@@ -98,6 +103,10 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         score, nodes = found.score, found.nodes
     seconds = time.perf_counter() - start
     moves = solver.analyze(position, args.weak)
+    if args.html:
+        from .pages import write_connect4_html
+        print(write_connect4_html(args.html, args.moves, board, solver, position, args.weak),
+              file=sys.stderr)
     best = [col for col, value in moves.items() if value == max(moves.values())] if moves \
         else []
     payload = {"moves": args.moves, "width": board.width, "height": board.height,
