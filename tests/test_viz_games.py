@@ -106,6 +106,12 @@ def test_a_cut_off_subtree_is_greyed(browser, tmp_path: Path) -> None:
     loaded = Loaded(browser, games_page(tmp_path, "alphabeta",
                                         str(DATA / "set2_remedios_alphabeta.txt")))
     page = loaded.page
+    kinds = page.eval_on_selector_all(".gnode", "els => els.map(e => e.dataset.kind)")
+    assert "".join(kinds) == "MNMLLMLLNMLLMLL"  # A B D 4 3 E 2 7 C F 3 2 G 2 8, depth first
+    tips = page.eval_on_selector_all("polygon.gnode", "els => els.map(e => "
+                                     "e.getAttribute('points').split(' ')[0].split(',')[1]"
+                                     " - e.getBBox().y)")
+    assert [tip == 0 for tip in tips] == [k == "M" for k in kinds if k != "L"]  # MAX: apex up
     page.keyboard.press("n")  # the first cut-off: at C, after F returned 4 (alpha = beta)
     assert "Cut-off at C: α = 4 ≥ β = 4" in page.inner_text("#gt-status")
     cut = page.eval_on_selector_all(".gnode.cut", "els => els.map(e => [e.dataset.label, "

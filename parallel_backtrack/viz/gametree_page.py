@@ -41,12 +41,13 @@ from .page import PageError, Section, render_page, write_page
 
 DRAWN_LIMIT = 2_000
 STEP_KINDS = ("enter", "leaf", "leave", "cut", "table")
+KIND_LETTERS = {"MAX": "M", "MIN": "N", "LEAF": "L"}
 LEGEND = (
     ("#ffffff", "white: not reached yet"),
     ("#90caf9", "blue: on the search path (entered, not left)"),
     ("#c8e6c9", "green: searched and left with its value"),
     ("#ffe082", "amber: a leaf examined, numbered in order"),
-    ("#bdbdbd", "grey, dashed: cut off (alpha >= beta at the node marked α≥β in red)"),
+    ("#bdbdbd", "grey, dashed edge: cut off (alpha >= beta at the node marked α≥β in red)"),
     ("#ce93d8", "purple: answered by the transposition table"),
     ("#f9a825", "gold edges: the principal variation (last step)"),
 )
@@ -102,6 +103,8 @@ def check_trace(trace: GameTrace) -> None:
                                      if n):
         raise PageError(f"{trace.title}: node 0 must be the root and every other node's "
                         "parent an earlier node")
+    if any(kind not in KIND_LETTERS for kind in trace.kinds):
+        raise PageError(f"{trace.title}: kinds must be MAX, MIN or LEAF")
     for step in trace.steps:
         if step[0] not in STEP_KINDS or not 0 <= step[1] < size:
             raise PageError(f"{trace.title}: bad step {step!r}")
@@ -150,7 +153,7 @@ def trace_data(trace: GameTrace, limit: int = DRAWN_LIMIT) -> dict[str, Any]:
     data = {
         "title": trace.title, "pruned": trace.pruned, "view": trace.view,
         "parents": [index.get(trace.parents[n], -1) for n in kept],
-        "kinds": "".join(trace.kinds[n][0] for n in kept),
+        "kinds": "".join(KIND_LETTERS[trace.kinds[n]] for n in kept),
         "labels": [trace.labels[n] for n in kept], "below": [below[n] for n in kept],
         "steps": steps, "value": _number(trace.value), "leaves": trace.leaves,
         "pv": [index[n] for n in trace.pv if n in index], "nodes": len(depth),

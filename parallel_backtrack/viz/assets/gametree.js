@@ -193,8 +193,8 @@
       status.className = "status" + (i >= 1 && !done && KINDS[g.steps[i - 1][0]] === "cut" ?
         " kind-d" : done ? " kind-s" : "");
       nodeInfo.textContent = now >= 0 ? pic.shapes[now].firstChild.textContent : "";
-      if (now >= 0 && treeEl.scrollWidth > treeEl.clientWidth) {
-        const x = pic.X(now);
+      if (treeEl.scrollWidth > treeEl.clientWidth) {  // keep the step's node (or the root) in view
+        const x = pic.X(Math.max(now, 0));
         if (x < treeEl.scrollLeft + 40 || x > treeEl.scrollLeft + treeEl.clientWidth - 40) {
           treeEl.scrollLeft = x - treeEl.clientWidth / 2;
         }
