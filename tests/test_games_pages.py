@@ -321,3 +321,13 @@ def test_connect4_html(tmp_path: Path) -> None:
                                                     answer["move_scores"].items()}
     refused = run_games("connect4", "--file", str(tmp_path / "x"), "--html", str(page))
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+
+
+@pytest.mark.timeout(200)
+def test_a_page_too_big_is_refused_in_one_line(tmp_path: Path) -> None:
+    many, page = tmp_path / "many.txt", tmp_path / "t.html"
+    many.write_text("".join(big_tree(6, 4, seed=k) + "\n" for k in range(60)))
+    done = run_games("alphabeta", str(many), "--html", str(page))
+    assert done.returncode == 2 and not page.exists()
+    assert done.stdout == run_games("alphabeta", str(many)).stdout  # the answers still print
+    assert len(done.stderr.splitlines()) == 1 and "put fewer trees in the file" in done.stderr

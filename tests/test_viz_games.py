@@ -208,3 +208,15 @@ def test_connect4_page(browser, tmp_path: Path) -> None:
     assert page.locator(".hole.four").count() >= 4
     assert page.locator("#c4moves-table td", has_text="best").count() == 2
     loaded.close()
+
+
+def test_a_node_shows_its_window_entered_and_left(browser, tmp_path: Path) -> None:
+    loaded = Loaded(browser, games_page(tmp_path, "alphabeta",
+                                        str(DATA / "set2_remedios_alphabeta.txt")))
+    page = loaded.page
+    page.keyboard.press("End")
+    tip = page.eval_on_selector(".gnode[data-label=E]", "e => e.firstChild.textContent")
+    # E (MAX) is entered below B = min(4, ...) and fails high on its 7: fail-hard 4
+    assert tip == "E: value 4; entered with α = −∞, β = 4; left with α = 7, β = 4"
+    assert "n next cut-off" in page.inner_text(".help")
+    loaded.close()

@@ -34,6 +34,8 @@ MAX_NIM_STICKS = 30
 # Without the table Nim's tree grows about 1.84 times per stick: 16 sticks is 2,500 nodes.
 NIM_PLAIN_MAX = 16
 WHOLE = 1 << 30
+# Recording keeps every step in memory (about 200 bytes a node).
+MAX_TREE_NODES = 1_000_000
 
 
 class PageMismatchError(RuntimeError):
@@ -54,6 +56,9 @@ def tree_trace(graph: int, text: str, use_minimax: bool) -> GameTrace:
     """The trace of one graph of an alphabeta file (MAX's view, the score printed)."""
     parsed = parse_tree(text)
     game, names = parsed.game, tree_names(text)
+    if len(game.kinds) > MAX_TREE_NODES:
+        raise ValueError(f"graph {graph} has {len(game.kinds):,} nodes; the page records at "
+                         f"most {MAX_TREE_NODES:,} per tree")
 
     def label(state: Any, action: Any, child: int) -> str:
         return names[child] if child < len(names) else str(game.values[child])

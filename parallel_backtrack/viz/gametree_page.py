@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .page import PageError, Section, render_page, write_page
+from .page import MAX_PAGE_BYTES, PageError, Section, render_page, write_page
 
 DRAWN_LIMIT = 2_000
 STEP_KINDS = ("enter", "leaf", "leave", "cut", "table")
@@ -195,6 +195,11 @@ def write_gametree_page(path: str, traces: Sequence[GameTrace], title: str | Non
     heading = "Alpha-beta search, step by step" if pruned else "Minimax search, step by step"
     page_title = title or heading
     sections = [gametree_section(traces, heading, limit), *extra]
-    return write_page(path, render_page(page_title, sections, subtitle or (
+    text = render_page(page_title, sections, subtitle or (
         "Each step enters a node with its window (alpha, beta), reads a leaf, cuts off the "
-        "rest of a node's children, or leaves a node with its value.")))
+        "rest of a node's children, or leaves a node with its value."))
+    size = len(text.encode("utf-8"))
+    if size > MAX_PAGE_BYTES:
+        raise PageError(f"the page of {len(traces)} trees would be {size:,} bytes, above the "
+                        f"{MAX_PAGE_BYTES:,} limit; put fewer trees in the file")
+    return write_page(path, text)

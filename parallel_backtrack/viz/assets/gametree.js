@@ -85,13 +85,14 @@
     // The state of every node after the first ``upto`` steps.
     const n = g.parents.length, st = new Array(n).fill(0), val = new Array(n).fill(null);
     const wins = new Array(n).fill(null), leafNo = new Array(n).fill(0);
+    const entered = new Array(n).fill(null);
     const cutBy = new Array(n).fill(-1), cutAt = new Set();
     let cuts = 0, hits = 0, leaves = 0;
     for (let i = 0; i < upto; i++) {
       const [k, v, value, a, b, , , extra, sofar] = g.steps[i];
       const kind = KINDS[k];
       leaves = sofar;
-      if (kind === "enter") { st[v] = 1; wins[v] = [a, b]; if (extra) hits++; }
+      if (kind === "enter") { st[v] = 1; wins[v] = entered[v] = [a, b]; if (extra) hits++; }
       if (kind === "leaf") { st[v] = 3; val[v] = value; leafNo[v] = sofar; }
       if (kind === "leave") { st[v] = 2; val[v] = value; wins[v] = [a, b]; }
       if (kind === "table") { st[v] = 5; val[v] = value; hits++; }
@@ -108,7 +109,7 @@
         }
       }
     }
-    return { st, val, wins, leafNo, cutBy, cutAt, cuts, hits, leaves };
+    return { st, val, wins, entered, leafNo, cutBy, cutAt, cuts, hits, leaves };
   }
 
   function says(g, i) {
@@ -164,8 +165,10 @@
         shape.dataset.cutBy = s.cutBy[v] >= 0 ? g.labels[s.cutBy[v]] : "";
         shape.dataset.value = s.val[v] === null ? "" : fmt(s.val[v]);
         const w = s.wins[v];
+        const e = s.entered[v], left = s.st[v] === 2;
         shape.firstChild.textContent = g.labels[v] + (s.val[v] === null ? "" : ": value " +
-          fmt(s.val[v])) + (w ? ", " + win(w[0], w[1]) : "") +
+          fmt(s.val[v])) + (e ? "; entered with " + win(e[0], e[1]) : "") +
+          (w && w !== e ? (left ? "; left with " : "; now ") + win(w[0], w[1]) : "") +
           (s.cutBy[v] >= 0 ? ", cut off at " + g.labels[s.cutBy[v]] : "") +
           (g.below[v] ? ", " + g.below[v] + " nodes below not drawn" : "");
         if (pic.texts[v]) {
@@ -204,6 +207,8 @@
     const leaf = (i) => i >= 1 && i <= g.steps.length && KINDS[g.steps[i - 1][0]] === "leaf";
     player = makePlayer(controls, total, render, g.pruned ? cut : leaf,
       g.pruned ? "Next cut-off ▶▶" : "Next leaf ▶▶");
+    controls.querySelector(".help").textContent = "Keys: space play/pause, ← → step, " +
+      "Home/End first/last, n next " + (g.pruned ? "cut-off." : "leaf.");
   }
 
   if (all.length > 1) {
