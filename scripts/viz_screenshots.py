@@ -1,6 +1,6 @@
 """Make the screenshots of docs/viz.md: each page at 1280x800 in headless Chromium.
 
-Usage: python scripts/viz_screenshots.py [OUT_DIR]   (default docs/img)
+Usage: python scripts/viz_screenshots.py [OUT_DIR [NAME ...]]   (default docs/img, all)
 
 Writes the pages with the command lines docs/viz.md shows (into a temporary folder),
 steps each to an interesting point and saves one PNG per page.  Needs Playwright for
@@ -55,12 +55,22 @@ def pages(tmp: Path) -> dict[str, tuple[Path, list[str]]]:
     write_sliding_page(str(tmp / "p.html"), random_path(4, 40, 1), 4,
                        [(20, 15), (22, 120), (24, 900), (26, 5400), (28, 31000)])
     write_connect4_page(str(tmp / "c.html"), "4453637", given=3)
+    trees = "tests/data/search/alphabeta/set2_remedios_alphabeta.txt"
+    cli("parallel_backtrack.games", "alphabeta", trees, "--html", str(tmp / "ab.html"))
+    cli("parallel_backtrack.games", "nim", "--sticks", "10", "--html", str(tmp / "nim.html"))
+    cli("parallel_backtrack.games", "tictactoe", "--html", str(tmp / "ttt.html"))
+    cli("parallel_backtrack.games", "connect4", "173213575225514156634", "--html",
+        str(tmp / "c4.html"))
     return {
         "viz_queens.png": (tmp / "q.html", ["ArrowRight"] * 14),
         "viz_sudoku.png": (tmp / "s.html", ["ArrowRight"] * 6),
         "viz_timeline.png": (tmp / "t.html", ["scroll:#section-timeline", "hover:rect.bar"]),
         "viz_sliding.png": (tmp / "p.html", ["ArrowRight"] * 5),
         "viz_connect4.png": (tmp / "c.html", ["End"]),
+        "viz_alphabeta.png": (tmp / "ab.html", ["n"]),
+        "viz_nim.png": (tmp / "nim.html", ["ArrowRight"] * 30),
+        "viz_tictactoe.png": (tmp / "ttt.html", ["End"]),
+        "viz_connect4_pv.png": (tmp / "c4.html", ["n"] + ["ArrowRight"] * 6),
     }
 
 
@@ -68,10 +78,13 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img"
+    only = set(sys.argv[2:])
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as play:
         browser = play.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
         for name, (page_path, actions) in pages(Path(folder)).items():
+            if only and name not in only:
+                continue
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(page_path.as_uri())
             for action in actions:

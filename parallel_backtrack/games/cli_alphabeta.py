@@ -111,6 +111,8 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--minimax", action="store_true",
                         help="plain minimax: the same scores, every leaf examined")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
+                        help="also write a page showing each tree's search step by step")
     parser.set_defaults(run=run)
 
 
@@ -146,4 +148,7 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
                                     f"{error.strerror or error}")
     else:
         out.write(text)
+    if args.html and len(good) == len(answers):
+        from .pages import write_alphabeta_page
+        print(write_alphabeta_page(args.html, args.file, data, args.minimax), file=sys.stderr)
     return 1 if len(good) < len(answers) else 0

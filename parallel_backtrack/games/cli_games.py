@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any, TextIO
 
@@ -44,6 +45,8 @@ def add_parsers(commands: Any) -> None:
                      help=f"search without the transposition table only (N <= {NO_TT_MAX}: "
                      "the tree is exponential)")
     nim.add_argument("--json", action="store_true", help="print one JSON object")
+    nim.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
+                     help="also write a page of the search tree (at most 30 sticks)")
     nim.set_defaults(run=run_nim)
     ttt = commands.add_parser(
         "tictactoe", help="tic-tac-toe: the value, and every game counted in parallel",
@@ -52,6 +55,8 @@ def add_parsers(commands: Any) -> None:
     ttt.add_argument("--workers", "-w", type=_cli.workers_type, default=1, metavar="W",
                      help="worker processes for the count; -1 = all cores (default: 1)")
     ttt.add_argument("--json", action="store_true", help="print one JSON object")
+    ttt.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
+                     help="also write a page of the search tree and each first move's value")
     ttt.set_defaults(run=run_tictactoe)
 
 
@@ -78,7 +83,14 @@ def run_nim(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     if args.no_tt and args.sticks > NO_TT_MAX:
         return _cli.usage_error(prog, f"--no-tt searches a tree of about 1.84^N nodes: N <= "
                                 f"{NO_TT_MAX}, got {args.sticks}")
+    if args.html:
+        from .pages import nim_page_problem
+        if nim_page_problem(args.sticks):
+            return _cli.usage_error(prog, str(nim_page_problem(args.sticks)))
     payload = nim_payload(args.sticks, args.no_tt)
+    if args.html:
+        from .pages import write_nim_page
+        print(write_nim_page(args.html, args.sticks), file=sys.stderr)
     if args.json:
         print(json.dumps(payload, sort_keys=True), file=out)
         return 0
@@ -107,6 +119,9 @@ def run_tictactoe(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     game = TicTacToe()
     found = alphabeta(game, game.initial, table=TranspositionTable())
     report = count(GameHistories(), workers=args.workers)
+    if args.html:
+        from .pages import write_tictactoe_page
+        print(write_tictactoe_page(args.html), file=sys.stderr)
     payload = {"value": found.value, "best_move": found.best_action, "nodes": found.nodes,
                "games": report.count, "count_seconds": round(report.seconds, 3),
                "workers": report.workers}

@@ -75,6 +75,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         "would idle searches a running task's subtree in another order)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object (with --file: one per position)")
+    parser.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
+                        help="with MOVES: also write a page of the position, each move's "
+                        "score and the principal variation")
     parser.set_defaults(run=run)
     return parser
 
@@ -86,6 +89,8 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         board = Board(args.width, args.height)
     except ValueError as error:
         return _cli.usage_error(prog, str(error))
+    if args.html and args.file is not None:
+        return _cli.usage_error(prog, "--html draws one position: give MOVES, not --file")
     if args.file is not None:
         return run_file(args, board, out, prog)
     try:
@@ -96,6 +101,12 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         print(f"{prog}: error: {error}", file=sys.stderr)
         return _cli.EXIT_NO
     score, nodes, seconds, moves = solve_and_analyze(args, board, position)
+    if args.html:
+        from ..pages import write_connect4_html
+        from .solver import Solver
+
+        print(write_connect4_html(args.html, args.moves, board, Solver(board, args.tt_mb),
+                                  position, args.weak), file=sys.stderr)
     best = [col for col, value in moves.items() if value == max(moves.values())] if moves \
         else []
     payload = {"moves": args.moves, "width": board.width, "height": board.height,

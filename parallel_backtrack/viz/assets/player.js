@@ -90,13 +90,16 @@ function makePlayer(root, total, render, isSolution, nextLabel) {
     speedText.textContent = speed.value + " steps/s";
     if (state.timer !== null) start();
   };
-  document.addEventListener("keydown", (e) => {
-    if (e.target && e.target.tagName === "INPUT" && e.key !== " ") return;
+  const onKey = (e) => {
+    if (e.target && ["INPUT", "SELECT"].includes(e.target.tagName) && e.key !== " ") return;
     const keys = { " ": toggle, ArrowLeft: () => back.onclick(),
       ArrowRight: () => fwd.onclick(), Home: () => first.onclick(),
       End: () => last.onclick(), n: nextSolution };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
-  });
+  };
+  document.addEventListener("keydown", onKey);
   show(0);
-  return { show: show, state: state };
+  // stop(): pause and let go of the keys (a page that swaps what it plays).
+  const stop = () => { pause(); document.removeEventListener("keydown", onKey); };
+  return { show: show, state: state, stop: stop };
 }
