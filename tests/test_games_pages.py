@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from parallel_backtrack.games import Nim, RandomTree, TicTacToe, TranspositionTable, alphabeta
-from parallel_backtrack.games.cli_alphabeta import tree_lines
 from parallel_backtrack.games.pages import nim_traces, tree_trace
 from parallel_backtrack.games.trees import parse_tree
 from parallel_backtrack.games.trace import record, tree_names
@@ -43,7 +42,8 @@ def reference(name: str) -> list[tuple[int, int, int, int]]:
 
 
 def trees(name: str) -> list[str]:
-    return [text for _, text in tree_lines((DATA / name).read_bytes())]
+    return [raw.decode("utf-8") for raw in (DATA / name).read_bytes().split(b"\n")
+            if raw.strip()]
 
 
 def textbook(game, node: int, alpha: float, beta: float, read: list[int]) -> float:
@@ -51,9 +51,9 @@ def textbook(game, node: int, alpha: float, beta: float, read: list[int]) -> flo
     reads, in order, go to ``read``."""
     if game.is_terminal(node):
         read.append(node)
-        return game.values[node]
+        return game.leaf_values[node - game.internal]
     maximise = game.kinds[node] == "MAX"
-    for child in game.children[node]:
+    for child in game.children(node):
         if alpha >= beta:
             break
         value = textbook(game, child, alpha, beta, read)
@@ -85,7 +85,7 @@ def test_recorded_steps_follow_the_textbook(name: str) -> None:
         trace = tree_trace(graph, text, use_minimax=False)
         assert trace.value == value
         leaf_labels = [trace.labels[s[1]] for s in trace.steps if s[0] == "leaf"]
-        assert leaf_labels == [str(game.values[node]) for node in read]
+        assert leaf_labels == [str(game.leaf_values[node - game.internal]) for node in read]
         check_steps(trace)
 
 

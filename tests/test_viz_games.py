@@ -97,7 +97,7 @@ def test_classic_trees_end_with_the_reference(browser, tmp_path: Path, name: str
                                                                         str(leaves))
         game, read = parse_tree(text).game, []
         textbook(game, 0, float("-inf"), float("inf"), read)
-        assert loaded.examined() == [str(game.values[node]) for node in read]
+        assert loaded.examined() == [str(game.leaf_values[node - game.internal]) for node in read]
         assert "Done: value " + str(score) in page.inner_text("#gt-status")
     loaded.close()
 

@@ -22,6 +22,7 @@ import sys
 from typing import TextIO
 
 from .. import _cli
+from ..viz.page import PageError
 from . import cli_alphabeta, cli_games, cli_random
 from .connect4 import cli as cli_connect4
 
@@ -54,6 +55,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     prog = f"{PROG} {args.command}"
     try:
         return int(args.run(args, out, prog))
+    except PageError as error:  # --html asked for a page that cannot be made: usage
+        return _cli.usage_error(prog, str(error))
     except Exception as error:  # noqa: BLE001 - one line, never a traceback
         return _cli.failure(prog, error)
 

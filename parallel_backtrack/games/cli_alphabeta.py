@@ -85,7 +85,7 @@ def answer(graph: int, line: int, parsed: ParsedTree | TreeFormatError,
         found.error = str(parsed)
         return found
     result = (minimax(parsed.game, 0) if use_minimax else alphabeta(parsed.game, 0))
-    found.score = (int(result.value) if use_minimax else parsed.score(result.value))
+    found.score = parsed.score(result.value)
     found.leaves = result.leaves
     return found
 
@@ -150,5 +150,8 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         out.write(text)
     if args.html and len(good) == len(answers):
         from .pages import write_alphabeta_page
+
+        with open(args.file, "rb") as again:  # the page wants the trees, not the answers
+            data = again.read()
         print(write_alphabeta_page(args.html, args.file, data, args.minimax), file=sys.stderr)
     return 1 if len(good) < len(answers) else 0

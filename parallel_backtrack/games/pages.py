@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..viz.gametree_page import GameTrace, table_section, write_gametree_page
+from ..viz.page import PageError
 from .nim import Nim
 from .search import alphabeta
 from .table import DEFAULT_CAPACITY, TranspositionTable
@@ -56,12 +57,13 @@ def tree_trace(graph: int, text: str, use_minimax: bool) -> GameTrace:
     """The trace of one graph of an alphabeta file (MAX's view, the score printed)."""
     parsed = parse_tree(text)
     game, names = parsed.game, tree_names(text)
-    if len(game.kinds) > MAX_TREE_NODES:
-        raise ValueError(f"graph {graph} has {len(game.kinds):,} nodes; the page records at "
+    size = game.internal + game.leaf_count
+    if size > MAX_TREE_NODES:
+        raise PageError(f"graph {graph} has {size:,} nodes; the page records at "
                          f"most {MAX_TREE_NODES:,} per tree")
 
     def label(state: Any, action: Any, child: int) -> str:
-        return names[child] if child < len(names) else str(game.values[child])
+        return names[child] if child < len(names) else str(game.leaf_values[child - game.internal])
 
     trace = record(game, 0, view="MAX", prune=not use_minimax, label=label,
                    skipped_depth=WHOLE, title=names[0])
