@@ -19,8 +19,8 @@ import pytest
 
 from parallel_backtrack.games import Nim, RandomTree, TicTacToe, TranspositionTable, alphabeta
 from parallel_backtrack.games.pages import nim_traces, tree_trace
-from parallel_backtrack.games.trees import parse_tree
 from parallel_backtrack.games.trace import record, tree_names
+from parallel_backtrack.games.trees import parse_tree
 from parallel_backtrack.viz import PageError
 from parallel_backtrack.viz.gametree_page import DRAWN_LIMIT, trace_data
 

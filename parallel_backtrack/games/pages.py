@@ -28,8 +28,8 @@ from ..viz.page import PageError
 from .nim import Nim
 from .search import alphabeta
 from .table import DEFAULT_CAPACITY, TranspositionTable
-from .trees import parse_tree
 from .trace import record, tree_names
+from .trees import parse_tree
 
 MAX_NIM_STICKS = 30
 # Without the table Nim's tree grows about 1.84 times per stick: 16 sticks is 2,500 nodes.
