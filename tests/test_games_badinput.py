@@ -124,6 +124,11 @@ CONNECT4 = [
     (["random", "--branching", "64", "--split-depth", "3"], 2, "--split-depth too deep"),
     (["random", "--seed", "-1"], 2, "seed"),
     (["chess"], 2, "invalid choice"),
+    (["random", "--budget", "5"], 2, "--budget does not apply to random"),
+    (["connect4", "44", "--timeout", "5"], 2, "--timeout does not apply to connect4"),
+    (["connect4", "44", "--scheduler-address", "nonsense"], 2, "'nonsense'"),
+    (["random", "--backend", "nope"], 2, "backend"),
+    (["tictactoe", "--budget", "0"], 2, "--budget"),
 ]
 
 

@@ -49,9 +49,8 @@ def add_parsers(commands: Any) -> None:
         "tictactoe", help="tic-tac-toe: the value, and every game counted in parallel",
         description="Solve tic-tac-toe (a draw) with alpha-beta and a transposition table, "
         "and count the 255,168 possible games with the engine's parallel count.")
-    ttt.add_argument("--workers", "-w", type=_cli.workers_type, default=1, metavar="W",
-                     help="worker processes for the count; -1 = all cores (default: 1)")
-    ttt.add_argument("--json", action="store_true", help="print one JSON object")
+    _cli.add_engine_options(ttt, 1, helps={"--workers": "worker processes for the count; "
+                                           "-1 = all cores (default: 1)"})
     ttt.set_defaults(run=run_tictactoe)
 
 
@@ -106,7 +105,7 @@ def run_tictactoe(args: argparse.Namespace, out: TextIO, prog: str) -> int:
 
     game = TicTacToe()
     found = alphabeta(game, game.initial, table=TranspositionTable())
-    report = count(GameHistories(), workers=args.workers)
+    report = count(GameHistories(), **_cli.engine_options(args))
     payload = {"value": found.value, "best_move": found.best_action, "nodes": found.nodes,
                "games": report.count, "count_seconds": round(report.seconds, 3),
                "workers": report.workers}
