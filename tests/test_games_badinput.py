@@ -94,6 +94,19 @@ def test_hostile_lines_fail_in_bounded_memory(tmp_path, kind):
     one_line(code, lines, 1, "graph 1:")
 
 
+def test_a_tree_fed_byte_by_byte_is_the_tree():
+    text = ("{(A,MAX),(B,MIN),(C,MIN)} {(A,B),(A,C),(B,4),(B,3),(C,2),(C,7)}").encode()
+    whole = parse_tree(text).game
+    for size in (1, 2, 3, 9, 10):  # chunks ending after every kind of character
+        reader = TreeReader()
+        for start in range(0, len(text), size):
+            reader.feed(text[start:start + size])
+        reader.feed(b"", final=True)
+        game = reader.tree().game
+        assert (game.first, game.targets, game.leaf_values) == (
+            whole.first, whole.targets, whole.leaf_values)
+
+
 def test_hostile_lines_are_read_in_chunks():
     reader = TreeReader()
     reader.feed(b"{(A,MAX),(B,MIN),(C")  # a cut pair waits for the next chunk
@@ -124,6 +137,11 @@ CONNECT4 = [
     (["random", "--branching", "64", "--split-depth", "3"], 2, "--split-depth too deep"),
     (["random", "--seed", "-1"], 2, "seed"),
     (["chess"], 2, "invalid choice"),
+    (["random", "--budget", "5"], 2, "--budget does not apply to random"),
+    (["connect4", "44", "--timeout", "5"], 2, "--timeout does not apply to connect4"),
+    (["connect4", "44", "--scheduler-address", "nonsense"], 2, "'nonsense'"),
+    (["random", "--backend", "nope"], 2, "backend"),
+    (["tictactoe", "--budget", "0"], 2, "--budget"),
 ]
 
 

@@ -145,10 +145,11 @@ def test_cli_single_and_file(tmp_path, capsys):
     assert len(errors) == 2 and ":3:" in errors[0] and ":4:" in errors[1]
 
 
-@pytest.mark.parametrize("argv", [["connect4"], ["connect4", "448"], ["connect4", "1", "--tt-mb",
-                                  "0"], ["connect4", "1", "--width", "12"]])
-def test_cli_usage_errors(argv, capsys):
-    assert main(argv) == 2
+@pytest.mark.parametrize("argv,code", [(["connect4"], 2), (["connect4", "448"], 1),
+                                       (["connect4", "1", "--tt-mb", "0"], 2),
+                                       (["connect4", "1", "--width", "12"], 2)])
+def test_cli_usage_errors_and_bad_moves(argv, code, capsys):
+    assert main(argv) == code  # a bad move string is bad input (1), not a usage error
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 

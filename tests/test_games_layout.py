@@ -120,3 +120,25 @@ def test_connect4_parallel_move_scores_equal_the_sequential_ones(capsys):
     assert one["move_scores"] == two["move_scores"]
     board = Board()
     assert board.parse("4453222").moves == 7
+
+
+@pytest.mark.timeout(300)
+def test_connect4_kernel_imported_first_caches_in_the_shared_place(tmp_path):
+    """In a fresh process whose first import is the kernel, its compiled functions go
+    to the shared user cache of games/connect4/kernel (not beside the sources)."""
+    import os
+    import subprocess
+    import sys
+
+    from parallel_backtrack import _jit_paths
+
+    kernel = _jit_paths.PACKAGE / "games" / "connect4" / "kernel"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    code = ("from parallel_backtrack.games.connect4.kernel import search\n"
+            "from parallel_backtrack.games.connect4.solver import Solver\n"
+            "Solver.warm()\n")
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=280)
+    shared = _jit_paths.cache_dir(kernel, str(tmp_path))
+    assert shared.is_dir() and any(shared.glob("search.negamax-*.nbi"))
+    assert any(shared.glob("search.solve-*.nbi"))
+    assert not any((kernel / "__pycache__").glob("*.nbi"))

@@ -399,11 +399,13 @@ def make_executor(workers: int = 1, backend: str | None = None, **options: Any) 
 
 @contextmanager
 def pool_for_run(executor: Executor | None = None, workers: int = 1,
-                 backend: str | None = None, **options: Any) -> Iterator[Executor]:
+                 backend: str | None = None, *, owned: bool = False,
+                 **options: Any) -> Iterator[Executor]:
     """The pool of one run: ``executor`` when given (released at the end: its owner
-    keeps it), else a new one from ``make_executor`` (closed at the end; killed when
-    the run ends in an error or Ctrl-C, so no task outlives it)."""
-    owned = executor is None
+    keeps it; ``owned``: made for this run, closed as a new one is), else a new one
+    from ``make_executor`` (closed at the end; killed when the run ends in an error or
+    Ctrl-C, so no task outlives it)."""
+    owned = owned or executor is None
     pool = make_executor(workers, backend, **options) if executor is None else executor
     try:
         yield pool

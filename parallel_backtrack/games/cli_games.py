@@ -52,9 +52,8 @@ def add_parsers(commands: Any) -> None:
         "tictactoe", help="tic-tac-toe: the value, and every game counted in parallel",
         description="Solve tic-tac-toe (a draw) with alpha-beta and a transposition table, "
         "and count the 255,168 possible games with the engine's parallel count.")
-    ttt.add_argument("--workers", "-w", type=_cli.workers_type, default=1, metavar="W",
-                     help="worker processes for the count; -1 = all cores (default: 1)")
-    ttt.add_argument("--json", action="store_true", help="print one JSON object")
+    _cli.add_engine_options(ttt, 1, helps={"--workers": "worker processes for the count; "
+                                           "-1 = all cores (default: 1)"})
     ttt.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
                      help="also write a page of the search tree and each first move's value")
     ttt.set_defaults(run=run_tictactoe)
@@ -118,9 +117,10 @@ def run_tictactoe(args: argparse.Namespace, out: TextIO, prog: str) -> int:
 
     game = TicTacToe()
     found = alphabeta(game, game.initial, table=TranspositionTable())
-    report = count(GameHistories(), workers=args.workers)
+    report = count(GameHistories(), **_cli.engine_options(args))
     if args.html:
         from .pages import write_tictactoe_page
+
         print(write_tictactoe_page(args.html), file=sys.stderr)
     payload = {"value": found.value, "best_move": found.best_action, "nodes": found.nodes,
                "games": report.count, "count_seconds": round(report.seconds, 3),

@@ -20,6 +20,7 @@ import time
 from typing import Any, TextIO
 
 from .. import _cli
+from . import cli_options
 
 
 def add_parser(commands: Any) -> None:
@@ -34,27 +35,33 @@ def add_parser(commands: Any) -> None:
                         help="plies to the leaves (default 8)")
     parser.add_argument("--seed", type=_cli.int_in("seed", 0, 2**63 - 1), default=1,
                         help="the tree's seed (default 1)")
-    parser.add_argument("--workers", "-w", type=_cli.workers_type, default=2, metavar="W",
-                        help="worker processes; -1 = all cores (default 2)")
     parser.add_argument("--split-depth", type=_cli.int_in("split depth", 1, 6), default=3,
                         help="plies the parent splits (default 3)")
     parser.add_argument("--no-sequential", action="store_true",
                         help="skip the sequential search (no check, no speedup)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    cli_options.add(parser, 2, "worker processes; -1 = all cores (default 2)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
+    from ..engine.executors import pool_for_run
     from .randomtree import RandomTree
     from .search import alphabeta
     from .ybw import parallel_alphabeta
 
+    refused = cli_options.refuse_unused(args, prog, "random")
+    if refused is not None:
+        return refused
     if args.branching ** min(args.split_depth, args.depth) > 4096:
         return _cli.usage_error(prog, "--split-depth too deep: at most 4,096 split nodes")
     game = RandomTree(args.branching, args.depth, args.seed)
     payload: dict[str, Any] = {"branching": args.branching, "depth": args.depth,
                                "seed": args.seed}
-    found = parallel_alphabeta(game, workers=args.workers, split_depth=args.split_depth)
+    pool = cli_options.make_pool(args, prog)
+    if isinstance(pool, int):
+        return pool
+    with pool_for_run(pool, owned=True):
+        found = parallel_alphabeta(game, executor=pool, split_depth=args.split_depth)
     payload["parallel"] = found.as_dict()
     code = 0
     if not args.no_sequential:

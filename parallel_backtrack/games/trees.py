@@ -172,6 +172,8 @@ class TreeReader:
         if end > self.pos:  # "(a,b),(c,d)," -> a, b, c, d
             found += buffer[self.pos + 1:end - 2].replace(b"),(", b",").split(b",")
             self.pos = end
+        if self.pos == len(buffer) and not final:
+            return False  # the chunk ended after a pair's comma
         last = _LAST.match(buffer, self.pos)
         if last is not None:
             found += last.groups()

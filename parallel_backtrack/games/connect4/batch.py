@@ -11,7 +11,7 @@ chunk
     The positions of one task: about ``CHUNKS_PER_WORKER`` tasks per worker, so a
     worker that drew quick positions takes another chunk.
 
-Example: ``solve_batch(Board(), items, weak=False, tt_mb=64, workers=2)``.
+Example: ``solve_batch(Board(), items, weak=False, tt_mb=64, pool=make_executor(2))``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ...engine.executors import pool_for_run, run_shipped
+from ...engine.executors import Executor, pool_for_run, run_shipped
 from .board import Board, Position
 from .parallel import SplitGame, worker_solver
 from .solver import Solver
@@ -28,17 +28,18 @@ CHUNKS_PER_WORKER = 8
 
 
 def solve_batch(board: Board, items: list[dict[str, Any]], weak: bool, tt_mb: float,
-                workers: int = 1, backend: str | None = None) -> list[dict[str, Any]]:
-    """The answer row of every item, in the items' order."""
+                pool: Executor | None = None) -> list[dict[str, Any]]:
+    """The answer row of every item, in the items' order; ``pool``: share them out
+    over its workers (closed at the end), None: solve them here."""
     if not items:
         return []
     positions = [item["position"] for item in items]
-    if workers == 1:
+    if pool is None:
         solver = Solver(board, tt_mb)
         solver.warm()
         found = _solve_all(solver, positions, weak)
     else:
-        found = _solve_shared_out(board, positions, weak, tt_mb, workers, backend)
+        found = _solve_shared_out(board, positions, weak, tt_mb, pool)
     rows = []
     for item, (score, nodes, seconds) in zip(items, found):
         expected = item["expected"]
@@ -70,9 +71,9 @@ def chunk_task(game: SplitGame, positions: list[Position],
 
 
 def _solve_shared_out(board: Board, positions: list[Position], weak: bool, tt_mb: float,
-                      workers: int, backend: str | None) -> list[tuple[int, int, float]]:
+                      executor: Executor) -> list[tuple[int, int, float]]:
     game = SplitGame(board, tt_mb)
-    with pool_for_run(None, workers, backend) as pool:
+    with pool_for_run(executor, owned=True) as pool:
         size = max(1, len(positions) // (pool.workers * CHUNKS_PER_WORKER))
         handle = pool.ship(game)
         futures = [pool.submit(run_shipped, chunk_task, handle, positions[i:i + size], weak)

@@ -29,6 +29,8 @@ import time
 from typing import Any, TextIO
 
 from ... import _cli
+from ...engine.executors import Executor
+from .. import cli_options
 from .board import DEFAULT_HEIGHT, DEFAULT_WIDTH, Board, InvalidMoveError, Position
 
 DEFAULT_TT_MB = 64
@@ -64,17 +66,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="only win / draw / loss (+1 / 0 / -1), faster")
     parser.add_argument("--tt-mb", type=megabytes, default=DEFAULT_TT_MB, metavar="MB",
                         help=f"transposition table size in MB (default {DEFAULT_TT_MB})")
-    parser.add_argument("--workers", "-w", type=_cli.workers_type, default=1, metavar="W",
-                        help="worker processes: for one position, Young Brothers Wait over "
-                        "the first plies of each probe; with --file, the positions shared "
-                        "out; default 1: sequential")
     parser.add_argument("--split-depth", type=_cli.int_in("split depth", 1, 4),
                         default=4, help="plies the parent splits with --workers (default 4)")
     parser.add_argument("--no-helpers", action="store_true",
                         help="with --workers: no helper twins (by default a worker that "
                         "would idle searches a running task's subtree in another order)")
-    parser.add_argument("--json", action="store_true",
-                        help="print one JSON object (with --file: one per position)")
+    cli_options.add(parser, 1, "worker processes: for one position, Young Brothers Wait "
+                    "over the first plies of each probe; with --file, the positions "
+                    "shared out; -1 = all cores (default 1: sequential)")
     parser.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
                         help="with MOVES: also write a page of the position, each move's "
                         "score and the principal variation")
@@ -85,6 +84,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     if (args.moves is None) == (args.file is None):
         return _cli.usage_error(prog, "give either MOVES or --file FILE (not both)")
+    refused = cli_options.refuse_unused(args, prog, "connect4")
+    if refused is not None:
+        return refused
     try:
         board = Board(args.width, args.height)
     except ValueError as error:
@@ -100,7 +102,10 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     except InvalidMoveError as error:  # bad input data: one line, exit 1
         print(f"{prog}: error: {error}", file=sys.stderr)
         return _cli.EXIT_NO
-    score, nodes, seconds, moves = solve_and_analyze(args, board, position)
+    pool = _pool(args, prog)
+    if isinstance(pool, int):
+        return pool
+    score, nodes, seconds, moves = solve_and_analyze(args, board, position, pool)
     if args.html:
         from ..pages import write_connect4_html
         from .solver import Solver
@@ -123,25 +128,34 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     return 0
 
 
-def solve_and_analyze(args: argparse.Namespace, board: Board,
-                      position: Position) -> tuple[int, int, float, dict[int, int]]:
+def solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
+                      pool: Executor | None) -> tuple[int, int, float, dict[int, int]]:
     """(score, nodes, seconds, the score of each move): the move scores are searched
-    on the table the solve filled (with workers: the run's shared table)."""
+    on the table the solve filled (with a pool: the run's shared table)."""
     from .solver import Solver
 
     Solver.warm()  # load the compiled kernels before the clock starts
-    if args.workers == 1:
+    if pool is None:
         solver = Solver(board, args.tt_mb)
         start = time.perf_counter()
         score, nodes = solver.solve(position, args.weak)
         seconds = time.perf_counter() - start
         return score, nodes, seconds, solver.analyze(position, args.weak)
+    from ...engine.executors import pool_for_run
     from .parallel import ParallelSolver
 
-    with ParallelSolver(board, workers=args.workers, tt_mb=args.tt_mb,
-                        split_depth=args.split_depth, helpers=not args.no_helpers) as run:
+    with pool_for_run(pool, owned=True), \
+            ParallelSolver(board, executor=pool, tt_mb=args.tt_mb,
+                           split_depth=args.split_depth, helpers=not args.no_helpers) as run:
         found = run.solve(position, args.weak)
         return found.score, found.nodes, found.seconds, run.analyze(position, args.weak)
+
+
+def _pool(args: argparse.Namespace, prog: str) -> Executor | None | int:
+    """None: solve here; else the pool the options ask for, or a usage error's status."""
+    if args.workers == 1 and args.backend is None and args.scheduler_address is None:
+        return None
+    return cli_options.make_pool(args, prog)
 
 
 def _outcome(score: int) -> str:
@@ -190,7 +204,10 @@ def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> 
         good, bad = read_batch(args.file, board)
     except OSError as error:
         return _cli.usage_error(prog, f"cannot read {args.file}: {error.strerror or error}")
-    rows = solve_batch(board, good, args.weak, args.tt_mb, args.workers)
+    pool = _pool(args, prog)
+    if isinstance(pool, int):
+        return pool
+    rows = solve_batch(board, good, args.weak, args.tt_mb, pool)
     failed = bad + [row for row in rows if row["status"] == "mismatch"]
     for row in sorted(failed, key=lambda r: r["line"]):  # in the file's order
         problem = row.get("error") or (f"{row['moves']} scores {row['score']}, expected "

@@ -1,0 +1,56 @@
+"""The engine's shared options (``_cli.add_engine_options``) for the games commands
+that search in parallel, and a refusal of the ones a command has no use for.
+
+Glossary
+--------
+unused option
+    An engine option a games search cannot honour (``random`` and ``connect4``
+    run Young Brothers Wait, which has no node budgets, time limit or progress
+    bar): given, it is a usage error naming it, never silently ignored.
+
+pool
+    ``make_pool`` makes the executor before the search, so that a bad
+    ``--scheduler-address`` (malformed, unreachable) or ``--backend dask``
+    without the extra is a usage error (2), not a fault in the search.
+
+Example: ``refuse_unused(args, prog, "connect4")`` returns 2 for ``--budget 5``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import _cli
+from ..engine.executors import Executor, make_executor
+
+# option flag -> its attribute, for the engine options parallel alpha-beta ignores
+ALPHABETA_UNUSED = {"--budget": "budget", "--budget-seconds": "budget_seconds",
+                    "--per-worker": "per_worker", "--timeout": "timeout",
+                    "--stats": "stats", "--progress": "progress"}
+
+
+def add(parser: argparse.ArgumentParser, default_workers: int, workers_help: str) -> None:
+    _cli.add_engine_options(parser, default_workers, helps={"--workers": workers_help})
+
+
+def refuse_unused(args: argparse.Namespace, prog: str, what: str) -> int | None:
+    """A usage error (2) for the first engine option given that ``what`` ignores."""
+    for flag, name in ALPHABETA_UNUSED.items():
+        if getattr(args, name) not in (None, False):
+            return _cli.usage_error(prog, f"{flag} does not apply to {what} (parallel "
+                                    "alpha-beta has no node budgets, time limit or "
+                                    "progress bar)")
+    return None
+
+
+def make_pool(args: argparse.Namespace, prog: str) -> Executor | int:
+    """The executor the options ask for, or the usage error's exit status."""
+    options = _cli.engine_options(args)
+    backend, address = options["backend"], options.get("address")
+    try:
+        if backend == "dask":
+            from ..engine import dask_executor  # noqa: F401 - registers "dask"
+        extra = {} if address is None else {"address": address}
+        return make_executor(args.workers, backend, **extra)
+    except (ValueError, ImportError, OSError, TimeoutError) as error:
+        return _cli.usage_error(prog, str(error))
