@@ -23,9 +23,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _scaling import RESULTS, ROOT, run_json, write_csv, write_json  # noqa: E402
+from _data import data_folder  # noqa: E402
+from _scaling import RESULTS, run_json, write_csv, write_json  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "sudoku"
+DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
 SUDOKU = {"s9": ("tdoku_puzzles2_17_clue.txt", 2, 3), "s16": ("gecode_16x16.txt", 0, 6)}
 
 

@@ -41,7 +41,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "sudoku"
+from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
+
+DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 # 3,000 hard puzzles: magictour's top 1465, the forum's hardest, then the serg benchmark.
 HARD_FILES = ("tdoku_puzzles3_magictour_top1465.txt", "tdoku_puzzles6_forum_hardest_1106.txt",

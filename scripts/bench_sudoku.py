@@ -49,6 +49,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
+
 from parallel_backtrack.sudoku.batch_io import read_batch  # noqa: E402
 from parallel_backtrack.sudoku.cdcl import solve_cdcl  # noqa: E402
 from parallel_backtrack.sudoku.cdcl import warm_up as warm_up_cdcl  # noqa: E402
@@ -62,7 +64,7 @@ from parallel_backtrack.sudoku.kernel.masks import (  # noqa: E402
 from parallel_backtrack.sudoku.kernel.warm import warm_up  # noqa: E402
 from parallel_backtrack.sudoku.space import is_valid_solution  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "sudoku"
+DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
 SETS = {  # label: (file, mode)
     "17-clue": ("tdoku_puzzles2_17_clue.txt", "solve"),
     "forum-hardest-1106": ("tdoku_puzzles6_forum_hardest_1106.txt", "solve"),

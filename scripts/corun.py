@@ -28,9 +28,10 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent)]
 
+from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
 from _scaling import RESULTS, ROOT, byte_compiled, load_average, write_csv  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "sudoku"
+DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
 
 COMMANDS = {
     "nqueens": ["-m", "parallel_backtrack.nqueens", "--n", "16", "--workers", "1"],

@@ -40,7 +40,9 @@ from parallel_backtrack.sudoku import (
 from parallel_backtrack.sudoku.orders import ORDERS
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "sudoku"
+from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
+
+DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
 SETS = {
     "easy50": "norvig_easy50.txt",
     "top95": "norvig_top95.txt",

@@ -88,6 +88,7 @@ def test_small_boards_from_empty(size):
 
 
 @pytest.mark.slow
+@pytest.mark.ci  # about 30 s for both
 @pytest.mark.parametrize("size,outcome", [((6, 5), 0), ((6, 6), -1)])
 def test_bigger_boards_from_empty(size, outcome):
     board = Board(*size)

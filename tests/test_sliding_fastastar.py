@@ -118,6 +118,7 @@ def test_cs61b_files_but_the_hardest_one(data_dir: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.ci  # 8 s and 23 s on a loaded 2-core machine
 @pytest.mark.parametrize("name", ["linear", "pdb-555"])
 def test_every_cs61b_file(data_dir: Path, name: str) -> None:
     for path in sorted((data_dir / "search" / "cs61b_puzzles").glob("puzzle*.txt")):

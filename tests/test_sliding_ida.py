@@ -109,6 +109,7 @@ def test_limits_stop_the_search() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.ci
 def test_rosetta_52(data_dir: Path) -> None:
     line = next(line for line in (data_dir / "search" / "15puzzle_misc.txt").read_text()
                 .splitlines() if line and not line.startswith("#"))

@@ -104,6 +104,7 @@ def test_databases_refuse_other_sizes() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.ci
 def test_663_admissible_on_samples() -> None:
     rng = random.Random(663)
     tables = tables_for(4, "pdb-663")

@@ -498,6 +498,7 @@ def test_the_many_solutions_checker_agrees_with_the_plain_one() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.ci  # about 20 s
 def test_a_near_minimal_25x25_puzzle() -> None:
     grid = solved_grid(5, 25)
     givens = remove_clues(5, grid, 25, 625, check_budget=20_000)
