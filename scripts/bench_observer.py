@@ -5,8 +5,9 @@ Replays the propagation calls of the reference search (every child of every node
 them through ``sudoku/propagate.py`` as it is and through an earlier copy of that
 file (``--before``: a ``propagate.py`` without the observer, e.g. from
 ``git show <commit>:parallel_backtrack/sudoku/propagate.py``), alternating the two
-``--repeats`` times in one process (each goes first every other time).  Prints the median CPU seconds of each and their
-ratio, and the time with an observer that counts removals (the page's trace).
+``--repeats`` times in one process (each goes first every other time).  Prints the
+median CPU seconds of each and their ratio, and the time with an observer that hears
+every removal (as the page's trace does).
 
     git show 71e5b14:parallel_backtrack/sudoku/propagate.py > /tmp/propagate_before.py
     python scripts/bench_observer.py data/norvig_top95.txt --before /tmp/propagate_before.py

@@ -191,3 +191,21 @@ def test_a_backend_name_resolves_without_a_prior_import() -> None:
 def test_scheduler_address_with_another_backend_is_a_usage_error(cluster: Cluster) -> None:
     refused(["--n", "8", "--backend", "loky", "--scheduler-address", cluster.address],
             "does not go with --backend loky")
+
+
+def test_one_set_of_engine_options_for_every_command_line() -> None:
+    """What sliding and games take from ``_cli.add_engine_options``: the same names, the
+    budgets and --stats left out on request."""
+    from parallel_backtrack import _cli
+
+    parser = _cli.Parser(prog="x")
+    _cli.add_engine_options(parser, 1, budgets=False, stats=False)
+    args = parser.parse_args(["--workers", "2", "--backend", "dask", "--timeout", "2.5",
+                              "--json", "--no-progress"])
+    options = _cli.engine_options(args)
+    assert options["workers"] == 2 and options["backend"] == "dask"
+    assert options["timeout"] == 2.5 and options["progress"] is False and args.json
+    assert options["budget"] is None and not hasattr(args, "stats")
+    assert _cli.check_engine_options(args) is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--budget", "5"])
