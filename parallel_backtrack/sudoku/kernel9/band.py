@@ -17,8 +17,12 @@ Propagation runs to a fixed point:
 * across the digits, per band, one and two counters over the nine words find
   the empty cells (dead) and the naked singles.
 
-The search guesses on a cell of two candidates when there is one (else the
-first cell with fewest), smaller digit first.
+The search guesses on the cell of two candidates with the most open peers when
+there is one (else the first cell with fewest), the digit with the most places
+left first.  Neither choice depends on how the digits are named, and the first
+barely on the orientation: on the hardest sets it halved the nodes against the
+first two-candidate cell in row-major order, and made a transposed, relabelled
+set cost the same as the published one.
 
 Glossary
 --------
@@ -94,7 +98,7 @@ def place(s, k, d, b, i, dirty):  # type: ignore[no-untyped-def]
     dirty = take_from_peers(s, k, d, b, i, dirty)
     if dirty == DEAD:
         return DEAD
-    return take_other_digits(s, k, d, b, i, dirty)
+    return take_other_digits(s, k, d, b, np.int64(1) << i, dirty)
 
 
 @inline_njit
@@ -116,16 +120,15 @@ def take_from_peers(s, k, d, b, i, dirty):  # type: ignore[no-untyped-def]
 
 
 @inline_njit
-def take_other_digits(s, k, d, b, i, dirty):  # type: ignore[no-untyped-def]
-    """Cell ``i`` of band ``b`` loses every digit but ``d`` and counts as placed (a
-    hidden single after the rules: its peers no longer hold ``d``)."""
-    bit = np.int64(1) << i
+def take_other_digits(s, k, d, b, cells, dirty):  # type: ignore[no-untyped-def]
+    """The ``cells`` (a band word) of band ``b`` lose every digit but ``d`` and count
+    as placed (hidden singles after the rules: their peers no longer hold ``d``)."""
     for e in range(9):
         w = s[k, 3 * e + b]
-        if e != d and w & bit:
-            s[k, 3 * e + b] = w ^ bit
+        if e != d and w & cells:
+            s[k, 3 * e + b] = w & ~cells
             dirty |= (np.int64(1) << (3 * e + b)) | (np.int64(1) << (NAKED + b))
-    s[k, SOLVED + b] |= bit
+    s[k, SOLVED + b] |= cells
     return dirty
 
 
@@ -170,7 +173,7 @@ def _single_rows(w):  # type: ignore[no-untyped-def]
     return w & (rows * 511)
 
 
-@hot_njit
+@inline_njit
 def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
     """Band rule on the changed ``bands`` (a 3-bit set) of digit ``d`` and the stack
     rule, to a fixed point, then its lone row cells placed; the new dirty set or
@@ -196,13 +199,12 @@ def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
     dirty |= np.int64(changed) << NAKED
     for b in range(3):
         fresh = _single_rows(s[k, 3 * d + b]) & ~s[k, SOLVED + b]
-        while fresh:
-            dirty = take_other_digits(s, k, d, b, low_index(fresh), dirty)
-            fresh &= fresh - 1
+        if fresh:
+            dirty = take_other_digits(s, k, d, b, fresh, dirty)
     return dirty
 
 
-@hot_njit
+@inline_njit
 def naked_singles(s, k, dirty):  # type: ignore[no-untyped-def]
     """Place every cell left with one candidate in the bands marked in ``dirty``
     (bits ``NAKED + b``); ``DEAD`` if a cell has none."""
@@ -236,7 +238,7 @@ def naked_singles(s, k, dirty):  # type: ignore[no-untyped-def]
     return dirty
 
 
-@hot_njit
+@inline_njit
 def propagate(s, k, dirty):  # type: ignore[no-untyped-def]
     """Run the rules on ``s[k]`` until nothing changes; False when it is dead."""
     while True:
@@ -254,11 +256,15 @@ def propagate(s, k, dirty):  # type: ignore[no-untyped-def]
             return True
 
 
-@hot_njit
+@inline_njit
 def choose_cell(s, k):  # type: ignore[no-untyped-def]
-    """``27 * band + index`` of a cell with two candidates, else of the first with
-    fewest; -1 when every cell is placed."""
-    fewest, chosen = 10, -1
+    """``27 * band + index`` of the cell with two candidates that has the most open
+    peers (the first such), else of the first with fewest candidates; -1 when every
+    cell is placed."""
+    open0 = ALL27 & ~s[k, SOLVED]
+    open1 = ALL27 & ~s[k, SOLVED + 1]
+    open2 = ALL27 & ~s[k, SOLVED + 2]
+    best, best_score = -1, -1
     for b in range(3):
         ones = twos = threes = np.int64(0)
         for d in range(9):
@@ -267,8 +273,17 @@ def choose_cell(s, k):  # type: ignore[no-untyped-def]
             twos |= ones & w
             ones |= w
         two = twos & ~threes & ~s[k, SOLVED + b]
-        if two:
-            return 27 * b + low_index(two)
+        while two:
+            cell = 27 * b + low_index(two)
+            score = (bit_count(PEERS[cell, 0] & open0) + bit_count(PEERS[cell, 1] & open1)
+                     + bit_count(PEERS[cell, 2] & open2))
+            if score > best_score:
+                best, best_score = cell, score
+            two &= two - 1
+    if best >= 0:
+        return best
+    fewest, chosen = 10, -1
+    for b in range(3):
         open_cells = ALL27 & ~s[k, SOLVED + b]
         while open_cells and fewest > 3:
             i = low_index(open_cells)
@@ -281,7 +296,7 @@ def choose_cell(s, k):  # type: ignore[no-untyped-def]
     return chosen
 
 
-@hot_njit
+@inline_njit
 def digits_of(s, k, cell):  # type: ignore[no-untyped-def]
     """The 9-bit set of digits a cell still holds."""
     b, i = cell // 27, cell % 27
@@ -291,7 +306,7 @@ def digits_of(s, k, cell):  # type: ignore[no-untyped-def]
     return found
 
 
-@hot_njit
+@inline_njit
 def load_givens(givens, index, s):  # type: ignore[no-untyped-def]
     """``s[0]`` := puzzle ``index``'s givens placed; the dirty set, or ``DEAD``."""
     for w in range(27):

@@ -23,9 +23,11 @@ from .band import (
     DEAD,
     SOLVED,
     WORDS,
+    bit_count,
     choose_cell,
     digits_of,
     hot_njit,
+    inline_njit,
     load_givens,
     low_index,
     place,
@@ -36,13 +38,13 @@ UNFINISHED = -1
 LEVELS = 82
 
 
-@hot_njit
+@inline_njit
 def _copy_state(s, source, target):  # type: ignore[no-untyped-def]
     for w in range(WORDS):
         s[target, w] = s[source, w]
 
 
-@hot_njit
+@inline_njit
 def _is_solved(s, k):  # type: ignore[no-untyped-def]
     return (s[k, SOLVED] & s[k, SOLVED + 1] & s[k, SOLVED + 2]) == ALL27
 
@@ -56,6 +58,21 @@ def _store_values(s, k, values, index):  # type: ignore[no-untyped-def]
             while w:
                 values[index, 27 * b + low_index(w)] = d + 1
                 w &= w - 1
+
+
+@inline_njit
+def _next_digit(s, k, pending):  # type: ignore[no-untyped-def]
+    """The digit of ``pending`` (a 9-bit set) with the most places left in ``s[k]``,
+    the smaller on a tie: an order that relabelling the digits does not change (and
+    on the hardest sets the one that finds a first solution soonest)."""
+    best, most = -1, -1
+    while pending:
+        d = low_index(pending)
+        places = bit_count(s[k, 3 * d]) + bit_count(s[k, 3 * d + 1]) + bit_count(s[k, 3 * d + 2])
+        if places > most:
+            best, most = d, places
+        pending &= pending - 1
+    return best
 
 
 @hot_njit
@@ -79,8 +96,8 @@ def search_one(givens, index, s, cells, untried, limit, budget, values):  # type
         if pending == 0:
             depth -= 1
             continue
-        d = low_index(pending)
-        untried[depth] = pending & (pending - 1)
+        d = _next_digit(s, depth, pending)
+        untried[depth] = pending & ~(1 << d)
         nodes += 1
         _copy_state(s, depth, depth + 1)
         cell = cells[depth]
