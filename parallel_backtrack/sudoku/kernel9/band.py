@@ -238,7 +238,7 @@ def naked_singles(s, k, dirty):  # type: ignore[no-untyped-def]
     return dirty
 
 
-@inline_njit
+@hot_njit
 def propagate(s, k, dirty):  # type: ignore[no-untyped-def]
     """Run the rules on ``s[k]`` until nothing changes; False when it is dead."""
     while True:
@@ -256,7 +256,7 @@ def propagate(s, k, dirty):  # type: ignore[no-untyped-def]
             return True
 
 
-@inline_njit
+@hot_njit
 def choose_cell(s, k):  # type: ignore[no-untyped-def]
     """``27 * band + index`` of the cell with two candidates that has the most open
     peers (the first such), else of the first with fewest candidates; -1 when every
@@ -296,7 +296,7 @@ def choose_cell(s, k):  # type: ignore[no-untyped-def]
     return chosen
 
 
-@inline_njit
+@hot_njit
 def digits_of(s, k, cell):  # type: ignore[no-untyped-def]
     """The 9-bit set of digits a cell still holds."""
     b, i = cell // 27, cell % 27
@@ -306,7 +306,7 @@ def digits_of(s, k, cell):  # type: ignore[no-untyped-def]
     return found
 
 
-@inline_njit
+@hot_njit
 def load_givens(givens, index, s):  # type: ignore[no-untyped-def]
     """``s[0]`` := puzzle ``index``'s givens placed; the dirty set, or ``DEAD``."""
     for w in range(27):
