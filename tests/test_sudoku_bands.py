@@ -187,3 +187,47 @@ def test_hardest_line_is_solved_at_the_root() -> None:
     givens = np.array([[0 if ch == "." else int(ch) for ch in HARDEST]], dtype=np.uint8)
     result = count_batch(givens)
     assert list(result.counts) == [1] and valid_9x9(givens, result.values).all()
+
+
+@pytest.mark.parametrize("name", ["tdoku_puzzles2_17_clue.txt", "norvig_top95.txt",
+                                  "tdoku_puzzles7_serg_benchmark.txt"])
+def test_the_numpy_reader_equals_the_compiled_one(name: str) -> None:
+    from parallel_backtrack.sudoku.batch_io import _plain_9x9
+    from parallel_backtrack.sudoku.kernel.read import read_clean
+
+    raw = (DATA / name).read_bytes()
+    plain, clean = _plain_9x9(raw), read_clean(raw, 10**6)
+    assert plain is not None and clean is not None
+    assert (plain.givens == clean[1]).all() and (plain.lines == clean[2]).all()
+
+
+@pytest.mark.parametrize("text, lines, errors", [
+    (b"", None, None), (b"\n\n", None, None), (b"#c\n", None, None),
+    (b"." * 81, [1], 0), (b"." * 81 + b"\r\n#x\n\n" + b"1" * 81 + b"\n", [1], 1),
+    (b" " + b"." * 80 + b"\n", None, None), (b"." * 81 + b":1\n", None, None),
+    (b"." * 80 + b"\n", None, None), (b"." * 81 + b"\n" + b"." * 16 + b"\n", None, None),
+])
+def test_the_numpy_reader_takes_only_plain_files(text: bytes, lines: list[int] | None,
+                                                 errors: int | None) -> None:
+    from parallel_backtrack.sudoku.batch_io import _plain_9x9, parse_batch
+
+    plain = _plain_9x9(text)
+    if lines is None:
+        assert plain is None
+    else:
+        assert plain is not None and plain.lines.tolist() == lines
+        parsed = parse_batch(text)
+        assert len(plain.errors) == errors and parsed.errors == plain.errors
+        assert (parsed.givens == plain.givens).all() and (parsed.lines == plain.lines).all()
+
+
+def test_the_numpy_givens_check_equals_the_compiled_one() -> None:
+    from parallel_backtrack.sudoku.batch_io import _broken_9x9, broken_rows
+
+    rng = np.random.default_rng(3)
+    for keep in (3, 6, 10):
+        givens = rng.integers(1, 12, (3000, 81)).astype(np.uint8)
+        givens[rng.random((3000, 81)) > keep / 81] = 0
+        broken = _broken_9x9(givens)
+        assert 0 < broken.mean() < 1
+        assert (broken == broken_rows(3, givens)).all()
