@@ -419,14 +419,16 @@ def test_generated_puzzles_of_every_size(box: int, seed: int) -> None:
 
 
 def test_a_node_budget_leaves_hard_puzzles_unfinished() -> None:
+    """The general kernel (``units``; the band kernel solves HARDEST at the root)."""
     givens = np.array([cells_of(HARDEST), cells_of(THIRTEEN)], dtype=np.uint8)
-    full = count_batch(givens)
+    full = count_batch(givens, propagation="units")
     assert list(full.counts) == [1, 13] and full.finished.all()
-    short = count_batch(givens, budget=1)
+    short = count_batch(givens, propagation="units", budget=1)
     assert list(short.counts) == [UNFINISHED, UNFINISHED] and not short.finished.any()
     assert (short.values == 0).all() and list(short.nodes) == [1, 1]
-    assert list(count_batch(givens, limit=1, budget=full.nodes.max()).counts) == [1, 1]
-    assert list(solve_batch(givens, budget=int(full.nodes.max())).counts) == [1, 1]
+    most = int(full.nodes.max())
+    assert list(count_batch(givens, propagation="units", limit=1, budget=most).counts) == [1, 1]
+    assert list(solve_batch(givens, propagation="units", budget=most).counts) == [1, 1]
     with pytest.raises(ValueError, match="budget must be None or a positive integer, got 0"):
         solve_batch(givens, budget=0)
 

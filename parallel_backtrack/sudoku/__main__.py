@@ -95,12 +95,13 @@ class UsageError(Exception):
 def build_parser() -> Parser:
     parser = Parser(prog=PROG, description="Solve or count Sudoku puzzles (4x4 to 36x36).")
     parser.add_argument("file", metavar="FILE|-", help="puzzle file, or - for stdin")
-    parser.add_argument("--order", type=choice_type("order", ORDERS), default="fewest",
+    parser.add_argument("--order", type=choice_type("order", ORDERS), default=None,
                         metavar="|".join(ORDERS),
                         help=f"square order: {' | '.join(ORDERS)} (default fewest)")
     parser.add_argument("--propagation", type=choice_type("propagation", PROPAGATORS),
-                        default="units", metavar="|".join(PROPAGATORS),
-                        help=f"{' | '.join(PROPAGATORS)} (default units)")
+                        default=None, metavar="|".join(PROPAGATORS),
+                        help=f"{' | '.join(PROPAGATORS)} (default units; with neither "
+                        "option, a file of 9x9 puzzles goes through the 9x9 band kernel)")
     parser.add_argument("--kernel", type=choice_type("kernel", KERNELS), default="fast",
                         metavar="|".join(KERNELS),
                         help="fast: the compiled kernel (default; files of many puzzles are "
@@ -335,6 +336,8 @@ def _finish(summary: Summary, stop: str | None, total: int, seconds: float,
 
 
 def run(args: argparse.Namespace) -> int:
+    bands = args.order is None and args.propagation is None  # neither given: band kernel
+    args.order, args.propagation = args.order or "fewest", args.propagation or "units"
     _check(args)
     raw = _read_bytes(args.file)
     batch = _bulk(raw, args)
@@ -352,7 +355,7 @@ def run(args: argparse.Namespace) -> int:
         if batch is None:
             results = _results(entries, _job(args, len(entries)), args, reports)
         else:
-            results = kernel_results(batch, _job(args), workers=args.workers)
+            results = kernel_results(batch, _job(args), workers=args.workers, bands=bands)
         for result in results:
             summary.add(result)
             stop = stop or result.stop_reason

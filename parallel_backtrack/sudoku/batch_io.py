@@ -1,6 +1,8 @@
 """Files to batches and batches to text: the compiled reader with the general one behind it.
 
-A file of clean puzzle lines is read by ``kernel.read`` in one compiled pass;
+A file of 81-symbol lines (and blank or ``#`` comment lines) is read in numpy
+alone (``_plain_9x9``), so a first run on 9x9 puzzles compiles no reader; any
+other file of clean puzzle lines is read by ``kernel.read`` in one compiled pass;
 any other file (grids, spaced numbers, unreadable or over-long lines, mixed
 sizes, binary data) goes through ``formats.read_puzzles``, so every layout it
 reads is read here too and every message about a bad line is its own.  Givens
@@ -30,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from .formats import MAX_LINE_LENGTH, format_line, read_puzzles
-from .kernel.read import Batch, broken_rows, read_clean, symbol_lines
+from .kernel.read import SYMBOLS, Batch, broken_rows, read_clean, symbol_lines
 from .puzzle import InvalidPuzzleError, check_givens
 
 __all__ = ["Batch", "parse_batch", "puzzle_lines", "read_batch"]
@@ -74,9 +76,62 @@ def _decodes(raw: bytes) -> bool:
     return b"\0" not in raw
 
 
+def _broken_9x9(givens: np.ndarray) -> np.ndarray:
+    """``broken_rows`` for 9x9 in numpy (nothing to compile): a value above 9, or a
+    value twice in a unit (the sum of a unit's value bits differs from their union)."""
+    values = givens.astype(np.int16)
+    bits = np.where(values > 0, np.left_shift(1, np.clip(values - 1, 0, 14)), 0)
+    broken: np.ndarray = np.asarray((values > 9).any(axis=1))
+    grids = bits.astype(np.int16).reshape(-1, 9, 9)
+    boxes = grids.reshape(-1, 3, 3, 3, 3)  # band, row in band, stack, column in stack
+    parts = ([grids[:, :, k] for k in range(9)], [grids[:, k, :] for k in range(9)],
+             [boxes[:, :, k // 3, :, k % 3] for k in range(9)])
+    for unit_cells in parts:  # the 9 cells of every row, of every column, of every box
+        union, total = np.zeros_like(unit_cells[0]), np.zeros_like(unit_cells[0])
+        for held in unit_cells:
+            union |= held
+            total += held
+        broken |= (union != total).reshape(len(givens), -1).any(axis=1)
+    return broken
+
+
+def _plain_9x9(raw: bytes) -> Batch | None:
+    """The common file in numpy alone: every line blank, a ``#`` comment, or exactly 81
+    cell symbols (then a first run compiles no reader).  None for anything else."""
+    if not raw:
+        return None
+    data = np.frombuffer(raw, dtype=np.uint8)
+    ends = np.flatnonzero(data == 10)
+    if not raw.endswith(b"\n"):
+        ends = np.append(ends, len(data))
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lengths = ends - starts
+    if not len(ends) or lengths.max() > MAX_LINE_LENGTH:
+        return None
+    lengths -= (lengths > 0) & (data[np.maximum(ends - 1, 0)] == 13)  # a CR before the LF
+    opening = data[np.minimum(starts, max(len(data) - 1, 0))]
+    cells = (lengths > 0) & (opening != 35)  # not blank, not a comment
+    if not cells.any() or (lengths[cells] != 81).any():
+        return None
+    where = starts[cells]
+    givens = np.empty((len(where), 81), dtype=np.uint8)
+    for top in range(0, len(where), 4096):  # in slices: no 8-byte index per cell at once
+        values = SYMBOLS[data[where[top:top + 4096, None] + np.arange(81)]]
+        if (values < 0).any():
+            return None
+        givens[top:top + 4096] = values
+    numbers = np.flatnonzero(cells).astype(np.int64) + 1
+    broken = _broken_9x9(givens)
+    errors = [(int(numbers[i]), _givens_error(givens[i])) for i in np.flatnonzero(broken)]
+    return Batch(3, givens[~broken], numbers[~broken], sorted(errors))
+
+
 def parse_batch(text: bytes | str) -> Batch:
     """Puzzles from the text of a file; see ``read_batch``."""
     raw = text.encode() if isinstance(text, str) else bytes(text)
+    plain = _plain_9x9(raw) if _decodes(raw) else None
+    if plain is not None:
+        return plain
     clean = read_clean(raw, MAX_LINE_LENGTH)
     if clean is None or not _decodes(raw):
         return _from_entries(raw)

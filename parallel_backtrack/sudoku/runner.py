@@ -284,8 +284,8 @@ def solve_entries(
 BULK_BUDGET = 100_000
 
 
-def kernel_results(batch: Batch, job: Job, *, workers: int = 1,
-                   slice_puzzles: int = 4096) -> Iterator[PuzzleResult]:
+def kernel_results(batch: Batch, job: Job, *, workers: int = 1, slice_puzzles: int = 4096,
+                   bands: bool = False) -> Iterator[PuzzleResult]:
     """Every puzzle of a bulk-read ``kernel_read.Batch`` through the compiled kernel, in
     file order, with its unreadable lines as ``invalid`` results.
 
@@ -293,6 +293,7 @@ def kernel_results(batch: Batch, job: Job, *, workers: int = 1,
     may take more than ``BULK_BUDGET`` nodes; the few that need more are searched one by
     one with ``solve_entry``.  So a Ctrl-C ends the run within moments, and nodes are
     those of the search that gave the answer.  ``seconds`` is the slice's time per puzzle.
+    With ``bands``, 9x9 puzzles go through the band kernel (``propagation="auto"``).
     """
     from .batch_io import puzzle_lines
     from .kernel.batch import UNFINISHED, count_batch, solve_batch
@@ -310,11 +311,12 @@ def kernel_results(batch: Batch, job: Job, *, workers: int = 1,
         if row >= done:
             first, done = row, min(row + slice_puzzles, len(batch.givens))
             part = batch.givens[first:done]
+            propagation = "auto" if bands else job.propagation
             if job.count:
-                found = count_batch(part, job.order, job.propagation, limit=job.limit,
+                found = count_batch(part, job.order, propagation, limit=job.limit,
                                     workers=workers, budget=BULK_BUDGET)
             else:
-                found = solve_batch(part, job.order, job.propagation, workers=workers,
+                found = solve_batch(part, job.order, propagation, workers=workers,
                                     budget=BULK_BUDGET)
             lines = puzzle_lines(found.values)
         at, seconds = row - first, found.seconds / (done - first)

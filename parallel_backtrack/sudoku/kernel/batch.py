@@ -10,6 +10,11 @@ Glossary
 --------
 givens
     ``uint8 [puzzles, n*n]``: one puzzle per row, 0 for a blank, else the value.
+auto, bands
+    The default propagation ``auto`` is ``bands`` for 9x9 puzzles in the default
+    order (the band kernel of ``sudoku/kernel9``: same answers and counts, its own
+    rules and branching, so its own node counts) and ``units`` otherwise.  Every
+    other name runs this directory's kernel, whose nodes equal the reference path's.
 result
     ``BatchResult``: per puzzle the first solution's values (zeros when none),
     the count (1 or 0 when solving; up to ``limit`` when counting; ``UNFINISHED``
@@ -40,13 +45,17 @@ import numpy as np
 from parallel_backtrack._jit_cache import compile_notice
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
+from ..kernel9.search import search_many9
 from .calls import COMPILED, call_kernel, check_box, order_code, propagation_code
 from .read import PUZZLE_CELLS
-from .search import UNFINISHED, search_many
+from .search import FEWEST, UNFINISHED, search_many
 from .tables import kernel_tables
 
-__all__ = ["BACKENDS", "UNFINISHED", "BatchResult", "count_batch", "search_chunk", "solve_batch"]
+__all__ = ["BACKENDS", "BATCH_PROPAGATIONS", "UNFINISHED", "BatchResult", "count_batch",
+           "search_chunk", "solve_batch"]
 BACKENDS = ("threads", "loky")
+BANDS = -1  # the propagation code of the 9x9 band kernel (``sudoku/kernel9``)
+BATCH_PROPAGATIONS = ("auto", "bands")  # besides the kernel's own propagator names
 
 
 @dataclass(frozen=True)
@@ -91,9 +100,22 @@ def search_chunk(givens: np.ndarray, box: int, order: int, propagation: int, lim
     values = np.zeros(givens.shape, dtype=np.uint8)
     counts = np.zeros(givens.shape[0], dtype=np.int64)
     nodes = np.zeros(givens.shape[0], dtype=np.int64)
-    call_kernel(search_many, givens, propagation, order, kernel_tables(box).as_tuple(), limit,
-                budget, np.zeros(1, np.uint8), values, counts, nodes)
+    _search_part(givens, box, (order, propagation, limit, budget), np.zeros(1, np.uint8),
+                 values, counts, nodes)
     return values, counts, nodes
+
+
+def _search_part(givens: np.ndarray, box: int, codes: tuple[int, int, int, int],
+                 stop: np.ndarray, values: np.ndarray, counts: np.ndarray,
+                 nodes: np.ndarray) -> None:
+    """One compiled call on a part of the batch, written in place: the band kernel for
+    ``BANDS``, else the general one."""
+    order, propagation, limit, budget = codes
+    if propagation == BANDS:
+        call_kernel(search_many9, givens, limit, budget, stop, values, counts, nodes)
+    else:
+        call_kernel(search_many, givens, propagation, order, kernel_tables(box).as_tuple(),
+                    limit, budget, stop, values, counts, nodes)
 
 
 def _in_threads(givens: np.ndarray, box: int, codes: tuple[int, int, int, int], workers: int,
@@ -103,8 +125,6 @@ def _in_threads(givens: np.ndarray, box: int, codes: tuple[int, int, int, int], 
     A Ctrl-C while waiting raises the shared stop flag: every chunk ends after
     the puzzle it is on, and the puzzles not started stay ``UNFINISHED``.
     """
-    order, propagation, limit, budget = codes
-    tables = kernel_tables(box).as_tuple()
     values = np.zeros(givens.shape, dtype=np.uint8)
     counts = np.zeros(givens.shape[0], dtype=np.int64)
     nodes = np.zeros(givens.shape[0], dtype=np.int64)
@@ -112,8 +132,8 @@ def _in_threads(givens: np.ndarray, box: int, codes: tuple[int, int, int, int], 
     bounds = np.linspace(0, givens.shape[0], max(1, chunks) + 1).astype(np.int64)
     pool = _thread_pool(workers)
     jobs = [
-        pool.submit(search_many, givens[a:b], propagation, order, tables, limit, budget, stop,
-                    values[a:b], counts[a:b], nodes[a:b])
+        pool.submit(_search_part, givens[a:b], box, codes, stop, values[a:b], counts[a:b],
+                    nodes[a:b])
         for a, b in zip(bounds[:-1], bounds[1:]) if b > a
     ]
     try:
@@ -152,6 +172,25 @@ def _in_processes(givens: np.ndarray, box: int, codes: tuple[int, int, int, int]
     return values, counts, nodes
 
 
+def _propagation(name: str, box: int, order: str) -> int:
+    """The code of a batch's propagation name (``auto``, ``bands`` or a kernel one)."""
+    if name == "auto":
+        return BANDS if box == 3 and order_code(order) == FEWEST else propagation_code("units")
+    if name == "bands":
+        if box != 3:
+            raise ValueError(f"propagation 'bands' is for 9x9 puzzles only, got box {box}")
+        return BANDS
+    if isinstance(name, str) and name not in BATCH_PROPAGATIONS:
+        try:
+            return propagation_code(name)
+        except UnknownNameError:
+            pass
+    from .propagate import PROPAGATION_CODES
+
+    raise UnknownNameError(did_you_mean("propagation", name,
+                                        (*BATCH_PROPAGATIONS, *PROPAGATION_CODES)))
+
+
 def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, workers: int,
                backend: str, budget: int | None) -> BatchResult:
     from parallel_backtrack.engine import resolve_workers
@@ -162,11 +201,12 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
                                or not isinstance(budget, (int, np.integer)) or budget < 1):
         raise ValueError(f"budget must be None or a positive integer, got {budget!r}")
     array, box = _check_givens_array(givens)
-    codes = (order_code(order), propagation_code(propagation), limit, int(budget or 0))
+    codes = (order_code(order), _propagation(propagation, box, order), limit, int(budget or 0))
     workers = resolve_workers(workers)
     started = time.perf_counter()
-    what, seconds = COMPILED[search_many.__module__]
-    with compile_notice(what, [search_many], seconds):
+    kernel = search_many9 if codes[1] == BANDS else search_many
+    what, seconds = COMPILED[kernel.__module__]
+    with compile_notice(what, [kernel], seconds):
         if workers == 1 or array.shape[0] < 2:
             values, counts, nodes = search_chunk(array, box, *codes)
         elif backend == "threads":
@@ -177,7 +217,7 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
     return BatchResult(values, counts, nodes, time.perf_counter() - started, workers)
 
 
-def solve_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "units", *,
+def solve_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "auto", *,
                 workers: int = 1, backend: str = "threads",
                 budget: int | None = None) -> BatchResult:
     """Solve every row of ``givens``: ``counts`` is 1 where solved, 0 where not, and
@@ -185,7 +225,7 @@ def solve_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "u
     return _run_batch(givens, order, propagation, 1, workers, backend, budget)
 
 
-def count_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "units", *,
+def count_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "auto", *,
                 limit: int | None = None, workers: int = 1, backend: str = "threads",
                 budget: int | None = None) -> BatchResult:
     """Count the solutions of every row (up to ``limit``), keeping the first of each;
