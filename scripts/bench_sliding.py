@@ -31,8 +31,9 @@ astar
     resident memory of the process and the five slowest files.
 simulate
     The same parallel IDA* on ``engine.VirtualExecutor`` (tasks run here and are
-    timed; a virtual clock schedules them on P workers) for P = 1..64, Manhattan
-    on ``--simulate-instances``: simulated speedup and efficiency.
+    timed; a virtual clock schedules them on P workers) for ``--simulate-workers``
+    (default P = 1, 2, 4, 8, 16, 32, 64, 256), Manhattan on ``--simulate-instances``:
+    simulated speedup, efficiency, tasks, the parent's seconds, nodes.
 memory
     Peak RSS / USS of the command line and each worker solving 20 Korf instances
     with 6-6-3 on 2 workers.
@@ -266,30 +267,39 @@ def astar_section(heuristic: str = "auto") -> dict[str, Any]:
     return {"heuristic": heuristic, "total_s": total, "peak_rss_mb": peak, "rows": rows}
 
 
-def simulate_section(ids: list[int]) -> dict[str, Any]:
+def simulate_section(ids: list[int], workers_list: list[int]) -> dict[str, Any]:
+    """The real scheduler on ``VirtualExecutor(P)``; P = 1 is the sequential search (its
+    own clock: one process, no pool), so the speedup counts everything the parent does."""
     from parallel_backtrack.engine import VirtualExecutor
 
     rows = {r[0]: r for r in korf_rows()}
+    boards = {number: Board(tuple(rows[number][1:17]), "blank-first") for number in ids}
+    warm = Board(tuple(rows[12][1:17]), "blank-first")  # load the kernels, the cut's too
+    solve(warm, "manhattan", workers=2, executor=VirtualExecutor(2), parent_nodes=0)
     table = []
-    print("\n| P | simulated s | speedup | efficiency | tasks |\n|---|---|---|---|---|")
+    print(f"\nKorf {ids}, Manhattan, load {os.getloadavg()[0]:.2f}\n"
+          "| P | simulated s | speedup | efficiency | tasks | parent s | nodes |\n"
+          "|---|---|---|---|---|---|---|")
     base = None
-    for workers in (1, 2, 4, 8, 16, 32, 64):
-        clock = busy = 0.0
-        tasks = 0
+    for workers in workers_list:
+        clock = parent = 0.0
+        tasks = nodes = 0
         for number in ids:
             pool = VirtualExecutor(workers)
-            board = Board(tuple(rows[number][1:17]), "blank-first")
-            result = solve_parallel(board, "manhattan", executor=pool)
+            result = solve(boards[number], "manhattan", workers=workers,
+                           executor=pool if workers > 1 else None)
             assert len(result.moves or "") == rows[number][17]
             clock += pool.clock if workers > 1 else result.seconds
-            busy += pool.busy
+            parent += pool.parent if workers > 1 else 0.0
             tasks += pool.tasks
+            nodes += result.nodes
         base = base or clock
         table.append({"workers": workers, "clock_s": clock, "speedup": base / clock,
-                      "tasks": tasks})
-        print(f"| {workers} | {clock:.2f} | {base / clock:.2f} | "
-              f"{base / clock / workers:.2f} | {tasks} |")
-    return {"instances": ids, "rows": table}
+                      "efficiency": base / clock / workers, "tasks": tasks,
+                      "parent_s": parent, "nodes": nodes})
+        print(f"| {workers} | {clock:.3f} | {base / clock:.2f} | {base / clock / workers:.2f} "
+              f"| {tasks:,} | {parent:.3f} | {nodes:,} |", flush=True)
+    return {"instances": ids, "rows": table, "load1": os.getloadavg()[0]}
 
 
 def memory_section() -> dict[str, Any]:
@@ -322,6 +332,7 @@ def main() -> None:
     parser.add_argument("--speedup-complete", action="store_true",
                         help="speedup with the last iteration completed (equal node counts)")
     parser.add_argument("--simulate-instances", default="4,50,40")
+    parser.add_argument("--simulate-workers", default="1,2,4,8,16,32,64,256")
     parser.add_argument("--speedup-orders", default="tree",
                         help="task orders to time, comma-separated: tree (the sequential "
                         "order, default), size (largest first)")
@@ -355,8 +366,9 @@ def main() -> None:
         key = "astar" if args.astar_heuristic == "auto" else f"astar_{args.astar_heuristic}"
         results[key] = astar_section(args.astar_heuristic)
     if "simulate" in wanted:
-        results["simulate"] = simulate_section([int(i) for i in
-                                                args.simulate_instances.split(",")])
+        results["simulate"] = simulate_section(
+            [int(i) for i in args.simulate_instances.split(",")],
+            [int(p) for p in args.simulate_workers.split(",")])
     if "memory" in wanted:
         results["memory"] = memory_section()
     results["machine"]["load_after"] = os.getloadavg()

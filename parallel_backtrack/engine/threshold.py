@@ -1,11 +1,12 @@
 """Threshold search (IDA*-style) on the executors: iterations with a rising bound.
 
-Each iteration cuts the tree below the bound into many subtrees, runs them as
-tasks and reduces: the minimum f that exceeded the bound (the next bound), and
-the first solution found at the bound, which ends the search (it is optimal
-when f never overestimates).  The rest of that iteration is cancelled, unless
-``complete_last`` asks for the whole of it (node counts then do not depend on
-the workers or the split).
+Each iteration either runs in this process (small ones) or is cut into subtrees at
+one depth, packed in search order into tasks of about equal expected size, and run
+on the pool.  The reduction is the minimum f that exceeded the bound (the next
+bound) and the first solution found at the bound, which ends the search (optimal
+when f never overestimates); the rest of that iteration is cancelled unless
+``complete_last`` asks for the whole of it (node counts then do not depend on the
+workers or the split).
 
 Glossary
 --------
@@ -15,68 +16,74 @@ ThresholdSpace
     bound, complete, stop) -> Bounded``, the depth-first search of one subtree
     (usually a compiled kernel), asking ``stop(nodes generated so far in this
     call)`` now and then and returning early when it says so.
+CutSpace
+    A ThresholdSpace with the fast hooks: ``cut(bound, target, previous) ->
+    Frontier`` (usually compiled) and ``search_part(part, bound, complete, stop)
+    -> Part``.  Any other space gets ``ListFrontier``, a breadth-first cut in
+    Python, and ``search_subtrees``.
+Frontier
+    The subtrees of one iteration at one depth, in search order: ``len()``, the
+    nodes generated above them, the least f over the bound met there, a solution
+    met there (``solution_before``: how many subtrees precede it), ``part(i, j)``
+    (the picklable payload of subtrees i..j-1) and ``weights(previous, sizes)``:
+    each subtree's expected size from the previous iteration's frontier and the
+    nodes each of its subtrees took.
 nodes
-    Children generated: the root counts 1, each child made in the cut counts
-    1, and every task adds what ``search_below`` generated below its subtree.
-key
-    A subtree's path of child indexes from the root.
+    Children generated: the root counts 1, the cut counts what it makes, every
+    task adds what its subtrees generated below their roots.
 order
-    ``"tree"`` (default): subtrees run in the sequential search's order (by
-    key), so the iteration that holds a solution reaches it after about the
-    work a sequential search does.  ``"size"``: largest first by their size in
-    the previous iteration (the size of their longest known ancestor); the
-    solution of the last iteration is then met sooner or later than in
-    sequence, by luck.  Either way they are packed into tasks of about equal
-    expected size, in that order.
-parent iterations
-    An iteration whose predecessor had fewer than ``parent_nodes`` nodes runs
-    in this process: small iterations are not worth a dispatch.  With one
-    worker every iteration does.
-stop reasons
-    ``timeout`` (``timeout`` seconds passed), ``max-nodes`` (``max_nodes``
-    generated, checked between chunks and tasks), ``stopped`` (``stop()`` said
-    so); the report then holds the nodes so far and no solution.
+    ``"tree"`` (default): tasks run in the sequential search's order, so the
+    iteration that holds a solution reaches it after about the work a sequential
+    search does.  ``"size"``: largest expected first (the solution of the last
+    iteration is then met sooner or later than in sequence, by luck).
+plan
+    How an iteration runs, from a cost model: ``rate`` (nodes per second of one
+    worker, measured) and ``task_cost`` (the parent's seconds per task).
+    An iteration of expected work W seconds runs here when that is cheaper than
+    dispatching it; else in tasks of the sizes ``task_sizes`` gives (a first wave
+    that shrinks as the parent sends it, then small tasks for the tail), cut
+    into ``per_worker`` subtrees per worker at most and 8 per task at least.
+    ``parent_nodes`` given: iterations whose predecessor had fewer nodes run
+    here (the old fixed rule).
 
 Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
 """
 
 from __future__ import annotations
 
+import itertools
+import pickle
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from .executors import Executor, make_executor
+from .frontier import (
+    INFINITE,
+    Bounded,
+    CutSpace,
+    Frontier,
+    ListFrontier,
+    Part,
+    ThresholdSpace,
+    pack,
+    search_subtrees,
+    task_sizes,
+)
 from .worker import unship
 
-INFINITE = float("inf")
-PER_WORKER = 200
-TASKS_PER_WORKER = 16
-PARENT_NODES = 2_000_000
+__all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
+           "ThresholdReport", "ThresholdSpace", "iteration_table", "pack", "run_part",
+           "task_sizes", "threshold_search"]
+
+PER_WORKER = 64
+PARENT_NODES: int | None = None  # None: the cost model decides (see ``plan``)
 ORDERS = ("tree", "size")
-
-
-@dataclass(frozen=True, slots=True)
-class Bounded:
-    """One subtree below one bound: nodes generated, the least f over it, a solution."""
-
-    nodes: int
-    next_bound: float
-    solution: Any = None
-
-
-class ThresholdSpace(Protocol):
-    def root(self) -> Any: ...
-
-    def f(self, state: Any) -> float: ...
-
-    def branch(self, state: Any) -> Sequence[Any]: ...
-
-    def is_solution(self, state: Any) -> bool: ...
-
-    def search_below(self, state: Any, bound: float, complete: bool,
-                     stop: Callable[[int], bool]) -> Bounded: ...
+TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
+RATE = 5e7  # nodes per second of one worker until measured
+GROWTH = 6.0  # the node ratio of one iteration to the last until measured
+WINDOW = 32  # the oldest tasks in flight a wait watches (waiting on all costs O(tasks))
 
 
 @dataclass
@@ -98,24 +105,22 @@ class ThresholdReport:
         return self.stop_reason is None
 
 
-def run_subtrees(handle: Any, subtrees: list[tuple[tuple[int, ...], Any]], bound: float,
-                 complete: bool, flag: Any) -> tuple[list[tuple[Any, int, float, Any]], float]:
-    """A task: search each subtree below ``bound``; ([(key, nodes, next, solution)], s)."""
-    started = time.perf_counter()
+def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
+             ) -> tuple[int, Part, float]:
+    """A task: search the subtrees of ``part``; (their first index, Part, seconds).
+    ``context``: the pickled (space handle, stop flag) of the search, made once."""
+    began = time.perf_counter()
+    handle, flag = pickle.loads(context)
     space = unship(handle)
 
     def stop(nodes: int = 0) -> bool:
         return bool(flag.is_set())
 
-    found = []
-    for key, state in subtrees:
-        if not complete and stop():
-            break
-        result = space.search_below(state, bound, complete, stop)
-        found.append((key, result.nodes, result.next_bound, result.solution))
-        if result.solution is not None and not complete:
-            break
-    return found, time.perf_counter() - started
+    if isinstance(space, CutSpace):
+        found = space.search_part(part, bound, complete, stop)
+    else:
+        found = search_subtrees(space, part, bound, complete, stop)
+    return start, found, time.perf_counter() - began
 
 
 class _Iteration:
@@ -125,77 +130,23 @@ class _Iteration:
         self.complete = complete
         self.nodes = 0
         self.next_bound = INFINITE
-        self.best: tuple[tuple[int, ...], Any] | None = None
-        self.sizes: dict[tuple[int, ...], int] = {}
+        self.best: tuple[tuple[int, int], Any] | None = None
 
-    def add(self, key: tuple[int, ...], nodes: int, next_bound: float, solution: Any) -> None:
+    def add(self, key: tuple[int, int], nodes: int, next_bound: float, solution: Any) -> None:
         self.nodes += nodes
-        self.sizes[key] = self.sizes.get(key, 0) + nodes
         self.next_bound = min(self.next_bound, next_bound)
-        if solution is not None and (self.best is None or key < self.best[0]):
-            if self.best is None or self.complete:
-                self.best = (key, solution)
+        if solution is not None and (self.best is None or (self.complete
+                                                            and key < self.best[0])):
+            self.best = (key, solution)
 
     def done(self) -> bool:
         return self.best is not None and not self.complete
 
 
-def _cut(space: ThresholdSpace, bound: float, target: int, it: _Iteration
-         ) -> list[tuple[tuple[int, ...], Any]]:
-    """Subtrees under ``bound``, breadth-first until there are ``target``; children
-    made here count as nodes, solutions and exceeding f values are reduced at once."""
-    frontier: list[tuple[tuple[int, ...], Any]] = [((), space.root())]
-    while frontier and len(frontier) < target and not it.done():
-        deeper = []
-        for key, state in frontier:
-            for index, child in enumerate(space.branch(state)):
-                it.nodes += 1
-                value = space.f(child)
-                if value > bound:
-                    it.next_bound = min(it.next_bound, value)
-                elif space.is_solution(child):
-                    it.add(key + (index,), 0, INFINITE, child)
-                else:
-                    deeper.append((key + (index,), child))
-        if not deeper:
-            return []
-        frontier = deeper
-    return frontier
-
-
-def _estimate(key: tuple[int, ...], sizes: dict[tuple[int, ...], int]) -> int:
-    for end in range(len(key), -1, -1):
-        if key[:end] in sizes:
-            return sizes[key[:end]]
-    return 0
-
-
-def _tasks(subtrees: list[tuple[tuple[int, ...], Any]], sizes: dict[tuple[int, ...], int],
-           workers: int, order: str = "tree") -> list[list[tuple[tuple[int, ...], Any]]]:
-    """Subtrees largest first (by the last iteration) or in key order, packed into
-    tasks of about ``1 / (TASKS_PER_WORKER * workers)`` of the expected total each."""
-    if order == "tree":
-        ranked = sorted(subtrees, key=lambda item: item[0])
-    else:
-        ranked = sorted(subtrees, key=lambda item: (-_estimate(item[0], sizes), item[0]))
-    total = sum(_estimate(key, sizes) for key, _ in ranked)
-    share = max(1, total // (TASKS_PER_WORKER * workers))
-    tasks: list[list[tuple[tuple[int, ...], Any]]] = []
-    current: list[tuple[tuple[int, ...], Any]] = []
-    weight = 0
-    for item in ranked:
-        current.append(item)
-        weight += _estimate(item[0], sizes)
-        if weight >= share:
-            tasks.append(current)
-            current, weight = [], 0
-    return tasks + ([current] if current else [])
-
-
 def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | None = None,
                      executor: Executor | None = None, complete_last: bool = False,
                      per_worker: int = PER_WORKER, timeout: float | None = None,
-                     parent_nodes: int = PARENT_NODES, order: str = "tree",
+                     parent_nodes: int | None = PARENT_NODES, order: str = "tree",
                      on_iteration: Callable[[dict[str, float]], None] | None = None,
                      max_nodes: int | None = None, stop: Callable[[], bool] | None = None
                      ) -> ThresholdReport:
@@ -209,8 +160,9 @@ def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | 
     owns = executor is None
     pool = executor if executor is not None else make_executor(workers, backend)
     report = ThresholdReport(pool.workers, pool.name)
-    search = _Search(space, pool, report, complete_last, per_worker, parent_nodes, timeout)
-    search.order, search.max_nodes, search.stop = order, max_nodes, stop
+    search = _Search(space, pool, report, complete_last, timeout)
+    search.per_worker, search.parent_nodes, search.order = per_worker, parent_nodes, order
+    search.max_nodes, search.stop = max_nodes, stop
     kill = False
     try:
         search.run(on_iteration)
@@ -229,20 +181,19 @@ def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | 
 
 class _Search:
     def __init__(self, space: ThresholdSpace, pool: Executor, report: ThresholdReport,
-                 complete: bool, per_worker: int, parent_nodes: int,
-                 timeout: float | None) -> None:
-        self.space, self.pool, self.report = space, pool, report
-        self.complete, self.per_worker, self.parent_nodes = complete, per_worker, parent_nodes
+                 complete: bool, timeout: float | None) -> None:
+        self.space, self.pool, self.report, self.complete = space, pool, report, complete
         self.started = time.perf_counter()
         self.deadline = None if timeout is None else self.started + timeout
-        self.handle: Any = None
+        self.context = b""  # the pickled (space handle, stop flag), made at the first dispatch
         self.flag: Any = None
         self.inflight: dict[Any, Any] = {}
-        self.sizes: dict[tuple[int, ...], int] = {}
-        self.last_nodes = 0
-        self.order = "tree"
+        self.per_worker, self.parent_nodes, self.order = PER_WORKER, PARENT_NODES, "tree"
         self.max_nodes: int | None = None
         self.stop: Callable[[], bool] | None = None
+        self.previous: tuple[Any, list[int]] | None = None  # last frontier, its sizes
+        self.history: list[int] = []  # nodes per iteration
+        self.rate, self.task_cost = RATE, TASK_COST
 
     def _stop_reason(self, nodes: int) -> str | None:
         """Why to stop now, ``nodes`` generated so far in all, or None."""
@@ -270,6 +221,7 @@ class _Search:
             self.report.nodes += it.nodes
             row = {"bound": bound, "nodes": it.nodes, "seconds": time.perf_counter() - began}
             self.report.iterations.append(row)
+            self.history.append(it.nodes)
             if on_iteration is not None:
                 on_iteration(row)
             if self.report.stop_reason:
@@ -278,18 +230,46 @@ class _Search:
             if it.best is not None:
                 self.report.solution, self.report.bound = it.best[1], bound
                 return
-            self.sizes, self.last_nodes, bound = it.sizes, it.nodes, it.next_bound
+            bound = it.next_bound
         self.report.bound = INFINITE
+
+    def _expected(self) -> float:
+        """The next iteration's nodes, from the growth of the last two."""
+        if not self.history:
+            return 0.0
+        last = self.history[-1]
+        growth = last / self.history[-2] if len(self.history) > 1 and self.history[-2] else 0
+        return last * (growth if 1.5 <= growth <= 20 else GROWTH)
 
     def _iterate(self, bound: float) -> _Iteration:
         it = _Iteration(self.complete)
-        if self.pool.workers == 1 or self.last_nodes < self.parent_nodes:
+        workers = self.pool.workers
+        work = self._expected() / self.rate  # seconds of one worker
+        if self.parent_nodes is not None:
+            here = not self.history or self.history[-1] < self.parent_nodes
+        else:  # here when cheaper than ~2 sqrt(work * task cost) + work / workers
+            here = not self.history or work * (1 - 1 / workers) ** 2 < 4 * self.task_cost
+        if workers == 1 or here:
             self._in_parent(bound, it)
             return it
-        subtrees = _cut(self.space, bound, self.per_worker * self.pool.workers, it)
-        if not it.done() and subtrees:
-            self._dispatch(bound, _tasks(subtrees, self.sizes, self.pool.workers, self.order), it)
+        sizes = task_sizes(work, workers, self.task_cost)
+        target = max(8 * len(sizes), min(self.per_worker * workers, round(work / 1e-3)))
+        frontier = self._cut(bound, target, it)
+        if frontier is not None and not it.done():
+            self._dispatch(bound, frontier, sizes, it)
         return it
+
+    def _cut(self, bound: float, target: int, it: _Iteration) -> Frontier | None:
+        previous = None if self.previous is None else self.previous[0]
+        if isinstance(self.space, CutSpace):
+            frontier = self.space.cut(bound, target, previous)
+        else:
+            frontier = ListFrontier(self.space, bound, target)
+        it.nodes += frontier.nodes
+        it.next_bound = min(it.next_bound, frontier.next_bound)
+        if frontier.solution is not None:
+            it.add((frontier.solution_before, 0), 0, INFINITE, frontier.solution)
+        return frontier if len(frontier) else None
 
     def _in_parent(self, bound: float, it: _Iteration) -> None:
         reason: list[str | None] = [None]
@@ -298,35 +278,60 @@ class _Search:
             reason[0] = self._stop_reason(self.report.nodes + nodes)
             return reason[0] is not None
 
+        began = time.perf_counter()
         result = self.space.search_below(self.space.root(), bound, self.complete, stop)
-        it.add((), result.nodes, result.next_bound, result.solution)
+        seconds = time.perf_counter() - began
+        if result.nodes >= 100_000 and seconds > 0:
+            self.rate = result.nodes / seconds
+        it.add((0, 0), result.nodes, result.next_bound, result.solution)
         if reason[0] is not None and it.best is None:
             self.report.stop_reason = reason[0]
 
-    def _dispatch(self, bound: float, tasks: list[list[Any]], it: _Iteration) -> None:
-        if self.handle is None:
-            self.handle = self.pool.ship(self.space)
-        self.flag = self.pool.stop_flag()
-        queue = list(reversed(tasks))
+    def _dispatch(self, bound: float, frontier: Frontier, sizes: list[float],
+                  it: _Iteration) -> None:
+        if not self.context:
+            self.flag = self.pool.stop_flag()
+            self.context = pickle.dumps((self.pool.ship(self.space), self.flag))
+        taken = [0] * len(frontier)
+        weights = frontier.weights(*(self.previous or (None, [])))
+        ranges = pack(weights, sizes)
+        if self.order == "size":
+            ranges.sort(key=lambda r: -sum(weights[r[0]:r[1]]))
+        queue = list(reversed(ranges))
+        busy, workers = 0.0, self.pool.workers
         while (queue or self.inflight) and not it.done():
-            while queue and len(self.inflight) < 2 * self.pool.workers:
-                future = self.pool.submit(run_subtrees, self.handle, queue.pop(), bound,
-                                          self.complete, self.flag)
+            while queue and len(self.inflight) < workers + max(2, workers // 8):
+                start, stop = queue.pop()
+                future = self.pool.submit(run_part, self.context, start,
+                                          frontier.part(start, stop), bound, self.complete)
                 self.inflight[future] = True
-            for future in self.pool.wait_any(list(self.inflight), timeout=0.25):
+            oldest = list(itertools.islice(self.inflight, WINDOW))
+            for future in self.pool.wait_any(oldest, timeout=0.25):
                 del self.inflight[future]
-                self._collect(future.result(), it)
+                busy += self._collect(future.result(), taken, it)
             reason = None if it.done() else self._stop_reason(self.report.nodes + it.nodes)
             if reason:
                 self.report.stop_reason = reason
                 break
+        self._learn(busy, it)
+        self.previous = (frontier, taken)
         self._stop_running()
 
-    def _collect(self, result: tuple[list[Any], float], it: _Iteration) -> None:
-        found, seconds = result
+    def _collect(self, result: tuple[int, Part, float], sizes: list[int],
+                 it: _Iteration) -> float:
+        start, found, seconds = result
         self.report.task_seconds.append(seconds)
-        for key, nodes, next_bound, solution in found:
-            it.add(key, nodes, next_bound, solution)
+        sizes[start:start + len(found.nodes)] = found.nodes
+        solution = found.solution
+        key = (start + solution[0], 1) if solution is not None else (0, 0)
+        it.add(key, sum(found.nodes), found.next_bound,
+               None if solution is None else solution[1])
+        return seconds
+
+    def _learn(self, busy: float, it: _Iteration) -> None:
+        """The worker node rate, from this iteration's tasks."""
+        if busy > 0 and it.nodes >= 100_000:
+            self.rate = it.nodes / busy
 
     def _stop_running(self) -> None:
         if self.inflight:

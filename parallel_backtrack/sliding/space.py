@@ -12,6 +12,17 @@ Pass
 subtree search
     ``search_below`` runs the pass below one node in chunks of ``chunk`` nodes,
     asking ``stop(nodes so far)`` between chunks.
+cut
+    ``cut(bound, target, previous)``: the compiled cut (``kernel/cut.py``) at the
+    least depth that gives ``target`` subtrees, never shallower than the previous
+    iteration's, as a ``SlidingFrontier``.
+code
+    A frontier node's path from the root, one base-4 digit per move: codes rise
+    in search order, and a node's ancestor k levels up is ``code >> 2 * k``; the
+    previous iteration's sizes are matched through them (``weights``).
+part
+    What a task carries: the tiles, last moves and codes of some frontier nodes
+    as bytes (about 30 bytes a subtree).
 tables
     Loaded once per process (pattern databases memory-mapped from the cache);
     a shipped space carries only the width, the heuristic's name and the chunk.
@@ -29,13 +40,16 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.threshold import INFINITE, Bounded
+from ..engine.threshold import INFINITE, Bounded, Part
 from .heuristics import tables_for
 from .kernel import search as kernel
+from .kernel.cut import cut as compiled_cut
 from .tables import Tables
 
 CHUNK = 1 << 20
+MAX_CUT_DEPTH = 30  # codes are int64: two bits a move
 _kernel: Any = kernel  # numba's Dispatcher type lists no arguments
+_cut: Any = compiled_cut
 
 
 class Pass:
@@ -52,21 +66,24 @@ class Pass:
         self.hs = np.zeros(depth, np.int64)
         self.aux = np.zeros((depth, tables.aux_width()), np.int64)
         self.reg = np.zeros(4, np.int64)
+        self.args9 = tables.kernel_args()[:9]
         self.reset(tiles, g0, first_move)
 
     def reset(self, tiles: tuple[int, ...], g0: int = 0, first_move: int = -1) -> None:
         """Start over below other tiles, reusing the arrays (a parallel task runs many
         subtrees)."""
-        self.g0, self.first_move = g0, first_move
-        self.start = np.array(tiles, np.int8)
-        self.tiles = self.start.copy()
-        self.h0 = int(_kernel.initial_h(self.start, self.tables.n,
-                                        *self.tables.kernel_args()[:9], self.aux[0]))
+        self.reset_row(np.array(tiles, np.int8), g0, first_move)
+
+    def reset_row(self, row: np.ndarray, g0: int, first_move: int) -> None:
+        """``reset`` from the tiles as an int8 array (kept: the caller must not change it)."""
+        self.g0, self.first_move, self.start = g0, first_move, row
+        self.tiles = row.copy()
+        self.h0 = int(_kernel.initial_h(row, self.tables.n, *self.args9, self.aux[0]))
 
     def begin(self, bound: int) -> None:
         self.bound = bound
         self.tiles[:] = self.start
-        self.blanks[0] = int(np.argmin(self.start))
+        self.blanks[0] = int(self.start.argmin())
         self.dirs[0] = 0
         self.hs[0] = self.h0
         self.reg[:] = (0, 0, kernel.NO_BOUND, -1)
@@ -131,6 +148,13 @@ class SlidingSpace:
     def root(self) -> Node:
         return Node(self.start, 0, -1, ())
 
+    def pass_for(self, row: np.ndarray, g0: int, first_move: int) -> Pass:
+        """This process's (thread's) one pass, reset below ``row``."""
+        one: Pass | None = getattr(self._local, "one", None)
+        if one is None:
+            one = self._local.one = Pass(self.tables, tuple(row.tolist()), g0, first_move)
+        return one
+
     def _reset(self, state: Node) -> Pass:
         """This process's one pass, set to start below ``state``."""
         one: Pass | None = getattr(self._local, "one", None)
@@ -159,6 +183,12 @@ class SlidingSpace:
             children.append(Node(tuple(cells), state.g + 1, d, state.moves + (d,)))
         return children
 
+    def cut(self, bound: float, target: int, previous: Any) -> SlidingFrontier:
+        return cut_space(self, bound, target, previous)
+
+    def search_part(self, part: Any, bound: float, complete: bool, stop: Any) -> Part:
+        return search_part(self, part, bound, complete, stop)
+
     def search_below(self, state: Node, bound: float, complete: bool,
                      stop: Callable[[int], bool]) -> Bounded:
         one = self._reset(state)
@@ -175,3 +205,93 @@ class SlidingSpace:
         moves = state.moves + tuple(found)
         return Bounded(one.nodes, next_bound, Node(tuple(range(self.n * self.n)),
                                                    len(moves), moves[-1], moves))
+
+
+class SlidingFrontier:
+    """The subtrees of one cut (see the glossary: codes, part)."""
+
+    def __init__(self, n: int, depth: int, found: tuple[int, ...], tiles: np.ndarray,
+                 codes: np.ndarray, lasts: np.ndarray, goal: list[int]) -> None:
+        count, self.nodes, least, goal_depth, self.solution_before = found
+        self.depth = depth
+        self.next_bound = least if least < kernel.NO_BOUND else INFINITE
+        self.tiles, self.codes, self.lasts = tiles[:count], codes[:count], lasts[:count]
+        self.solution = None if goal_depth < 0 else Node(
+            tuple(range(n * n)), goal_depth, goal[goal_depth - 1], tuple(goal[:goal_depth]))
+
+    def __len__(self) -> int:
+        return int(self.codes.shape[0])
+
+    def part(self, start: int, stop: int) -> tuple[int, bytes, bytes, bytes]:
+        return (self.depth, self.tiles[start:stop].tobytes(),
+                self.lasts[start:stop].tobytes(), self.codes[start:stop].tobytes())
+
+    def weights(self, previous: SlidingFrontier | None, sizes: list[int]) -> list[float]:
+        """Each subtree's share of its ancestor's size in the previous cut (the
+        ancestor's size over its descendants here), plus 1."""
+        if previous is None or not len(previous):
+            return [1.0] * len(self)
+        ancestors = self.codes >> (2 * (self.depth - previous.depth))
+        at = np.minimum(np.searchsorted(previous.codes, ancestors), len(previous) - 1)
+        known = previous.codes[at] == ancestors
+        _, inverse, counts = np.unique(ancestors, return_inverse=True, return_counts=True)
+        shares = np.asarray(sizes, np.float64)[at] / counts[inverse]
+        weights: list[float] = (1.0 + np.where(known, shares, 0.0)).tolist()
+        return weights
+
+
+def _moves(code: int, depth: int) -> tuple[int, ...]:
+    return tuple((code >> (2 * (depth - 1 - i))) & 3 for i in range(depth))
+
+
+def cut_space(space: SlidingSpace, bound: float, target: int,
+              previous: SlidingFrontier | None) -> SlidingFrontier:
+    """``SlidingSpace.cut``: the least depth (not under the previous one's) with at
+    least ``target`` subtrees, or the deepest tried."""
+    tables, n = space.tables, space.n
+    start = np.array(space.start, np.int8)
+    aux = np.zeros(tables.aux_width(), np.int64)
+    goal = np.zeros(MAX_CUT_DEPTH + 1, np.int64)
+    depth = 1 if previous is None else previous.depth
+    capacity = max(64, 2 * target)
+    while True:
+        tiles = np.zeros((capacity, n * n), np.int8)
+        codes, lasts = np.zeros(capacity, np.int64), np.zeros(capacity, np.int8)
+        found = _cut(start, n, int(bound), depth, *tables.kernel_args()[:9], tables.neighbors,
+                     aux, tiles, codes, lasts, goal)
+        count = int(found[0])
+        if count > capacity:  # the arrays were short: again, with room for all
+            capacity = count
+            continue
+        if count >= target or depth >= MAX_CUT_DEPTH or found[3] >= 0 or count == 0:
+            return SlidingFrontier(n, depth, tuple(int(x) for x in found), tiles, codes,
+                                   lasts, goal.tolist())
+        depth += 1
+
+
+def search_part(space: SlidingSpace, part: tuple[int, bytes, bytes, bytes], bound: float,
+                complete: bool, stop: Any) -> Part:
+    """``SlidingSpace.search_part``: the compiled pass below each subtree of a task (one
+    ``Pass`` reused; a solution's moves are rebuilt from its subtree's code)."""
+    depth, tiles, lasts, codes = part
+    rows = np.frombuffer(tiles, np.int8).reshape(-1, space.n * space.n).copy()  # writable
+    last = np.frombuffer(lasts, np.int8).tolist()
+    one = space.pass_for(rows[0], depth, last[0])
+    nodes, least, found, whole, chunk = [], INFINITE, None, not complete, space.chunk
+    for offset in range(rows.shape[0]):
+        if whole and stop(0):
+            break
+        one.reset_row(rows[offset], depth, last[offset])
+        one.begin(int(bound))
+        while one.run(chunk, whole) == kernel.PAUSED and not stop(one.nodes):
+            pass
+        nodes.append(one.nodes)
+        if one.next_bound < least:
+            least = one.next_bound
+        moves = one.goal_moves()
+        if moves is not None and found is None:
+            path = _moves(int(np.frombuffer(codes, np.int64)[offset]), depth) + tuple(moves)
+            found = (offset, Node(tuple(range(space.n * space.n)), len(path), path[-1], path))
+            if whole:
+                break
+    return Part(nodes, least if least < kernel.NO_BOUND else INFINITE, found)

@@ -11,6 +11,9 @@ search
     ``search.py``: the IDA* depth-first pass below a bound (``search`` for every
     heuristic kind, ``search_tile`` for Hamming / Manhattan), resumable on a node
     budget; the heuristic's root value and the rank helpers.
+cut
+    ``cut.py``: the frontier of subtrees below a bound at one depth, for the
+    parallel IDA* (the parent's cut, with the pass's node count).
 builds
     ``builds.py``: the sparse pattern-database builds (breadth-first over pattern
     placements) and the exact 3x3 table.

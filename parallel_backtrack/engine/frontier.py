@@ -1,0 +1,181 @@
+"""The parts of a threshold search (``threshold.py``): what a space gives, the frontier
+of one iteration, and how an iteration's work is split into tasks.
+
+Glossary
+--------
+Bounded
+    One subtree below one bound: nodes generated, the least f over the bound in
+    it, a solution or None.
+Part
+    The answer of one task: nodes per subtree, the least f over the bound, the
+    first solution as (the subtree's offset in the task, solution).
+ThresholdSpace, CutSpace, Frontier
+    The problem's side (see ``threshold.py``): a CutSpace cuts its own frontier
+    (usually compiled); any other space gets ``ListFrontier``, a breadth-first
+    cut in Python, and ``search_subtrees``.
+shares
+    Relative task sizes, in dispatch order (``task_sizes``); ``pack`` cuts the
+    frontier's expected sizes into contiguous ranges that follow them.
+
+Example: ``pack([1, 1, 1, 1], [1, 1])`` is ``[(0, 2), (2, 4)]``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+INFINITE = float("inf")
+TAIL = 0.25  # the share of an iteration's expected work sent in small tasks at its end
+
+
+@dataclass(frozen=True, slots=True)
+class Bounded:
+    """One subtree below one bound: nodes generated, the least f over it, a solution."""
+
+    nodes: int
+    next_bound: float
+    solution: Any = None
+
+
+class Part(NamedTuple):
+    """Subtrees of one task: nodes each took, the least f over the bound, and the first
+    solution as (its subtree's offset in the task, solution) or None.  A tuple: a task's
+    result pickles without a dataclass's per-field calls."""
+
+    nodes: list[int]
+    next_bound: float
+    solution: tuple[int, Any] | None = None
+
+
+class ThresholdSpace(Protocol):
+    def root(self) -> Any: ...
+
+    def f(self, state: Any) -> float: ...
+
+    def branch(self, state: Any) -> Sequence[Any]: ...
+
+    def is_solution(self, state: Any) -> bool: ...
+
+    def search_below(self, state: Any, bound: float, complete: bool,
+                     stop: Callable[[int], bool]) -> Bounded: ...
+
+
+class Frontier(Protocol):
+    nodes: int
+    next_bound: float
+    solution: Any
+    solution_before: int
+
+    def __len__(self) -> int: ...
+
+    def part(self, start: int, stop: int) -> Any: ...
+
+    def weights(self, previous: Any, sizes: Sequence[int]) -> Sequence[float]: ...
+
+
+@runtime_checkable
+class CutSpace(Protocol):
+    def cut(self, bound: float, target: int, previous: Any) -> Frontier: ...
+
+    def search_part(self, part: Any, bound: float, complete: bool,
+                    stop: Callable[[int], bool]) -> Part: ...
+
+
+class ListFrontier:
+    """The generic frontier: (key, state) pairs of a breadth-first cut in Python."""
+
+    def __init__(self, space: ThresholdSpace, bound: float, target: int) -> None:
+        self.nodes, self.next_bound, self.solution, self.solution_before = 0, INFINITE, None, 0
+        frontier: list[tuple[tuple[int, ...], Any]] = [((), space.root())]
+        while frontier and len(frontier) < target and self.solution is None:
+            deeper: list[tuple[tuple[int, ...], Any]] = []
+            for key, state in frontier:
+                for index, child in enumerate(space.branch(state)):
+                    self.nodes += 1
+                    value = space.f(child)
+                    if value > bound:
+                        self.next_bound = min(self.next_bound, value)
+                    elif space.is_solution(child):
+                        self.solution = self.solution or child
+                        self.solution_before = len(deeper)
+                    else:
+                        deeper.append((key + (index,), child))
+            frontier = deeper
+        self.items = [] if self.solution is not None else frontier
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def part(self, start: int, stop: int) -> list[Any]:
+        return [state for _, state in self.items[start:stop]]
+
+    def weights(self, previous: Any, sizes: Sequence[int]) -> list[float]:
+        known = {} if previous is None else dict(zip((k for k, _ in previous.items), sizes))
+        found = []
+        for key, _ in self.items:
+            end = len(key)
+            while end >= 0 and key[:end] not in known:
+                end -= 1
+            found.append(1.0 + (known[key[:end]] if end >= 0 else 0))
+        return found
+
+
+def search_subtrees(space: ThresholdSpace, states: list[Any], bound: float, complete: bool,
+                    stop: Callable[[int], bool]) -> Part:
+    """``search_part`` of any space: ``search_below`` each state in turn."""
+    nodes, least, found = [], INFINITE, None
+    for offset, state in enumerate(states):
+        if not complete and stop(0):
+            break
+        result = space.search_below(state, bound, complete, stop)
+        nodes.append(result.nodes)
+        least = min(least, result.next_bound)
+        if result.solution is not None and found is None:
+            found = (offset, result.solution)
+            if not complete:
+                break
+    return Part(nodes, least, found)
+
+
+def pack(weights: Sequence[float], shares: Sequence[float]) -> list[tuple[int, int]]:
+    """Contiguous ranges of ``weights`` whose totals follow ``shares`` (relative sizes of
+    the tasks in order), one range per share at most, none empty."""
+    total, whole = float(sum(weights)) or 1.0, float(sum(shares)) or 1.0
+    marks, running = [], 0.0
+    for share in shares[:-1]:
+        running += share
+        marks.append(total * running / whole)
+    ranges, start, done, at = [], 0, 0.0, 0
+    for index, weight in enumerate(weights):
+        done += weight
+        if at < len(marks) and done >= marks[at] and index + 1 < len(weights):
+            ranges.append((start, index + 1))
+            start = index + 1
+            while at < len(marks) and done >= marks[at]:
+                at += 1
+    return ranges + [(start, len(weights))] if start < len(weights) else ranges
+
+
+def task_sizes(work: float, workers: int, task_cost: float, tail: float = TAIL
+               ) -> list[float]:
+    """Seconds of work per task, in dispatch order, for ``work`` seconds on ``workers``.
+
+    The first wave (one task per worker, or sqrt(work / task_cost) when that is fewer)
+    shrinks by ``task_cost`` from one task to the next, so the tasks the parent sends
+    later end with the earlier ones; the last ``tail`` of the work goes in small tasks
+    handed to whichever worker is free (they even out the estimates' errors), as many
+    as the parent can send while the others run."""
+    first = max(1, min(workers, round(math.sqrt(work / task_cost))))
+    rest = min(3 * workers, int(tail * work / (workers * task_cost)))
+    if rest == 0 or rest < first // 4:
+        rest, tail = 0, 0.0
+    body = work * (1 - tail)
+    top = (body + task_cost * first * (first - 1) / 2) / first
+    if top - (first - 1) * task_cost <= 0:  # too little work to slope: equal tasks
+        sizes = [body / first] * first
+    else:
+        sizes = [top - i * task_cost for i in range(first)]
+    return sizes + [work * tail / rest] * rest if rest else sizes

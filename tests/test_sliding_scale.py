@@ -1,0 +1,73 @@
+"""Parallel IDA* at scale: the compiled cut against the generic one, the task plan, and
+node counts on 2 to 256 simulated workers equal to the sequential ones."""
+
+from __future__ import annotations
+
+import pytest
+from sliding_check import CACHE, solves
+
+from parallel_backtrack.engine import VirtualExecutor
+from parallel_backtrack.engine.frontier import ListFrontier, pack, task_sizes
+from parallel_backtrack.sliding import Board
+from parallel_backtrack.sliding.board import board_moves, to_frame
+from parallel_backtrack.sliding.ida import solve
+from parallel_backtrack.sliding.space import SlidingSpace
+
+assert CACHE
+KORF_12 = (14, 1, 9, 6, 4, 8, 12, 5, 7, 2, 3, 0, 10, 11, 13, 15)  # 45 moves
+KORF_79 = (0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15)  # 42 moves, 540,860 nodes
+
+
+@pytest.mark.parametrize("heuristic", ["manhattan", "linear", "pdb-555"])
+@pytest.mark.parametrize("target", [2, 7, 60, 900])
+def test_the_compiled_cut_is_the_generic_cut(heuristic: str, target: int) -> None:
+    board = Board(KORF_12, "blank-first")
+    space = SlidingSpace(to_frame(board), 4, heuristic)
+    bound = space.f(space.root()) + 4
+    fast, slow = space.cut(bound, target, None), ListFrontier(space, bound, target)
+    assert (fast.nodes, fast.next_bound, len(fast)) == (slow.nodes, slow.next_bound, len(slow))
+    assert [tuple(row) for row in fast.tiles.tolist()] == [s.tiles for _, s in slow.items]
+    assert list(fast.codes) == sorted(fast.codes)  # codes rise in search order
+    deeper = space.cut(bound, 1, fast)  # never shallower than the previous cut
+    assert deeper.depth == fast.depth
+
+
+def test_a_goal_above_the_cut_is_found_there() -> None:
+    board = Board((1, 2, 3, 4, 5, 6, 7, 0, 8))  # one move from the goal
+    space = SlidingSpace(to_frame(board), 3, "manhattan")
+    frontier = space.cut(1, 50, None)
+    assert frontier.solution is not None and frontier.nodes == 3  # the blank's 3 moves
+    assert board_moves(board, list(frontier.solution.moves)) == "R"
+
+
+def test_pack_follows_the_shares() -> None:
+    weights = [1.0] * 100
+    ranges = pack(weights, [3, 1])
+    assert ranges == [(0, 75), (75, 100)]
+    ranges = pack([5, 0, 0, 1, 1, 1, 1, 1], [1, 1, 1, 1])
+    assert ranges[0] == (0, 1) and ranges[-1][1] == 8
+    assert all(a < b for a, b in ranges) and all(x[1] == y[0] for x, y in zip(ranges, ranges[1:]))
+
+
+@pytest.mark.parametrize("work, workers", [(10.0, 64), (10.0, 256), (0.05, 64), (1e-3, 8)])
+def test_task_sizes_cover_the_work(work: float, workers: int) -> None:
+    sizes = task_sizes(work, workers, 2e-4)
+    assert sum(sizes) == pytest.approx(work)
+    assert min(sizes) > 0 and len(sizes) <= 4 * workers
+    wave = sizes[: min(workers, len(sizes))]
+    assert wave == sorted(wave, reverse=True)  # sent later, smaller: they end together
+
+
+@pytest.mark.parametrize("workers", [2, 8, 64, 256])
+def test_simulated_workers_count_the_sequential_nodes(workers: int) -> None:
+    board = Board(KORF_79, "blank-first")
+    one = solve(board, "manhattan", complete_last=True)
+    for options in ({"parent_nodes": 0}, {}):  # every iteration dispatched; the plan's choice
+        many = solve(board, "manhattan", complete_last=True, workers=workers,
+                     executor=VirtualExecutor(workers), **options)
+        assert many.nodes == one.nodes and many.iterations == one.iterations
+        assert len(many.moves or "") == 42 and solves(board.tiles, many.moves or "",
+                                                      "blank-first")
+    first = solve(board, "manhattan", workers=workers, executor=VirtualExecutor(workers),
+                  parent_nodes=0)
+    assert len(first.moves or "") == 42 and first.nodes <= one.nodes
