@@ -36,7 +36,7 @@ def add(parser: argparse.ArgumentParser, default_workers: int, workers_help: str
 def refuse_unused(args: argparse.Namespace, prog: str, what: str) -> int | None:
     """A usage error (2) for the first engine option given that ``what`` ignores."""
     for flag, name in ALPHABETA_UNUSED.items():
-        if getattr(args, name) not in (None, False):
+        if vars(args).get(name) not in (None, False):
             return _cli.usage_error(prog, f"{flag} does not apply to {what} (parallel "
                                     "alpha-beta has no node budgets, time limit or "
                                     "progress bar)")

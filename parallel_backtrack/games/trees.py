@@ -55,7 +55,7 @@ _UNIT = np.frombuffer(b"(,),", np.uint8)  # the delimiters of one pair and its c
 _LAST = re.compile(rb"\((" + _NAME + rb"),(" + _NAME + rb")\)\}")  # a set's last pair
 _PREFIX = re.compile(rb"\((?:" + _NAME + rb"(?:,(?:" + _NAME + rb"(?:\))?)?)?)?")
 _LONG = re.compile(rb"\((?:" + _NAME + rb",)?[^(),{}]{%d}" % (MAX_NAME + 1))
-_LEAVES = re.compile(rb"[+-]?[0-9]{1,%d}(?:,[+-]?[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
+_LEAF = re.compile(rb"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
 _NUMBER_NAME = re.compile(rb"(?:^|,)[+-]?[0-9]+(?:,|$)")
 
@@ -276,20 +276,39 @@ def build_tree(nodes: list[bytes], edges: list[bytes]) -> ParsedTree:
     children = np.array(list(map(ids.get, tails, repeat(-1))), np.int64)
     leaves = np.flatnonzero(children < 0)
     leaf_text = [tails[i] for i in leaves.tolist()]
-    if leaf_text and not _LEAVES.fullmatch(b",".join(leaf_text)):
+    values = _leaf_values(leaf_text)
+    if values is None:
         bad = next(i for i, text in zip(leaves.tolist(), leaf_text)
-                   if not _LEAVES.fullmatch(text))
+                   if not _LEAF.fullmatch(text))
         raise TreeFormatError(f"leaf {_show(tails[bad])!r} of node {_show(heads[bad])!r}"
                               " is neither an integer nor a declared node")
     children[leaves] = internal + np.arange(len(leaves))
     order = np.argsort(parents, kind="stable")
     first = np.searchsorted(parents[order], np.arange(internal + 1))
     targets = children[order]
-    game = TreeGame(kinds, first.tolist(), targets.tolist(), list(map(int, leaf_text)),
+    game = TreeGame(kinds, first.tolist(), targets.tolist(), values,
                     parents[leaves].tolist())
     inner = targets < internal  # the edges between declared nodes, in child order
     _check_shape(list(ids), first, parents[order][inner], targets[inner])
     return ParsedTree(game, kinds[0])
+
+
+def _leaf_values(texts: list[bytes]) -> list[int] | None:
+    """The integers of ``texts``, or None when one is not an integer of at most
+    ``MAX_DIGITS`` digits (checked in C: allowed characters, lengths, ``int``)."""
+    if not texts:
+        return []
+    joined = b"".join(texts)
+    if joined.translate(None, b"0123456789+-") or max(map(len, texts)) > MAX_DIGITS + 1:
+        return None if not all(_LEAF.fullmatch(text) for text in texts) else [
+            int(text) for text in texts]
+    try:
+        values = list(map(int, texts))  # refuses "1-2", "--1", "+"
+    except ValueError:
+        return None
+    if max(values) >= 10**MAX_DIGITS or min(values) <= -(10**MAX_DIGITS):
+        return None
+    return values
 
 
 def _check_shape(names: list[bytes], first: np.ndarray, heads: np.ndarray,
