@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -51,6 +52,28 @@ PONS_MS = 52.0
 def read_positions(limit: int | None) -> list[tuple[str, int]]:
     rows = [line.split() for line in POSITIONS.read_text().splitlines() if line.strip()]
     return [(m, int(s)) for m, s in rows][:limit]
+
+
+def big_tree(branching: int, depth: int, seed: int = 1) -> str:
+    """One line of the alpha-beta text format: a uniform tree, names ``Root``,
+    ``Node1``, ..., leaf values -999..999 from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    nodes, edges, level, count = [], [], ["Root"], 1
+    for ply in range(depth):
+        kind = "MAX" if ply % 2 == 0 else "MIN"
+        nodes += [f"({name},{kind})" for name in level]
+        below = []
+        for name in level:
+            for _ in range(branching):
+                if ply == depth - 1:
+                    edges.append(f"({name},{rng.randint(-999, 999)})")
+                else:
+                    child = f"Node{count}"
+                    count += 1
+                    edges.append(f"({name},{child})")
+                    below.append(child)
+        level = below
+    return "{" + ",".join(nodes) + "} {" + ",".join(edges) + "}\n"
 
 
 def check_pons() -> list[dict]:
@@ -287,6 +310,8 @@ def memory_mb() -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write-tree", default=None, metavar="B,D,OUT",
+                        help="only: write a uniform tree (branching B, depth D) to OUT")
     parser.add_argument("--pons", action="store_true",
                         help="only: every line of Pons' four sets against his scores")
     parser.add_argument("--quick", action="store_true", help="fewer positions and rounds")
@@ -301,6 +326,10 @@ def main() -> int:
     parser.add_argument("--simulate-c4", default=None, metavar="MOVES,SPLIT",
                         help="only the simulated curve to 64 workers on this position")
     args = parser.parse_args()
+    if args.write_tree:
+        b, d, target = args.write_tree.split(",")
+        Path(target).write_text(big_tree(int(b), int(d)))
+        return 0
     if args.pons:
         checked = check_pons()
         print("| set | positions | mismatches | mean ms | mean nodes |\n|---|---|---|---|---|")

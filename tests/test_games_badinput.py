@@ -95,7 +95,7 @@ def test_hostile_lines_fail_in_bounded_memory(tmp_path, kind):
 
 
 def test_a_tree_fed_byte_by_byte_is_the_tree():
-    text = ("{(A,MAX),(B,MIN),(C,MIN)} {(A,B),(A,C),(B,4),(B,3),(C,2),(C,7)}").encode()
+    text = (b"{(A,MAX),(B,MIN),(C,MIN)} {(A,B),(A,C),(B,4),(B,3),(C,2),(C,7)}")
     whole = parse_tree(text).game
     for size in (1, 2, 3, 9, 10):  # chunks ending after every kind of character
         reader = TreeReader()

@@ -151,3 +151,31 @@ def test_cli_process_usage_error_and_help(tmp_path):
     done = subprocess.run(command + ["alphabeta", "--help"], capture_output=True, text=True,
                           env=env)
     assert done.returncode == 0 and "--minimax" in done.stdout
+
+
+@pytest.mark.timeout(120)
+def test_a_million_leaf_line_is_answered(tmp_path):
+    """One line of 1,000,000 leaves (no length cap): the score equals minimax computed
+    independently with numpy over the leaves, level by level."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    values = rng.integers(-999, 1000, 10**6)
+    names, edges, level, count = [], [], ["R"], 1
+    for ply in range(6):
+        names += [f"({n},{'MAX' if ply % 2 == 0 else 'MIN'})" for n in level]
+        if ply == 5:
+            edges += [f"({n},{v})" for n, v in zip(np.repeat(level, 10), values.tolist())]
+            break
+        below = [f"N{count + i}" for i in range(10 * len(level))]
+        count += len(below)
+        edges += [f"({n},{c})" for n, c in zip(np.repeat(level, 10), below)]
+        level = below
+    path = tmp_path / "million.txt"
+    path.write_text("{" + ",".join(names) + "} {" + ",".join(edges) + "}\n")
+    grid = values.reshape((10,) * 6)
+    for ply in range(5, -1, -1):  # the leaves' parents are MIN (ply 5): min, max, ...
+        grid = grid.max(axis=-1) if ply % 2 == 0 else grid.min(axis=-1)
+    found = answer_file(path.read_bytes())
+    assert len(path.read_bytes()) > 10_000_000  # longer than the old cap
+    assert [(a.score, a.error) for a in found] == [(int(grid), None)]
