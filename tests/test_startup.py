@@ -82,8 +82,6 @@ def test_games_help_and_usage_errors_load_no_numba(args: list[str], status: int)
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.xfail(strict=True, reason="games' --help and usage errors still import "
-                   "multiprocessing and cloudpickle (a fix in parallel_backtrack/games)")
 def test_games_help_loads_nothing_heavy() -> None:
     code, loaded, err = _loaded_after("parallel_backtrack.games", ["connect4", "--help"])
     _check_usage(code, 0, err)
@@ -280,9 +278,6 @@ def _first_stderr_line(argv: list[str], stdin: str, env: dict[str, str],
 
 
 @pytest.mark.timeout(180)
-@pytest.mark.xfail(strict=True, reason="sliding and games compile their kernels without "
-                   "the compile notice the other command lines print (a fix in "
-                   "parallel_backtrack/sliding and parallel_backtrack/games)")
 @pytest.mark.parametrize("argv, stdin", [
     (["-m", "parallel_backtrack.sliding", "-", "--heuristic", "manhattan"],
      "8 1 3 4 0 2 7 6 5\n"),

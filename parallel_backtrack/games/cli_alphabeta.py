@@ -24,11 +24,13 @@ import json
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from .. import _cli
 from .search import alphabeta, minimax
-from .trees import ParsedTree, TreeFormatError, TreeReader
+
+if TYPE_CHECKING:  # the reader loads numpy: only when a file is read, not for --help
+    from .trees import ParsedTree, TreeFormatError, TreeReader
 
 CHUNK = 1 << 20  # bytes read at a time: a line of any length streams through
 
@@ -48,6 +50,8 @@ class Answer:
 def read_trees(stream: BinaryIO) -> Iterator[tuple[int, ParsedTree | TreeFormatError]]:
     """(line number, tree or the error) for every non-blank line of a binary stream,
     read in chunks (``trees.TreeReader``): memory follows the tree, not the line."""
+    from .trees import TreeFormatError, TreeReader
+
     number, start, reader, failed = 0, 0, None, None
     for chunk in iter(lambda: stream.read(CHUNK), b""):
         parts = chunk.split(b"\n")
@@ -68,6 +72,8 @@ def read_trees(stream: BinaryIO) -> Iterator[tuple[int, ParsedTree | TreeFormatE
 
 def _finish(line: int, reader: TreeReader | None,
             failed: TreeFormatError | None) -> Iterator[tuple[int, ParsedTree | TreeFormatError]]:
+    from .trees import TreeFormatError
+
     if failed is not None:
         yield line, failed
     elif reader is not None:
@@ -80,6 +86,8 @@ def _finish(line: int, reader: TreeReader | None,
 
 def answer(graph: int, line: int, parsed: ParsedTree | TreeFormatError,
            use_minimax: bool) -> Answer:
+    from .trees import TreeFormatError
+
     found = Answer(graph, line)
     if isinstance(parsed, TreeFormatError):
         found.error = str(parsed)

@@ -19,9 +19,12 @@ Example: ``refuse_unused(args, prog, "connect4")`` returns 2 for ``--budget 5``.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from .. import _cli
-from ..engine.executors import Executor, make_executor
+
+if TYPE_CHECKING:
+    from ..engine.executors import Executor
 
 # option flag -> its attribute, for the engine options parallel alpha-beta ignores
 ALPHABETA_UNUSED = {"--budget": "budget", "--budget-seconds": "budget_seconds",
@@ -48,8 +51,8 @@ def make_pool(args: argparse.Namespace, prog: str) -> Executor | int:
     options = _cli.engine_options(args)
     backend, address = options["backend"], options.get("address")
     try:
-        if backend == "dask":
-            from ..engine import dask_executor  # noqa: F401 - registers "dask"
+        from ..engine import make_executor  # the pools load only when one is asked for
+
         extra = {} if address is None else {"address": address}
         return make_executor(args.workers, backend, **extra)
     except (ValueError, ImportError, OSError, TimeoutError) as error:

@@ -26,11 +26,14 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ... import _cli
-from ...engine.executors import Executor
 from .. import cli_options
+
+if TYPE_CHECKING:
+    from ...engine.executors import Executor
+
 from .board import DEFAULT_HEIGHT, DEFAULT_WIDTH, Board, InvalidMoveError, Position
 
 DEFAULT_TT_MB = 64

@@ -23,12 +23,15 @@ from typing import Any
 
 import numpy as np
 
+from ... import _jit_cache
 from .board import Board, Position
 from .kernel.scores import win_score
 from .kernel.search import NO_CHAIN, NO_WATCH, U64, _ordered, negamax, non_losing_moves, solve
 from .kernel.table import table_size
 
 DEFAULT_TT_MB = 64
+COMPILE_WHAT = "the Connect-Four solver"
+COMPILE_SECONDS = "15-30 s"
 Watch = tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
 
 def in_thread(fn: Any, *args: Any) -> Any:
@@ -92,9 +95,11 @@ class Solver:
 
     @staticmethod
     def warm() -> None:
-        """Load the compiled kernels (from numba's cache) before anything is timed."""
+        """Load the compiled kernels (from numba's cache) before anything is timed; a
+        first compile is announced on stderr."""
         small = Board(4, 4)
-        Solver(small, 0.001).solve(small.parse("11223"))
+        with _jit_cache.compile_notice(COMPILE_WHAT, [solve, negamax], COMPILE_SECONDS):
+            Solver(small, 0.001).solve(small.parse("11223"))
 
     def reset(self) -> None:
         self.table[:] = 0
