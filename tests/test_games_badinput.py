@@ -139,7 +139,7 @@ CONNECT4 = [
     (["chess"], 2, "invalid choice"),
     (["random", "--budget", "5"], 2, "--budget does not apply to random"),
     (["connect4", "44", "--timeout", "5"], 2, "--timeout does not apply to connect4"),
-    (["connect4", "44", "--scheduler-address", "nonsense"], 2, "'nonsense'"),
+    (["connect4", "44", "--scheduler-address", "nonsense"], 2, "tcp://nonsense:8786"),
     (["random", "--backend", "nope"], 2, "backend"),
     (["tictactoe", "--budget", "0"], 2, "--budget"),
 ]
