@@ -137,7 +137,7 @@ CONNECT4 = [
     (["random", "--branching", "64", "--split-depth", "3"], 2, "--split-depth too deep"),
     (["random", "--seed", "-1"], 2, "seed"),
     (["chess"], 2, "invalid choice"),
-    (["random", "--budget", "5"], 2, "--budget does not apply to random"),
+    (["random", "--timeout", "5"], 2, "--timeout does not apply to random"),
     (["connect4", "44", "--timeout", "5"], 2, "--timeout does not apply to connect4"),
     (["connect4", "44", "--scheduler-address", "nonsense"], 2, "tcp://nonsense:8786"),
     (["random", "--backend", "nope"], 2, "backend"),

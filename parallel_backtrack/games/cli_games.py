@@ -132,4 +132,6 @@ def run_tictactoe(args: argparse.Namespace, out: TextIO, prog: str) -> int:
               f"{found.nodes:,} nodes with the table", file=out)
         print(f"  {report.count:,} possible games, counted in {report.seconds:.2f} s on "
               f"{report.workers} worker(s)", file=out)
+    if args.stats:
+        _cli.print_stats(report, out)
     return _cli.exit_code(report)

@@ -27,13 +27,14 @@ if TYPE_CHECKING:
     from ..engine.executors import Executor
 
 # option flag -> its attribute, for the engine options parallel alpha-beta ignores
-ALPHABETA_UNUSED = {"--budget": "budget", "--budget-seconds": "budget_seconds",
-                    "--per-worker": "per_worker", "--timeout": "timeout",
-                    "--stats": "stats", "--progress": "progress"}
+ALPHABETA_UNUSED = {"--timeout": "timeout", "--progress": "progress"}
 
 
 def add(parser: argparse.ArgumentParser, default_workers: int, workers_help: str) -> None:
-    _cli.add_engine_options(parser, default_workers, helps={"--workers": workers_help})
+    """The shared engine options, less the node budgets and the per-worker table, which
+    parallel alpha-beta has no use for."""
+    _cli.add_engine_options(parser, default_workers, helps={"--workers": workers_help},
+                            budgets=False, stats=False)
 
 
 def refuse_unused(args: argparse.Namespace, prog: str, what: str) -> int | None:
@@ -41,8 +42,7 @@ def refuse_unused(args: argparse.Namespace, prog: str, what: str) -> int | None:
     for flag, name in ALPHABETA_UNUSED.items():
         if vars(args).get(name) not in (None, False):
             return _cli.usage_error(prog, f"{flag} does not apply to {what} (parallel "
-                                    "alpha-beta has no node budgets, time limit or "
-                                    "progress bar)")
+                                    "alpha-beta has no time limit or progress bar)")
     return None
 
 
