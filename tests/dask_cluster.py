@@ -62,7 +62,10 @@ class Case:
 
     def answer(self, stdout: str) -> Any:
         lines = [line for line in stdout.splitlines() if line.startswith("{")]
-        return json.loads(lines[-1])[self.field]
+        found = json.loads(lines[-1])
+        for key in self.field.split("."):  # "parallel.value": a field of a field
+            found = found[key]
+        return found
 
 
 CASES: dict[str, Case] = {
@@ -70,6 +73,11 @@ CASES: dict[str, Case] = {
                     long=("--n", "16", "--json")),
     "sudoku": Case("parallel_backtrack.sudoku", ("-", "--count", "--json"), "count",
                    stdin=SUDOKU_847 + "\n", long=("-", "--count", "--json")),
+    "connect4": Case("parallel_backtrack.games", ("connect4", "4453222", "--json"), "score",
+                     long=("connect4", "4443", "--json")),
+    "random": Case("parallel_backtrack.games", ("random", "-b", "6", "-d", "6", "--json",
+                                                "--no-sequential"), "parallel.value",
+                   long=("random", "-b", "8", "-d", "8", "--json", "--no-sequential")),
 }
 LONG_STDIN = {"sudoku": SUDOKU_LONG + "\n"}
 
