@@ -41,7 +41,7 @@ plan
     worker, measured) and ``task_cost`` (the parent's seconds per task).
     An iteration of expected work W seconds runs here when that is cheaper than
     dispatching it; else in tasks of the sizes ``task_sizes`` gives (a first wave
-    that shrinks as the parent sends it, then small tasks for the tail), cut
+    that shrinks as the parent sends it, then guided tasks), cut
     into ``per_worker`` subtrees per worker at most and 8 per task at least.
     ``parent_nodes`` given: iterations whose predecessor had fewer nodes run
     here (the old fixed rule).
