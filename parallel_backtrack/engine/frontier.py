@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 INFINITE = float("inf")
+FEW, TASKS_PER_WORKER = 8, 16  # up to FEW workers: TASKS_PER_WORKER equal tasks each
 TAIL = 0.4  # the least share of an iteration's expected work sent in guided tasks
 
 
@@ -90,7 +91,7 @@ class ListFrontier:
     def __init__(self, space: ThresholdSpace, bound: float, target: int) -> None:
         self.nodes, self.next_bound, self.solution, self.solution_before = 0, INFINITE, None, 0
         frontier: list[tuple[tuple[int, ...], Any]] = [((), space.root())]
-        while frontier and len(frontier) < target and self.solution is None:
+        while frontier and len(frontier) < target:
             deeper: list[tuple[tuple[int, ...], Any]] = []
             for key, state in frontier:
                 for index, child in enumerate(space.branch(state)):
@@ -104,7 +105,7 @@ class ListFrontier:
                     else:
                         deeper.append((key + (index,), child))
             frontier = deeper
-        self.items = [] if self.solution is not None else frontier
+        self.items = frontier  # a solution met here is not expanded; the rest is
 
     def __len__(self) -> int:
         return len(self.items)
@@ -163,6 +164,9 @@ def task_sizes(work: float, workers: int, task_cost: float, tail: float = TAIL
                ) -> list[float]:
     """Seconds of work per task, in dispatch order, for ``work`` seconds on ``workers``.
 
+    Up to ``FEW`` workers: ``TASKS_PER_WORKER`` equal tasks per worker (on 2 real
+    workers the planned sizes below gave 0.83x against 1.15x for these, interleaved).
+
     A first wave (one task per worker, or sqrt(work / task_cost) when that is fewer)
     takes a share of the work that grows with what sending it costs (at most
     ``1 - tail``) and shrinks by ``task_cost`` from one task to the next, so the tasks
@@ -170,6 +174,8 @@ def task_sizes(work: float, workers: int, task_cost: float, tail: float = TAIL
     each a ``1 / (2 * workers)`` part of what is left, down to ``workers * task_cost``
     (shorter ones the parent could not send as fast as the workers end them): they
     even out the estimates' errors at the end."""
+    if workers <= FEW:  # the parent is never the limit: equal tasks, many per worker
+        return [work / (TASKS_PER_WORKER * workers)] * (TASKS_PER_WORKER * workers)
     first = max(1, min(workers, round(math.sqrt(work / task_cost))))
     least = workers * task_cost
     share = min(1 - tail, 8 * workers * least / work) if work > 0 else 1.0
