@@ -40,8 +40,9 @@ plan
     How an iteration runs, from a cost model: ``rate`` (nodes per second of one
     worker, measured) and ``task_cost`` (the parent's seconds per task).
     An iteration of expected work W seconds runs here when that is cheaper than
-    dispatching it; else in tasks of the sizes ``task_sizes`` gives (a first wave
-    that shrinks as the parent sends it, then guided tasks), cut
+    dispatching it; else in tasks of the sizes ``task_sizes`` gives (up to 8
+    workers 16 equal tasks each; more: a first wave that shrinks as the parent
+    sends it, then guided tasks), cut
     into ``per_worker`` subtrees per worker at most and 8 per task at least.
     ``parent_nodes`` given: iterations whose predecessor had fewer nodes run
     here (the old fixed rule).
