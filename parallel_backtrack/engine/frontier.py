@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 INFINITE = float("inf")
-TAIL = 0.25  # the share of an iteration's expected work sent in small tasks at its end
+FEW, TASKS_PER_WORKER = 8, 16  # up to FEW workers: TASKS_PER_WORKER equal tasks each
+TAIL = 0.4  # the least share of an iteration's expected work sent in guided tasks
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,7 @@ class ListFrontier:
     def __init__(self, space: ThresholdSpace, bound: float, target: int) -> None:
         self.nodes, self.next_bound, self.solution, self.solution_before = 0, INFINITE, None, 0
         frontier: list[tuple[tuple[int, ...], Any]] = [((), space.root())]
-        while frontier and len(frontier) < target and self.solution is None:
+        while frontier and len(frontier) < target:
             deeper: list[tuple[tuple[int, ...], Any]] = []
             for key, state in frontier:
                 for index, child in enumerate(space.branch(state)):
@@ -104,7 +105,7 @@ class ListFrontier:
                     else:
                         deeper.append((key + (index,), child))
             frontier = deeper
-        self.items = [] if self.solution is not None else frontier
+        self.items = frontier  # a solution met here is not expanded; the rest is
 
     def __len__(self) -> int:
         return len(self.items)
@@ -163,19 +164,34 @@ def task_sizes(work: float, workers: int, task_cost: float, tail: float = TAIL
                ) -> list[float]:
     """Seconds of work per task, in dispatch order, for ``work`` seconds on ``workers``.
 
-    The first wave (one task per worker, or sqrt(work / task_cost) when that is fewer)
-    shrinks by ``task_cost`` from one task to the next, so the tasks the parent sends
-    later end with the earlier ones; the last ``tail`` of the work goes in small tasks
-    handed to whichever worker is free (they even out the estimates' errors), as many
-    as the parent can send while the others run."""
+    Up to ``FEW`` workers: ``TASKS_PER_WORKER`` equal tasks per worker (on 2 real
+    workers the planned sizes below gave 0.83x against 1.15x for these, interleaved).
+
+    A first wave (one task per worker, or sqrt(work / task_cost) when that is fewer)
+    takes a share of the work that grows with what sending it costs (at most
+    ``1 - tail``) and shrinks by ``task_cost`` from one task to the next, so the tasks
+    the parent sends later end with the earlier ones.  The rest goes in guided tasks,
+    each a ``1 / (2 * workers)`` part of what is left, down to ``workers * task_cost``
+    (shorter ones the parent could not send as fast as the workers end them): they
+    even out the estimates' errors at the end."""
+    if workers <= FEW:  # the parent is never the limit: equal tasks, many per worker
+        return [work / (TASKS_PER_WORKER * workers)] * (TASKS_PER_WORKER * workers)
     first = max(1, min(workers, round(math.sqrt(work / task_cost))))
-    rest = min(3 * workers, int(tail * work / (workers * task_cost)))
-    if rest == 0 or rest < first // 4:
-        rest, tail = 0, 0.0
-    body = work * (1 - tail)
+    least = workers * task_cost
+    share = min(1 - tail, 8 * workers * least / work) if work > 0 else 1.0
+    if work / workers < 4 * least:  # too little to even out: one wave
+        share = 1.0
+    body = work * share
     top = (body + task_cost * first * (first - 1) / 2) / first
     if top - (first - 1) * task_cost <= 0:  # too little work to slope: equal tasks
         sizes = [body / first] * first
     else:
         sizes = [top - i * task_cost for i in range(first)]
-    return sizes + [work * tail / rest] * rest if rest else sizes
+    left = work - sum(sizes)
+    while left > 1e-9 * work and len(sizes) < 32 * workers + first:
+        size = min(left, max(left / (2 * workers), least))
+        sizes.append(size)
+        left -= size
+    if left > 1e-9 * work:
+        sizes[-1] += left
+    return sizes

@@ -40,8 +40,9 @@ plan
     How an iteration runs, from a cost model: ``rate`` (nodes per second of one
     worker, measured) and ``task_cost`` (the parent's seconds per task).
     An iteration of expected work W seconds runs here when that is cheaper than
-    dispatching it; else in tasks of the sizes ``task_sizes`` gives (a first wave
-    that shrinks as the parent sends it, then small tasks for the tail), cut
+    dispatching it; else in tasks of the sizes ``task_sizes`` gives (up to 8
+    workers 16 equal tasks each; more: a first wave that shrinks as the parent
+    sends it, then guided tasks), cut
     into ``per_worker`` subtrees per worker at most and 8 per task at least.
     ``parent_nodes`` given: iterations whose predecessor had fewer nodes run
     here (the old fixed rule).
@@ -51,7 +52,6 @@ Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
 
 from __future__ import annotations
 
-import itertools
 import pickle
 import time
 from collections.abc import Callable, Iterable
@@ -83,7 +83,6 @@ ORDERS = ("tree", "size")
 TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
 RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
-WINDOW = 32  # the oldest tasks in flight a wait watches (waiting on all costs O(tasks))
 
 
 @dataclass
@@ -305,8 +304,7 @@ class _Search:
                 future = self.pool.submit(run_part, self.context, start,
                                           frontier.part(start, stop), bound, self.complete)
                 self.inflight[future] = True
-            oldest = list(itertools.islice(self.inflight, WINDOW))
-            for future in self.pool.wait_any(oldest, timeout=0.25):
+            for future in self.pool.wait_any(list(self.inflight), timeout=0.25):
                 del self.inflight[future]
                 busy += self._collect(future.result(), taken, it)
             reason = None if it.done() else self._stop_reason(self.report.nodes + it.nodes)
