@@ -1,6 +1,8 @@
 """Run the real scheduler on P virtual workers (``engine.VirtualExecutor``) and print
 one JSON object: per P, the simulated wall clock, speedup and efficiency, as run and
-again with the tasks replayed so the parent's caches stay warm (``..._warm``).
+again with the tasks replayed so the parent's caches stay warm (``..._warm``), the
+most subtree roots that waited in the parent and the process's peak RSS so far.  The
+same curve goes to stderr as a Markdown table with an ``efficiency`` column.
 
 Every task runs in this process, one after another, and is timed; the virtual
 clock says when it would have ended on P workers fed by this one parent.  So the
@@ -20,6 +22,7 @@ import argparse
 import gc
 import json
 import os
+import resource
 import sys
 from pathlib import Path
 
@@ -77,13 +80,28 @@ def main(argv: list[str] | None = None) -> int:
                      "clock_warm_s": round(warm.clock, 5),
                      "parent_warm_s": round(warm.parent, 5), "replayed": warm.replayed,
                      "tasks_warm": again.tasks, "speedup_warm": round(speedup_warm, 3),
-                     "efficiency_warm": round(speedup_warm / workers, 4)})
+                     "efficiency_warm": round(speedup_warm / workers, 4),
+                     "peak_pending": report.peak_pending,
+                     "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
         print(f"  virtual P={workers}: {executor.clock:.3f} s, speedup {speedup:.2f}, "
               f"{report.tasks} tasks, parent {executor.parent:.3f} s; parent warm: "
               f"{warm.clock:.3f} s, speedup {speedup_warm:.2f}, parent {warm.parent:.3f} s, "
               f"{warm.replayed} of {again.tasks} tasks replayed", file=sys.stderr)
+    print_table(rows)
     print(json.dumps({"rows": rows}))
     return 0
+
+
+def print_table(rows: list[dict]) -> None:
+    """The curve as a Markdown table on stderr (stdout stays one JSON object)."""
+    print("| P | clock s | speedup | efficiency | tasks | parent s | efficiency, parent warm "
+          "| peak pending roots | parent max RSS MB |", file=sys.stderr)
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=sys.stderr)
+    for row in rows:
+        print(f"| {row['workers']} | {row['clock_s']:.4f} | {row['speedup']:.2f} | "
+              f"{row['efficiency']:.2f} | {row['tasks']} | {row['parent_s']:.4f} | "
+              f"{row['efficiency_warm']:.2f} | {row['peak_pending']} | {row['max_rss_mb']:.0f} |",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

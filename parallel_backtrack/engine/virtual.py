@@ -24,6 +24,13 @@ boot
 dispatch
     Extra parent seconds per task for what pickling does not cover (a real
     pool's queues and pipes).
+timer
+    What measures a task and the parent: by default this thread's CPU time
+    (``time.thread_time``).  A virtual worker and the parent each stand for a core
+    of their own, and on a shared host the wall clock also counts the moments this
+    process waited for a core: a task descheduled for 50 ms would look like a
+    straggler, and the same run would give another curve an hour later.  Pass
+    ``timer=time.perf_counter`` for the wall clock.
 replay
     A dict shared by several runs, keyed by what a task searches (its roots, mode
     and budgets): a task met before is not run again, its recorded result and
@@ -61,7 +68,8 @@ class VirtualExecutor(Executor):
     runs_inline = False  # it stands for a pool of ``workers``: probe, cut and pickle
 
     def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
-                 replay: dict[bytes, tuple[bytes, float]] | None = None) -> None:
+                 replay: dict[bytes, tuple[bytes, float]] | None = None,
+                 timer: Callable[[], float] = time.thread_time) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive integer, got {workers!r}")
         super().__init__(workers)
@@ -74,13 +82,14 @@ class VirtualExecutor(Executor):
         self.parent = 0.0  # the parent's own seconds (outside waits and tasks)
         self._free = [(boot, index) for index in range(workers)]  # (free at, worker)
         self._ends: dict[cf.Future, float] = {}
-        self._mark = time.perf_counter()
+        self.timer = timer
+        self._mark = timer()
         self.replay = replay
         self.replayed = 0
 
     def _tick(self) -> None:
         """Move the clock by the parent's time since the last mark."""
-        now = time.perf_counter()
+        now = self.timer()
         self.clock += now - self._mark
         self.parent += now - self._mark
         self._mark = now
@@ -100,21 +109,23 @@ class VirtualExecutor(Executor):
             data, seconds = known
             self.replayed += 1
         else:
-            began = time.perf_counter()
+            began = self.timer()
             try:  # the worker's side: receive, run, send the result back
                 fn, args = pickle.loads(sent)
                 data = cloudpickle.dumps(fn(*args))
             except Exception as error:  # noqa: BLE001 - handed to the caller via the future
                 future.set_exception(error)
                 data = None
-            seconds = time.perf_counter() - began
+            seconds = self.timer() - began
             if key is not None and data is not None:
                 self.replay[key] = (data, seconds)  # type: ignore[index]
-        self._mark = time.perf_counter()  # the task's time is the worker's, not the parent's
+        self._mark = self.timer()  # the task's time is the worker's, not the parent's
         if data is not None:
             result = pickle.loads(data)  # the parent receives it (its time from here on)
-            if isinstance(result, TaskResult):
+            if isinstance(result, TaskResult):  # a real worker labels its own results
+                paused = self.timer()
                 result = replace(result, worker=f"virtual{worker}")
+                self._mark += self.timer() - paused
             future.set_result(result)
         end = start + seconds
         heapq.heappush(self._free, (end, worker))
@@ -135,13 +146,16 @@ class VirtualExecutor(Executor):
         if not futures:
             return set()
         self.clock = max(self.clock, min(self._ends[f] for f in futures))
-        self._mark = time.perf_counter()
-        return {f for f in futures if self._ends[f] <= self.clock}
+        done = {f for f in futures if self._ends[f] <= self.clock}
+        # Finding them is the simulation's own work: a real pool's queue hands over
+        # the finished futures at a cost that does not grow with those in flight.
+        self._mark = self.timer()
+        return done
 
     def stop_flag(self) -> StopFlag:
         """Called as a run begins: the clock starts with the first run."""
         if self.tasks == 0 and self.clock == 0.0:
-            self._mark = time.perf_counter()
+            self._mark = self.timer()
         return super().stop_flag()
 
     def ship(self, obj: Any) -> Any:

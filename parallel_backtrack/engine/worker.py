@@ -60,6 +60,9 @@ class Shipped:
     path: str
     owner: int = 0  # the process that shipped it (0: nobody to watch)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Shipped, (self.key, self.path, self.owner))  # cheaper than a dataclass's
+
 
 def unship(handle: Any) -> Any:
     """Inside a worker: the object behind a handle (cached per process)."""
@@ -115,6 +118,9 @@ class StopFlag:
     """Raised when a file appears at ``path``; ``path`` None never raises."""
 
     path: str | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (StopFlag, (self.path,))  # cheaper than a dataclass's
 
     def is_set(self) -> bool:
         return self.path is not None and os.path.exists(self.path)
