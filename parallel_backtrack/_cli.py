@@ -173,10 +173,13 @@ def choice_type(kind: str, choices: Iterable[str]) -> Callable[[str], str]:
 
 def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | None = -1, *,
                        helps: dict[str, str] | None = None, short_workers: bool = True,
-                       budgets: bool = True, stats: bool = True) -> None:
+                       budgets: bool = True, stats: bool = True,
+                       per_worker: bool | None = None) -> None:
     """--workers, --backend, --scheduler-address, --timeout, --json, --progress (and,
     with ``budgets``, --budget, --budget-seconds, --per-worker; with ``stats``,
-    --stats): the same options in every CLI.
+    --stats): the same options in every CLI.  ``per_worker`` (default: as
+    ``budgets``) offers --per-worker on its own, for searches that cut a first
+    frontier but take no task budgets (IDA*).
 
     ``default_workers`` None leaves the choice to the command (after parsing);
     ``helps`` replaces the help text of an option by its name (``"--json"``), for
@@ -201,6 +204,11 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | N
                        help="stop at this wall-clock limit, print the partial result, exit 3")
     if budgets:
         _add_budget_options(group)
+    if budgets if per_worker is None else per_worker:
+        group.add_argument("--per-worker", type=positive_int, default=None, metavar="K",
+                           help=helps.get("--per-worker",
+                                          "subtrees per worker in the initial split "
+                                          "(default 50)"))
     out = parser.add_argument_group("output")
     out.add_argument("--json", action="store_true",
                      help=helps.get("--json", "print one JSON object"))
@@ -218,8 +226,6 @@ def _add_budget_options(group: Any) -> None:
     group.add_argument("--budget-seconds", type=positive_float, default=None, metavar="S",
                        help="seconds per task before it hands back its unexplored rest "
                        "(alone: no node limit; with --budget: whichever comes first)")
-    group.add_argument("--per-worker", type=positive_int, default=None, metavar="K",
-                       help="subtrees per worker in the initial split (default 50)")
 
 
 def check_engine_options(args: argparse.Namespace) -> str | None:

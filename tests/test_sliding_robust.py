@@ -80,7 +80,7 @@ def test_files_missing_a_directory_and_a_bad_one_in_one_run(tmp_path: Path) -> N
 @pytest.mark.parametrize("argv, message", [
     (["-", "--workers", "x"], "--workers"),
     (["-", "--backend", "nowhere"], "unknown backend 'nowhere'"),
-    (["-", "--budget", "10"], "--budget does not apply to sliding puzzles"),
+    (["-", "--budget", "10"], "unrecognized arguments: --budget"),
     (["-", "--algorithm", "astar", "--heuristic", "pdb-78"], "A* does not read pdb-78"),
     (["-", "--heuristic", "pdb-663"], "pdb-663 is for 4x4 boards, not 3x3"),
     (["pdb", "build", "pdb-99"], "unknown database 'pdb-99'"),

@@ -14,8 +14,8 @@ puzzle label
 engine options
     ``--workers``, ``--backend`` (``dask`` too), ``--scheduler-address``,
     ``--timeout``, ``--progress``, ``--json`` and ``--per-worker`` come from
-    ``_cli.add_engine_options``, as in every command line; ``--budget``,
-    ``--budget-seconds`` and ``--stats`` do not apply to IDA* and are refused.
+    ``_cli.add_engine_options``, as in every command line, less ``--budget``,
+    ``--budget-seconds`` and ``--stats``, which IDA* has no use for.
 show
     ``--show moves`` prints the blank's moves (``U D L R``); ``--show boards``
     prints every board of the solution path.
@@ -79,7 +79,10 @@ def build_parser() -> _cli.Parser:
 
 
 def _run_options(parser: argparse.ArgumentParser) -> None:
-    _cli.add_engine_options(parser, default_workers=1, helps={
+    _cli.add_engine_options(parser, default_workers=1, budgets=False, stats=False,
+                            per_worker=True, helps={
+        "--per-worker": "IDA*: subtrees per worker in each iteration's cut (default: "
+        "the engine's plan)",
         "--json": "one JSON object per puzzle (JSON Lines)",
         "--workers": "worker processes; -1 = all cores (default: 1). A batch runs one "
         "puzzle per worker at a time; one puzzle with IDA* splits each iteration"})
@@ -102,18 +105,6 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
                        help="also write a self-contained HTML page that plays the first "
                        "solved puzzle's solution, move by move, to FILE")
     _cli.add_verify_option(parser)
-
-
-REFUSED = {"budget": "--budget", "budget_seconds": "--budget-seconds", "stats": "--stats"}
-
-
-def _refused(args: argparse.Namespace) -> str | None:
-    """The engine option given that IDA* and A* here do not take, as a usage error."""
-    for attribute, option in REFUSED.items():
-        if getattr(args, attribute, None):
-            return (f"{option} does not apply to sliding puzzles (IDA* iterations are cut "
-                    "by --per-worker; see docs/sliding.md)")
-    return None
 
 
 def _jobs(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
@@ -183,8 +174,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from .jobs import run_batch
 
     options = _cli.engine_options(args)
-    problem = _refused(args) or (_cli.too_many_workers(args.workers)
-                                 if options["backend"] not in ("serial", "dask") else None)
+    problem = (_cli.too_many_workers(args.workers)
+               if options["backend"] not in ("serial", "dask") else None)
     if problem:
         return _cli.usage_error(PROG, problem)
     deadline = None if args.timeout is None else time.perf_counter() + args.timeout
