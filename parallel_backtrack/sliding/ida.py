@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .._jit_cache import compile_notice
 from ..engine.threshold import threshold_search
 from .board import Board, UnsolvableError, board_moves, to_frame
 from .heuristics import tables_for
@@ -58,6 +59,9 @@ class IdaResult:
     @property
     def complete(self) -> bool:
         return self.stop_reason is None
+
+COMPILE_WHAT = "the sliding-puzzle IDA* kernel"
+COMPILE_SECONDS = "5-30 s"
 
 
 def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
@@ -85,10 +89,11 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
         if on_iteration is not None:
             on_iteration(int(row["bound"]), nodes_so_far[0])
 
-    report = threshold_search(space, workers=workers, backend=backend, executor=executor,
-                              complete_last=complete_last, timeout=timeout,
-                              max_nodes=max_nodes, stop=stop, on_iteration=report_row,
-                              **tuning)
+    with compile_notice(COMPILE_WHAT, [kernel.search, kernel.search_tile], COMPILE_SECONDS):
+        report = threshold_search(space, workers=workers, backend=backend,
+                                  executor=executor, complete_last=complete_last,
+                                  timeout=timeout, max_nodes=max_nodes, stop=stop,
+                                  on_iteration=report_row, **tuning)
     seconds = time.perf_counter() - started
     bound = int(min(report.bound, kernel.NO_BOUND))
     if report.solution is None:
