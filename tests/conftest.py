@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from data_paths import DATA
+from viz_helpers import browser  # noqa: F401 - the headless Chromium of the page tests
 
 # Both CLIs re-check every printed answer with the independent checkers (--verify on
 # by default), in this process and in every CLI the tests start.

@@ -10,54 +10,23 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from viz_helpers import HARDEST, random_path, sudoku_ok
+from viz_helpers import HARDEST, LoadedPage, random_path, sudoku_ok
 
 from parallel_backtrack.sudoku.formats import parse_one, parse_puzzles
 from parallel_backtrack.viz import write_connect4_page, write_sliding_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
-CHROMIUM = next((p for p in (os.environ.get("CHROMIUM"), shutil.which("chromium"),
-                             shutil.which("chromium-browser"), "/usr/bin/chromium")
-                 if p and os.path.exists(p)), None)
-# Flags that let Chromium run headless here as root, with no background traffic.
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright for Python is not installed (test extra)")
-    if CHROMIUM is None:
-        pytest.skip("no Chromium found (install the Debian package chromium)")
-    with playwright_api.sync_playwright() as play:
-        chromium = play.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
-
-
-class Loaded:
+class Loaded(LoadedPage):
     """A page loaded from a file, with what it logged and asked for."""
-
-    def __init__(self, browser, path: Path) -> None:
-        self.errors: list[str] = []
-        self.requests: list[str] = []
-        self.page = browser.new_page(viewport={"width": 1280, "height": 800})
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("request", lambda r: r.url.startswith("file://")
-                     or self.requests.append(r.url))
-        self.page.goto(path.as_uri())
 
     def click(self, selector: str, times: int = 1) -> None:
         for _ in range(times):

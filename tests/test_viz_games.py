@@ -9,52 +9,24 @@ alpha-beta reads, in its order; a cut-off subtree is drawn greyed.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from test_games_pages import DATA, FILES, big_tree, reference, textbook, trees
+from viz_helpers import LoadedPage
 
 from parallel_backtrack.games.trees import parse_tree
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-CHROMIUM = next((p for p in (os.environ.get("CHROMIUM"), shutil.which("chromium"),
-                             shutil.which("chromium-browser"), "/usr/bin/chromium")
-                 if p and os.path.exists(p)), None)
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 GREY = "rgb(189, 189, 189)"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    playwright_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright for Python is not installed (test extra)")
-    if CHROMIUM is None:
-        pytest.skip("no Chromium found (install the Debian package chromium)")
-    with playwright_api.sync_playwright() as play:
-        chromium = play.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
-
-
-class Loaded:
+class Loaded(LoadedPage):
     """A page loaded from a file, with the errors it logged and what it asked for."""
-
-    def __init__(self, browser, path: Path) -> None:
-        self.errors: list[str] = []
-        self.requests: list[str] = []
-        self.page = browser.new_page(viewport={"width": 1280, "height": 800})
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("request", lambda r: r.url.startswith("file://")
-                     or self.requests.append(r.url))
-        self.page.goto(path.as_uri())
 
     def text(self, selector: str) -> str:
         return self.page.inner_text(selector).replace(",", "")

@@ -1,9 +1,50 @@
-"""Helpers for the viz tests: puzzles with known answers, independent checkers,
-replays of the recorded traces, and valid sliding paths."""
+"""Helpers for the viz tests: the headless Chromium and a loaded page, puzzles with
+known answers, independent checkers, replays of the recorded traces, and valid
+sliding paths."""
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+# The system's Chromium, and the flags that let it run headless here as root with no
+# background traffic.
+CHROMIUM = next((p for p in (os.environ.get("CHROMIUM"), shutil.which("chromium"),
+                             shutil.which("chromium-browser"), "/usr/bin/chromium")
+                 if p and os.path.exists(p)), None)
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium per test module (the module imports this fixture)."""
+    playwright_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright for Python is not installed (test extra)")
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found (install the Debian package chromium)")
+    with playwright_api.sync_playwright() as play:
+        chromium = play.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+class LoadedPage:
+    """A page loaded from a file, with the errors it logged and what it asked for."""
+
+    def __init__(self, browser, path: Path) -> None:
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page = browser.new_page(viewport={"width": 1280, "height": 800})
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: r.url.startswith("file://")
+                     or self.requests.append(r.url))
+        self.page.goto(path.as_uri())
 
 # Norvig's "hardest" (one solution) and a Gecode 16x16 puzzle (one solution).
 HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."

@@ -23,9 +23,9 @@ BACKENDS
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .._lazy import lazy_attributes
 from .backends import BUILT_IN_NAMES as BACKENDS
 
 # ``metrics`` is a submodule and a function: the function must win, whoever imports the
@@ -69,19 +69,6 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Load ``name`` from its home module on first use, then keep it here."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
-
 
 __all__ = [
     "BACKENDS",
@@ -121,3 +108,5 @@ __all__ = [
     "solve",
     "threshold_search",
 ]
+
+__getattr__, __dir__ = lazy_attributes(__name__, _HOMES, __all__)

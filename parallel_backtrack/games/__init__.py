@@ -10,8 +10,9 @@ nor the engine's pools (parallel alpha-beta).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from .deepening import iterative_deepening, null_window
@@ -50,19 +51,6 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Load ``name`` from its home module on first use, then keep it here."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
-
 
 __all__ = [
     "BaseGame",
@@ -88,3 +76,5 @@ __all__ = [
     "parse_tree",
     "xor_rule",
 ]
+
+__getattr__, __dir__ = lazy_attributes(__name__, _HOMES, __all__)
