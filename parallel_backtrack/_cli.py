@@ -262,13 +262,6 @@ def print_stats(report: SearchReport, out: TextIO) -> None:
           f"{report.setup_seconds:.3f} s, pool restarts {report.restarts}", file=out)
 
 
-def html_target(text: str) -> str:
-    """``viz.options.html_target``, for a command line that still looks it up here
-    (``sliding``); new code imports ``viz.options``."""
-    from .viz.options import html_target as check
-
-    return check(text)
-
 
 def add_metrics_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metrics", action="store_true",

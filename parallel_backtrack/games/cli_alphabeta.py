@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from .. import _cli
+from ..viz.options import html_target
 from .search import alphabeta, minimax
 
 if TYPE_CHECKING:  # the reader loads numpy: only when a file is read, not for --help
@@ -119,7 +120,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--minimax", action="store_true",
                         help="plain minimax: the same scores, every leaf examined")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
+    parser.add_argument("--html", type=html_target, default=None, metavar="PAGE",
                         help="also write a page showing each tree's search step by step")
     parser.set_defaults(run=run)
 

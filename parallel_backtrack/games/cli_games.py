@@ -21,6 +21,7 @@ import time
 from typing import Any, TextIO
 
 from .. import _cli
+from ..viz.options import html_target
 from .nim import Nim, nim_theory
 from .search import alphabeta
 from .table import DEFAULT_CAPACITY, TranspositionTable
@@ -45,7 +46,7 @@ def add_parsers(commands: Any) -> None:
                      help=f"search without the transposition table only (N <= {NO_TT_MAX}: "
                      "the tree is exponential)")
     nim.add_argument("--json", action="store_true", help="print one JSON object")
-    nim.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
+    nim.add_argument("--html", type=html_target, default=None, metavar="PAGE",
                      help="also write a page of the search tree (at most 30 sticks)")
     nim.set_defaults(run=run_nim)
     ttt = commands.add_parser(
@@ -54,7 +55,7 @@ def add_parsers(commands: Any) -> None:
         "and count the 255,168 possible games with the engine's parallel count.")
     _cli.add_engine_options(ttt, 1, helps={"--workers": "worker processes for the count; "
                                            "-1 = all cores (default: 1)"})
-    ttt.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
+    ttt.add_argument("--html", type=html_target, default=None, metavar="PAGE",
                      help="also write a page of the search tree and each first move's value")
     ttt.set_defaults(run=run_tictactoe)
 

@@ -29,6 +29,7 @@ import time
 from typing import Any, TextIO
 
 from .. import _cli
+from ..viz.options import html_target
 from .heuristics import NAMES
 
 PROG = "python -m parallel_backtrack.sliding"
@@ -101,7 +102,7 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
                        type=_cli.choice_type("show", ("moves", "boards")),
                        metavar="moves|boards",
                        help="print the solution: the blank's moves (U D L R) or every board")
-    group.add_argument("--html", type=_cli.html_target, default=None, metavar="FILE",
+    group.add_argument("--html", type=html_target, default=None, metavar="FILE",
                        help="also write a self-contained HTML page that plays the first "
                        "solved puzzle's solution, move by move, to FILE")
     _cli.add_verify_option(parser)

@@ -29,6 +29,7 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ... import _cli
+from ...viz.options import html_target
 from .. import cli_options
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     cli_options.add(parser, 1, "worker processes: for one position, Young Brothers Wait "
                     "over the first plies of each probe; with --file, the positions "
                     "shared out; -1 = all cores (default 1: sequential)")
-    parser.add_argument("--html", type=_cli.html_target, default=None, metavar="PAGE",
+    parser.add_argument("--html", type=html_target, default=None, metavar="PAGE",
                         help="with MOVES: also write a page of the position, each move's "
                         "score and the principal variation")
     parser.set_defaults(run=run)
