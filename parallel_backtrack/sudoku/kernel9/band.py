@@ -53,6 +53,10 @@ _NO_REFCOUNTS = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
 hot_njit = njit(cache=True, **_NO_REFCOUNTS)  # type: ignore[call-overload]
 inline_njit = njit(cache=True, inline="always", **_NO_REFCOUNTS)  # type: ignore[call-overload]
 
+# The bit intrinsics below repeat sudoku/kernel/bits.py's on purpose: a kernel folder's
+# numba cache is stamped by its own sources only, so a helper inlined from another
+# folder could change without this kernel being recompiled.
+
 
 @intrinsic
 def _llvm_cttz(typingctx, x):  # type: ignore[no-untyped-def]
