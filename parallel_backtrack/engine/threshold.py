@@ -58,7 +58,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .executors import Executor, make_executor
+from .executors import Executor, pool_for_run
 from .frontier import (
     INFINITE,
     Bounded,
@@ -156,25 +156,16 @@ def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | 
         raise ValueError(f"unknown task order {order!r}; expected one of {list(ORDERS)}")
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be a positive integer, got {max_nodes}")
-    owns = executor is None
-    pool = executor if executor is not None else make_executor(workers, backend)
-    report = ThresholdReport(pool.workers, pool.name)
-    search = _Search(space, pool, report, complete_last, timeout)
-    search.per_worker, search.parent_nodes, search.order = per_worker, parent_nodes, order
-    search.max_nodes, search.stop = max_nodes, stop
-    kill = False
-    try:
-        search.run(on_iteration)
-    except BaseException:
-        kill = True
-        raise
-    finally:
-        search.finish()
-        if owns:
-            pool.close(kill=kill)
-        else:
-            pool.release()
-        report.seconds = time.perf_counter() - search.started
+    with pool_for_run(executor, workers, backend) as pool:
+        report = ThresholdReport(pool.workers, pool.name)
+        search = _Search(space, pool, report, complete_last, timeout)
+        search.per_worker, search.parent_nodes, search.order = per_worker, parent_nodes, order
+        search.max_nodes, search.stop = max_nodes, stop
+        try:
+            search.run(on_iteration)
+        finally:
+            search.finish()
+            report.seconds = time.perf_counter() - search.started
     return report
 
 
