@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..viz.gametree_page import GameTrace
-from .game import INFINITY, Game
+from .game import INFINITY, Game, hooks_of
 from .table import EXACT, FULL_DEPTH, LOWER, TranspositionTable, flag_for
 
 Label = Callable[[Any, Any, Any], str]
@@ -72,8 +72,7 @@ class Recorder:
         self.game, self.view, self.prune, self.table = game, view, prune, table
         self.label = label or (lambda state, action, child: str(action))
         self.skipped_depth = skipped_depth
-        key = getattr(game, "key", None)
-        self.key: Callable[[Any], Any] = key if key is not None else (lambda state: state)
+        self.key: Callable[[Any], Any] = hooks_of(game).key  # the state itself by default
         self.parents: list[int] = []
         self.kinds: list[str] = []
         self.labels: list[str] = []
