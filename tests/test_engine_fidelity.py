@@ -9,7 +9,8 @@ cores): the simulation measures each task by its thread's CPU time, which a busy
 does not stretch, and a real run's wall time is scaled by how much longer its tasks
 took than the same work's CPU time (the share of the cores the workers got: 1 on
 idle cores).  What is compared is then the scheduling itself (the parent, the
-round trips, the idle tail), not the host's load; the best of a few runs counts."""
+round trips, the idle tail), not the host's load; the best of a few runs counts,
+on either side."""
 
 from __future__ import annotations
 
@@ -25,7 +26,15 @@ from parallel_backtrack.nqueens.space import QueensSpace
 
 TOLERANCE = 0.15
 REAL_RUNS = 5
+SIMULATED_RUNS = 3
 Q16 = 14_772_512  # OEIS A000170
+
+
+def _simulated(space: QueensSpace) -> VirtualExecutor:
+    """One simulated 2-worker count (its clock and measured work)."""
+    virtual = VirtualExecutor(2)
+    assert count(space, executor=virtual).count == Q16
+    return virtual
 
 
 @pytest.mark.slow
@@ -34,8 +43,8 @@ Q16 = 14_772_512  # OEIS A000170
 def test_the_simulated_two_worker_clock_matches_a_real_two_worker_run():
     space = QueensSpace(ImmutableQueenLocations(16))
     count(space, executor=VirtualExecutor(1), budget=10**9)  # kernels loaded here first
-    virtual = VirtualExecutor(2)
-    assert count(space, executor=virtual).count == Q16
+    virtual = min((_simulated(space) for _ in range(SIMULATED_RUNS)),
+                  key=lambda run: run.clock)  # the best of a few, as for the real runs
     pool = make_executor(2, "loky")
     try:
         assert count(space, executor=pool).count == Q16  # workers started and warm
