@@ -14,10 +14,15 @@ case
     run in which a worker is killed.  ``CASES`` holds them by family; adding a
     family is two lines, e.g.::
 
-        CASES["sliding"] = Case("parallel_backtrack.sliding", ("korf1.txt", "--json"),
-                                "moves", long=("korf1.txt", "--json"))
+        CASES["sliding"] = Case("parallel_backtrack.sliding", SLIDING, "moves",
+                                stdin=KORF_6 + "\n", long=SLIDING)
+
+    (``LONG_STDIN`` holds a long run's input when it differs).
 answer
     ``Case.answer(stdout)``: the field ``field`` of the last JSON line printed.
+replay
+    ``blank_first_replay(tiles, moves)``: a sliding solution checked move by move,
+    independently of the package's board code.
 
 Example: ``with start_cluster() as cluster: run_case(CASES["nqueens"], cluster.address)``.
 """
@@ -48,6 +53,11 @@ SUDOKU_847 = ("...4......5..8.2.6.....3...2...4....3......1...5.3.8.25...6.3.8..
               "......")
 SUDOKU_LONG = ("...4......5..8.2.6.....3...2...4....3......1...5.3.8..5...6.3....6........8"
                "......")  # 2,267,438 solutions
+# Korf's 15-puzzle instances #6 (52 moves, 32M nodes with Manhattan) and #4 (56 moves,
+# 63M nodes), tests/data/search/korf100.txt; the goal has the blank first.
+KORF_6 = "14 7 1 9 12 3 6 15 8 11 2 5 10 0 4 13"
+KORF_4 = "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6"
+SLIDING = ("-", "--goal", "blank-first", "--heuristic", "manhattan", "--json")
 
 
 @dataclass(frozen=True)
@@ -74,12 +84,30 @@ CASES: dict[str, Case] = {
     "sudoku": Case("parallel_backtrack.sudoku", ("-", "--count", "--json"), "count",
                    stdin=SUDOKU_847 + "\n", long=("-", "--count", "--json")),
     "connect4": Case("parallel_backtrack.games", ("connect4", "4453222", "--json"), "score",
-                     long=("connect4", "4443", "--json")),
+                     long=("connect4", "445322", "--json")),
     "random": Case("parallel_backtrack.games", ("random", "-b", "6", "-d", "6", "--json",
                                                 "--no-sequential"), "parallel.value",
                    long=("random", "-b", "8", "-d", "8", "--json", "--no-sequential")),
+    "sliding": Case("parallel_backtrack.sliding", SLIDING, "moves", stdin=KORF_6 + "\n",
+                    long=SLIDING),
 }
-LONG_STDIN = {"sudoku": SUDOKU_LONG + "\n"}
+LONG_STDIN = {"sudoku": SUDOKU_LONG + "\n", "sliding": KORF_4 + "\n"}
+
+
+def blank_first_replay(tiles: str, moves: str) -> bool:
+    """An independent check of a sliding solution: the blank's moves (``U D L R``)
+    applied one by one to the board ``tiles`` (rows of a square, 0 the blank) end at
+    ``0 1 2 ... n*n-1``, and none leaves the board."""
+    board = [int(word) for word in tiles.split()]
+    side = round(len(board) ** 0.5)
+    step = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+    for move in moves:
+        blank = board.index(0)
+        row, col = blank // side + step[move][0], blank % side + step[move][1]
+        if not (0 <= row < side and 0 <= col < side):
+            return False
+        board[blank], board[row * side + col] = board[row * side + col], 0
+    return board == list(range(side * side))
 
 
 @dataclass

@@ -4,6 +4,7 @@ their own kernels on first use; bad scheduler options are one-line usage errors.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -13,7 +14,17 @@ import time
 from pathlib import Path
 
 import pytest
-from dask_cluster import CASES, ROOT, Cluster, finish, run_case, start_cluster
+from dask_cluster import (
+    CASES,
+    KORF_4,
+    KORF_6,
+    ROOT,
+    Cluster,
+    blank_first_replay,
+    finish,
+    run_case,
+    start_cluster,
+)
 
 pytest.importorskip("distributed")
 pytestmark = [pytest.mark.dask, pytest.mark.timeout(600)]
@@ -43,12 +54,11 @@ def test_the_cluster_gives_the_local_answer(family: str, long: bool, cluster: Cl
                                              local_answers: dict) -> None:
     """A short run may end in the parent's own search while the workers warm up; a long
     one runs tasks on the workers (the N-Queens report names them)."""
-    import json
-
     case = CASES[family]
     code, out, err = finish(run_case(case, cluster.address, long=long, family=family))
     assert code == 0, err[-500:]
     assert case.answer(out) == local_answers[family, long]
+    check_solution(family, long, out)
     if family == "nqueens":
         report = json.loads(out)
         assert report["backend"] == "dask" and report["workers"] == 2
@@ -57,10 +67,20 @@ def test_the_cluster_gives_the_local_answer(family: str, long: bool, cluster: Cl
                        if s["worker"] != "parent") > 0, report["worker_stats"]
 
 
+def check_solution(family: str, long: bool, out: str) -> None:
+    """A sliding answer's path, replayed move by move by the test's own checker."""
+    if family == "sliding":
+        report = json.loads(out.splitlines()[-1])
+        assert report["status"] == "solved" and len(report["solution"]) == report["moves"]
+        assert blank_first_replay(KORF_4 if long else KORF_6, report["solution"]), report
+
+
 KNOWN = {("nqueens", False): 2680, ("nqueens", True): 14772512, ("sudoku", False): 847,
          ("sudoku", True): 2267438,
          # Connect-Four scores, Pons' scale (the solver matches Pons' four published sets)
-         ("connect4", False): 10, ("connect4", True): 3}
+         ("connect4", False): 10, ("connect4", True): -4,
+         # Korf's optimal lengths (tests/data/search/korf100.txt)
+         ("sliding", False): 52, ("sliding", True): 56}
 
 
 def test_the_local_answers_are_the_known_ones(local_answers: dict) -> None:
@@ -89,6 +109,7 @@ def test_a_worker_killed_mid_run_changes_no_answer(family: str, cluster: Cluster
     assert killed in pids.values() and running_when_killed, (killed, err[-300:])
     assert code == 0, err[-500:]
     assert CASES[family].answer(out) == local_answers[family, True]
+    check_solution(family, True, out)
     cluster.wait_for_workers(2)  # the nanny started a new one
     assert killed not in cluster.worker_pids().values()
 
@@ -211,3 +232,43 @@ def test_one_set_of_engine_options_for_every_command_line() -> None:
     assert _cli.check_engine_options(args) is None
     with pytest.raises(SystemExit):
         parser.parse_args(["--budget", "5"])
+
+
+def wait_for_raise(bounds: object, flag: object, seconds: float) -> tuple[int, bool, float]:
+    """A task: poll the bounds and the stop flag, as a search polls them, until slot
+    0 reaches 5 and the flag is up (or ``seconds`` pass); what it saw, and when."""
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        if bounds.read(0) >= 5 and flag.is_set():  # type: ignore[attr-defined]
+            break
+        time.sleep(0.005)
+    return bounds.read(0), flag.is_set(), time.monotonic() - started  # type: ignore
+
+
+def test_a_raise_reaches_tasks_running_on_the_cluster(cluster: Cluster) -> None:
+    """Bounds and a stop flag raised after two tasks started on the workers (one each)
+    reach both within a fraction of a second: not the values they were sent with."""
+    import cloudpickle
+
+    from parallel_backtrack.engine import make_executor, shared_bounds
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers lack tests/
+    cluster.wait_for_workers(2)
+    executor = make_executor(1, "dask", address=cluster.address)
+    try:
+        bounds, flag = shared_bounds(executor, 2), executor.stop_flag()
+        futures = [executor.submit(wait_for_raise, bounds, flag, 60.0) for _ in range(2)]
+        deadline = time.monotonic() + 60
+        while sum(map(len, executor.client.processing().values())) < 2:
+            assert time.monotonic() < deadline, "the tasks did not start"
+            time.sleep(0.05)
+        time.sleep(0.5)
+        raised = time.monotonic()
+        bounds.raise_to(0, 5)
+        executor.raise_flag(flag)
+        seen = [future.result(timeout=60) for future in futures]
+        assert [s[:2] for s in seen] == [(5, True), (5, True)], seen
+        assert time.monotonic() - raised < 10, seen
+        bounds.close()
+    finally:
+        executor.close()
