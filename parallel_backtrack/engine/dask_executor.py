@@ -18,6 +18,10 @@ crash
     ``KilledWorker``, which the scheduler treats as a crash of that task only.
     So is a task Dask cancelled that this executor did not (its input, the
     scattered Space, was lost with a worker): the scheduler queues it again.
+bounds and stop flags
+    Pushed to every worker while tasks run (``dask_bounds``): a running task sees a
+    raised window bound or stop flag within milliseconds, as on a local pool,
+    instead of the values it was submitted with.
 
 Example: ``DaskExecutor(2)`` is a private two-process cluster on 127.0.0.1;
 ``DaskExecutor(1, address="tcp://10.0.0.5:8786")`` joins a shared one.
@@ -31,7 +35,9 @@ from concurrent.futures import CancelledError
 from typing import Any
 
 from .backends import missing_extra, register_backend
+from .dask_bounds import DaskBounds, DaskStopFlag, Send, new_stop_flag, push_stop, pusher
 from .executors import Executor
+from .worker import StopFlag
 
 ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
 CONNECT_TIMEOUT = "20s"
@@ -71,6 +77,7 @@ class DaskExecutor(Executor):
         self._client: Any = None
         self._shipped: dict[str, tuple[Any, Any]] = {}  # first key -> (object, future now)
         self._cancelled: set[str] = set()  # keys of the tasks this executor cancelled
+        self._send: Send | None = None  # pushes bounds and stop flags to the workers
         self.address = None if address is None else check_address(address)
         if self.address is not None:
             # Joining is cheap and tells how many workers there really are.
@@ -141,6 +148,23 @@ class DaskExecutor(Executor):
             self._cancelled.update(future.key for future in futures)
             self._client.cancel(futures)
 
+    def stop_flag(self) -> StopFlag:
+        """A flag that reaches running tasks on every worker (``dask_bounds``)."""
+        return new_stop_flag()
+
+    def raise_flag(self, flag: StopFlag) -> None:
+        if isinstance(flag, DaskStopFlag) and self._client is not None:
+            push_stop(self._sender(), flag)
+
+    def remote_bounds(self, slots: int, initial: int) -> DaskBounds:
+        """Window bounds whose raises reach running tasks (``window.shared_bounds``)."""
+        return DaskBounds(slots, initial, self._sender())
+
+    def _sender(self) -> Send:
+        if self._send is None:
+            self._send = pusher(self.client)
+        return self._send
+
     def is_crash(self, error: BaseException) -> bool:
         """A worker died under the task, or Dask cancelled it (lost input), not us."""
         if isinstance(error, self._distributed.KilledWorker):
@@ -156,6 +180,7 @@ class DaskExecutor(Executor):
         cluster it joined)."""
         super().close(kill)
         self._shipped.clear()
+        self._send = None
         if self._client is not None:
             self._client.close()
             self._client = None

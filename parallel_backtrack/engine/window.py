@@ -118,5 +118,10 @@ def _map(path: str) -> mmap.mmap | None:
 
 def shared_bounds(executor: Any, slots: int, initial: int = -UNBOUNDED) -> SharedBounds:
     """Bounds for one run on ``executor``: a shared file when its tasks can see this
-    machine's files (a local pool), else values handed to each task as submitted."""
+    machine's files (a local pool), else the executor's own channel when it has one
+    (``remote_bounds``: Dask pushes raises to its workers), else values handed to each
+    task as submitted."""
+    remote = getattr(executor, "remote_bounds", None)
+    if remote is not None and not executor.shares_files:
+        return remote(slots, initial)  # type: ignore[no-any-return]
     return SharedBounds(slots, initial, shared=executor.shares_files)
