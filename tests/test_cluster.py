@@ -133,16 +133,26 @@ def test_workers_compile_their_kernels_into_their_own_cache(tmp_path: Path) -> N
     assert not list(Path(ROOT / "parallel_backtrack" / "nqueens" / "kernel").glob("*.nbi"))
 
 
+# Each command line with the arguments of a small run, before the engine options.
+COMMANDS = {"nqueens": ("parallel_backtrack.nqueens", ["--n", "8"]),
+            "sliding": ("parallel_backtrack.sliding", ["-"]),
+            "connect4": ("parallel_backtrack.games", ["connect4", "4453"]),
+            "random": ("parallel_backtrack.games", ["random", "-b", "2", "-d", "2"])}
+
+
 def refused(argv: list[str], pattern: str, env: dict[str, str] | None = None,
-            code: str | None = None) -> float:
-    """Exit 2 and one line on stderr matching ``pattern``; returns the seconds taken."""
+            code: str | None = None, command: str = "nqueens") -> float:
+    """Exit 2 and one line on stderr matching ``pattern``; returns the seconds taken.
+    ``argv`` follows the small run of ``command`` (``COMMANDS``); ``code``: run that
+    Python text instead of the module (``sys.argv[1]`` is then the module)."""
     import re
 
+    module, small = COMMANDS[command]
     started = time.monotonic()
-    command = [sys.executable, "-m", "parallel_backtrack.nqueens", *argv] if code is None \
-        else [sys.executable, "-c", code, *argv]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60,
-                          env={**os.environ, **(env or {})})
+    run = [sys.executable, "-m", module] if code is None else [sys.executable, "-c", code,
+                                                               module]
+    done = subprocess.run([*run, *small, *argv], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60, env={**os.environ, **(env or {})}, input="")
     seconds = time.monotonic() - started
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(lines) == 1, done.stderr[-500:]
@@ -150,19 +160,22 @@ def refused(argv: list[str], pattern: str, env: dict[str, str] | None = None,
     return seconds
 
 
-def test_a_malformed_address_is_a_usage_error() -> None:
-    for bad in ("tcp://a b:8786", "tcp://127.0.0.1:99999", "http://127.0.0.1:8786", ""):
-        refused(["--n", "8", "--scheduler-address", bad], r"--scheduler-address: expected "
-                r"tcp://HOST:PORT")
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_malformed_address_is_a_usage_error(command: str) -> None:
+    bad = ("tcp://a b:8786", "tcp://127.0.0.1:99999", "http://127.0.0.1:8786", "")
+    for address in bad if command == "nqueens" else bad[:2]:
+        refused(["--scheduler-address", address], r"--scheduler-address: expected "
+                r"tcp://HOST:PORT", command=command)
 
 
-def test_an_unreachable_scheduler_fails_fast() -> None:
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_an_unreachable_scheduler_fails_fast(command: str) -> None:
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    seconds = refused(["--n", "8", "--scheduler-address", f"tcp://127.0.0.1:{port}"],
+    seconds = refused(["--scheduler-address", f"tcp://127.0.0.1:{port}"],
                       r"no Dask scheduler answers at tcp://127\.0\.0\.1:\d+ \(Connection "
-                      r"refused\)")
+                      r"refused\)", command=command)
     assert seconds < 20
 
 
@@ -174,8 +187,7 @@ def test_a_port_that_is_not_a_scheduler_fails_fast() -> None:
         server.listen()
         accepted = []
         threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
-        seconds = refused(["--n", "8", "--scheduler-address",
-                           f"127.0.0.1:{server.getsockname()[1]}"],
+        seconds = refused(["--scheduler-address", f"127.0.0.1:{server.getsockname()[1]}"],
                           r"no Dask scheduler answers at tcp://127\.0\.0\.1:\d+ \(the port "
                           r"answers, but not as Dask\)")
     assert seconds < 20 and accepted
@@ -188,16 +200,18 @@ class NoDask(importlib.abc.MetaPathFinder):
         if name.split(".")[0] == "distributed":
             raise ModuleNotFoundError(f"No module named {name!r}")
 sys.meta_path.insert(0, NoDask())
-sys.argv = ["nqueens", *sys.argv[1:]]
-runpy.run_module("parallel_backtrack.nqueens", run_name="__main__")
+module = sys.argv[1]
+sys.argv = [module, *sys.argv[2:]]
+runpy.run_module(module, run_name="__main__")
 """
 
 
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 @pytest.mark.parametrize("argv", [["--backend", "dask"],
                                   ["--scheduler-address", "tcp://127.0.0.1:8786"]])
-def test_dask_without_the_extra_names_the_install(argv: list[str]) -> None:
-    refused(["--n", "8", *argv], r'the dask backend needs dask\.distributed: pip install '
-            r'"parallel_backtrack\[dask\]"', code=NO_DASK)
+def test_dask_without_the_extra_names_the_install(argv: list[str], command: str) -> None:
+    refused(argv, r'the dask backend needs dask\.distributed: pip install '
+            r'"parallel_backtrack\[dask\]"', code=NO_DASK, command=command)
 
 
 def test_a_backend_name_resolves_without_a_prior_import() -> None:
@@ -212,8 +226,9 @@ def test_a_backend_name_resolves_without_a_prior_import() -> None:
 
 
 def test_scheduler_address_with_another_backend_is_a_usage_error(cluster: Cluster) -> None:
-    refused(["--n", "8", "--backend", "loky", "--scheduler-address", cluster.address],
-            "does not go with --backend loky")
+    for command in COMMANDS:
+        refused(["--backend", "loky", "--scheduler-address", cluster.address],
+                "does not go with --backend loky", command=command)
 
 
 def test_one_set_of_engine_options_for_every_command_line() -> None:
