@@ -57,6 +57,7 @@ SUDOKU_LONG = ("...4......5..8.2.6.....3...2...4....3......1...5.3.8..5...6.3...
 # 63M nodes), tests/data/search/korf100.txt; the goal has the blank first.
 KORF_6 = "14 7 1 9 12 3 6 15 8 11 2 5 10 0 4 13"
 KORF_4 = "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6"
+KORF_52 = "10 8 0 12 3 7 6 2 1 14 4 11 15 13 9 5"  # 56 moves; 3M nodes with pdb-555
 SLIDING = ("-", "--goal", "blank-first", "--heuristic", "manhattan", "--json")
 
 
@@ -219,14 +220,16 @@ def start_cluster(tmp: Path, env: dict[str, str] | None = None,
 
 
 def run_case(case: Case, address: str | None = None, long: bool = False,
-             family: str = "") -> subprocess.Popen[str]:
+             family: str = "", env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     """Start the case's command line (on the cluster at ``address``, else locally on
-    one worker: the sequential answer); the caller waits for it (``finish``)."""
+    one worker: the sequential answer), ``env`` added to its environment; the caller
+    waits for it (``finish``)."""
     argv = list(case.long if long and case.long else case.argv)
     argv += ["--scheduler-address", address] if address else ["--workers", "1"]
     process = subprocess.Popen([sys.executable, "-m", case.module, *argv], cwd=ROOT,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, **(env or {})})
     stdin = LONG_STDIN.get(family, case.stdin) if long else case.stdin
     if process.stdin is not None:
         process.stdin.write(stdin or "")

@@ -18,7 +18,9 @@ from dask_cluster import (
     CASES,
     KORF_4,
     KORF_6,
+    KORF_52,
     ROOT,
+    Case,
     Cluster,
     blank_first_replay,
     finish,
@@ -131,6 +133,26 @@ def test_workers_compile_their_kernels_into_their_own_cache(tmp_path: Path) -> N
         code, out, err = finish(run_case(case, fresh.address, long=True))
         assert code == 0 and case.answer(out) == KNOWN["nqueens", True], err[-500:]
     assert not list(Path(ROOT / "parallel_backtrack" / "nqueens" / "kernel").glob("*.nbi"))
+
+
+def test_workers_build_pattern_databases_in_their_own_cache(tmp_path: Path) -> None:
+    """A worker on another machine sees none of the command's files: the space names
+    its pattern database, and each worker process maps it from its own machine's
+    ``PARALLEL_BACKTRACK_CACHE`` or builds it there.  Here that folder starts empty and
+    apart from the command's; the table appears in both, and the answer is right."""
+    worker_cache, client_cache = tmp_path / "worker-cache", tmp_path / "client-cache"
+    case = Case("parallel_backtrack.sliding", ("-", "--goal", "blank-first", "--heuristic",
+                                               "pdb-555", "--json"), "moves",
+                stdin=KORF_52 + "\n")
+    with start_cluster(tmp_path, env={"PARALLEL_BACKTRACK_CACHE": str(worker_cache)}) as fresh:
+        code, out, err = finish(run_case(case, fresh.address,
+                                         env={"PARALLEL_BACKTRACK_CACHE": str(client_cache)}))
+    assert code == 0, err[-500:]
+    report = json.loads(out.splitlines()[-1])
+    assert report["moves"] == 56 and blank_first_replay(KORF_52, report["solution"]), report
+    for cache in (worker_cache, client_cache):
+        built = sorted(p.suffix for p in (cache / "pdb").glob("pdb-555-4x4-*"))
+        assert built == [".json", ".npy"], (cache, built)
 
 
 # Each command line with the arguments of a small run, before the engine options.

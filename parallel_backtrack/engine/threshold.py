@@ -104,13 +104,13 @@ class ThresholdReport:
         return self.stop_reason is None
 
 
-def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
-             ) -> tuple[int, Part, float]:
+def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool,
+             handle: Any = None) -> tuple[int, Part, float]:
     """A task: search the subtrees of ``part``; (their first index, Part, seconds).
     ``context``: the pickled (space handle, stop flag) of the search, made once."""
     began = time.perf_counter()
-    handle, flag = pickle.loads(context)
-    space = unship(handle)
+    packed, flag = pickle.loads(context)
+    space = unship(packed if handle is None else handle)
 
     def stop(nodes: int = 0) -> bool:
         return bool(flag.is_set())
@@ -176,6 +176,7 @@ class _Search:
         self.started = time.perf_counter()
         self.deadline = None if timeout is None else self.started + timeout
         self.context = b""  # the pickled (space handle, stop flag), made at the first dispatch
+        self.handle: tuple[Any, ...] = ()  # the handle, when it must travel on its own
         self.flag: Any = None
         self.inflight: dict[Any, Any] = {}
         self.per_worker, self.parent_nodes, self.order = PER_WORKER, PARENT_NODES, "tree"
@@ -281,7 +282,10 @@ class _Search:
                   it: _Iteration) -> None:
         if not self.context:
             self.flag = self.pool.stop_flag()
-            self.context = pickle.dumps((self.pool.ship(self.space), self.flag))
+            handle = self.pool.ship(self.space)
+            # Dask swaps a shipped handle for the space only as an argument of its own.
+            self.handle = (handle,) if self.pool.handle_as_argument else ()
+            self.context = pickle.dumps((None if self.handle else handle, self.flag))
         taken = [0] * len(frontier)
         weights = frontier.weights(*(self.previous or (None, [])))
         ranges = pack(weights, sizes)
@@ -293,7 +297,8 @@ class _Search:
             while queue and len(self.inflight) < workers + max(2, workers // 8):
                 start, stop = queue.pop()
                 future = self.pool.submit(run_part, self.context, start,
-                                          frontier.part(start, stop), bound, self.complete)
+                                          frontier.part(start, stop), bound, self.complete,
+                                          *self.handle)
                 self.inflight[future] = True
             for future in self.pool.wait_any(list(self.inflight), timeout=0.25):
                 del self.inflight[future]

@@ -128,7 +128,8 @@ def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, A
               f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
 
     tuning: dict[str, Any] = {} if job.per_worker is None else {"per_worker": job.per_worker}
-    executor = _executor(workers, pool) if workers > 1 else None
+    # A scheduler's address: the cluster's workers, whatever ``workers`` says.
+    executor = _executor(workers, pool) if workers > 1 or pool.get("address") else None
     kill = True
     try:
         result = solve(board, heuristic, workers=workers, executor=executor,
@@ -156,7 +157,7 @@ def run_batch(jobs: list[Job], workers: int, pool_options: dict[str, Any] | None
               deadline: float | None) -> Iterator[dict[str, Any]]:
     """Outcomes in input order; the puzzles spread over ``workers`` processes (``pool``:
     the backend and a Dask scheduler's address, see the glossary)."""
-    if workers == 1 or len(jobs) == 1:
+    if (workers == 1 and not (pool_options or {}).get("address")) or len(jobs) == 1:
         for job in jobs:
             yield _late(job) if _past(deadline) else solve_job(_left(job, deadline), workers,
                                                                pool_options)
