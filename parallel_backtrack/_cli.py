@@ -60,6 +60,17 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {self._suggest(message)}\n")
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None  # type: ignore[override]
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's, then the engine options' combinations (``check_engine_options``),
+        for every command line and subcommand that takes them."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if hasattr(parsed, "scheduler_address") and hasattr(parsed, "backend"):
+            problem = check_engine_options(parsed)
+            if problem:
+                self.error(problem)
+        return parsed, extras
+
     def parse_or_status(self, argv: Sequence[str] | None) -> argparse.Namespace | int:
         """The parsed arguments, or the exit status of a usage error or ``--help``
         (already printed): a command's ``main`` returns it instead of raising."""

@@ -271,25 +271,30 @@ def test_one_set_of_engine_options_for_every_command_line() -> None:
         parser.parse_args(["--budget", "5"])
 
 
-def wait_for_raise(bounds: object, flag: object, seconds: float) -> tuple[int, bool, float]:
-    """A task: poll the bounds and the stop flag, as a search polls them, until slot
-    0 reaches 5 and the flag is up (or ``seconds`` pass); what it saw, and when."""
+# A task that polls bounds and a stop flag, as a search polls them, until slot 0 reaches
+# 5 and the flag is up (or ``seconds`` pass): what it saw, and when.  Made in a module
+# called __main__ so that it travels by value (the workers cannot import tests/).
+WAIT_FOR_RAISE = """
+import time
+
+def wait_for_raise(bounds, flag, seconds):
     started = time.monotonic()
     while time.monotonic() - started < seconds:
-        if bounds.read(0) >= 5 and flag.is_set():  # type: ignore[attr-defined]
+        if bounds.read(0) >= 5 and flag.is_set():
             break
         time.sleep(0.005)
-    return bounds.read(0), flag.is_set(), time.monotonic() - started  # type: ignore
+    return bounds.read(0), flag.is_set(), time.monotonic() - started
+"""
 
 
 def test_a_raise_reaches_tasks_running_on_the_cluster(cluster: Cluster) -> None:
     """Bounds and a stop flag raised after two tasks started on the workers (one each)
     reach both within a fraction of a second: not the values they were sent with."""
-    import cloudpickle
-
     from parallel_backtrack.engine import make_executor, shared_bounds
 
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers lack tests/
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    exec(WAIT_FOR_RAISE, namespace)  # noqa: S102 - the test's own text
+    wait_for_raise = namespace["wait_for_raise"]
     cluster.wait_for_workers(2)
     executor = make_executor(1, "dask", address=cluster.address)
     try:

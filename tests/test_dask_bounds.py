@@ -23,7 +23,7 @@ from parallel_backtrack.engine.window import UNBOUNDED, shared_bounds
 
 
 class LocalClient:
-    """Runs what ``pusher(client)`` would send to every worker, in this process."""
+    """Runs what ``Pusher(client)`` would send to every worker, in this process."""
 
     def __init__(self) -> None:
         self.calls: list[str] = []

@@ -27,13 +27,13 @@ stop flag
     ``DaskStopFlag``: a key; ``raise_flag`` pushes it to every worker process,
     where ``is_set`` is a set lookup.
 send
-    ``pusher(client)``: ``send(fn, *args)`` runs the coroutine ``fn(*args)`` on every
+    ``Pusher(client)``: ``send(fn, *args)`` runs the coroutine ``fn(*args)`` on every
     worker of the cluster and returns at once; ``on_receive`` and the others are
     the coroutines, ``receive`` and the others what they do.
 
 Example::
 
-    bounds = DaskBounds(4, -UNBOUNDED, pusher(client))   # DaskExecutor.remote_bounds
+    bounds = DaskBounds(4, -UNBOUNDED, Pusher(client))   # DaskExecutor.remote_bounds
     bounds.raise_to(0, 17)     # every worker's running task reads 17 within ms
     bounds.close()             # the workers drop their files
 """
@@ -57,6 +57,7 @@ from .window import UNBOUNDED, SharedBounds
 from .worker import StopFlag
 
 CHANNELS_MAX = 16
+FLUSH_SECONDS = 2.0  # what closing waits at most for pushes still on their way
 RAISED_MAX = 256
 _SLOT = struct.Struct("<q")
 _LOCK = threading.Lock()
@@ -159,17 +160,28 @@ async def on_raise_stop(key: str) -> None:
 Send = Callable[..., Any]
 
 
-def pusher(client: Any) -> Send:
+class Pusher:
     """``send(fn, *args)``: the coroutine ``fn(*args)`` on every worker of ``client``'s
     cluster, handed to the client's event loop (the caller waits for nothing; a
     worker that is gone is skipped).  ``Client.run`` itself would wait for every
-    worker's reply."""
-    loop = client.loop.asyncio_loop
+    worker's reply.  ``flush`` waits for what was sent (before the client closes)."""
 
-    def send(fn: Callable[..., Any], *args: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(
-            client._run(fn, *args, wait=False, on_error="ignore"), loop)
-    return send
+    def __init__(self, client: Any) -> None:
+        self.client, self.loop = client, client.loop.asyncio_loop
+        self.sent: list[Any] = []
+
+    def __call__(self, fn: Callable[..., Any], *args: Any) -> None:
+        self.sent = [future for future in self.sent if not future.done()]
+        self.sent.append(asyncio.run_coroutine_threadsafe(
+            self.client._run(fn, *args, wait=False, on_error="ignore"), self.loop))
+
+    def flush(self, timeout: float = FLUSH_SECONDS) -> None:
+        for future in self.sent:
+            try:
+                future.result(timeout)
+            except Exception:  # noqa: BLE001, S110 - a lost push costs pruning only
+                pass
+        self.sent = []
 
 
 class DaskBounds(SharedBounds):

@@ -35,7 +35,7 @@ from concurrent.futures import CancelledError
 from typing import Any
 
 from .backends import missing_extra, register_backend
-from .dask_bounds import DaskBounds, DaskStopFlag, Send, new_stop_flag, push_stop, pusher
+from .dask_bounds import DaskBounds, DaskStopFlag, Pusher, new_stop_flag, push_stop
 from .executors import Executor
 from .worker import StopFlag
 
@@ -77,7 +77,7 @@ class DaskExecutor(Executor):
         self._client: Any = None
         self._shipped: dict[str, tuple[Any, Any]] = {}  # first key -> (object, future now)
         self._cancelled: set[str] = set()  # keys of the tasks this executor cancelled
-        self._send: Send | None = None  # pushes bounds and stop flags to the workers
+        self._send: Pusher | None = None  # pushes bounds and stop flags to the workers
         self.address = None if address is None else check_address(address)
         if self.address is not None:
             # Joining is cheap and tells how many workers there really are.
@@ -160,9 +160,9 @@ class DaskExecutor(Executor):
         """Window bounds whose raises reach running tasks (``window.shared_bounds``)."""
         return DaskBounds(slots, initial, self._sender())
 
-    def _sender(self) -> Send:
+    def _sender(self) -> Pusher:
         if self._send is None:
-            self._send = pusher(self.client)
+            self._send = Pusher(self.client)
         return self._send
 
     def is_crash(self, error: BaseException) -> bool:
@@ -180,7 +180,9 @@ class DaskExecutor(Executor):
         cluster it joined)."""
         super().close(kill)
         self._shipped.clear()
-        self._send = None
+        if self._send is not None:
+            self._send.flush()  # the last run's pushes reach the workers first
+            self._send = None
         if self._client is not None:
             self._client.close()
             self._client = None
