@@ -90,12 +90,16 @@ def stop_cluster(processes: list[subprocess.Popen[bytes]]) -> None:
             process.wait()
 
 
-class SnapshotDask(DaskExecutor):
-    """Dask without the pushed bounds and stop flags: tasks keep what they were sent."""
-
-    remote_bounds = None  # type: ignore[assignment]
-    stop_flag = Executor.stop_flag  # type: ignore[assignment]
-    raise_flag = Executor.raise_flag  # type: ignore[assignment]
+def snapshots(pool: DaskExecutor, on: bool) -> DaskExecutor:
+    """``pool`` without (``on``) or with the pushed bounds and stop flags.  One executor
+    for both: two Dask clients in one process can hang each other's waits."""
+    for name in ("remote_bounds", "stop_flag", "raise_flag"):
+        pool.__dict__.pop(name, None)
+    if on:
+        pool.remote_bounds = None  # type: ignore[assignment]
+        pool.stop_flag = lambda: Executor.stop_flag(pool)  # type: ignore[method-assign]
+        pool.raise_flag = lambda flag: None  # type: ignore[method-assign]
+    return pool
 
 
 def worker_pids(pool: Any) -> list[int]:
@@ -155,26 +159,27 @@ def main() -> None:
         ([(f"IDA* Korf #{args.korf}", ida_run(args.korf))] if args.korf else [])
     folder = Path(tempfile.mkdtemp(prefix="pb-bench-dask-"))
     address, processes = start_cluster(folder)
+    loky = dask = None
     try:
-        pools = {"loky": make_executor(2, "loky"),
-                 "dask snapshot": SnapshotDask(1, address=address),
-                 "dask pushed": make_executor(1, "dask", address=address)}
-        for pool in pools.values():
-            if pool.name == "dask":
-                pool.client.wait_for_workers(2, timeout=60)
-                pool.workers = 2
+        loky = make_executor(2, "loky")
+        dask = DaskExecutor(1, address=address)
+        dask.client.wait_for_workers(2, timeout=60)
+        dask.workers = 2
+        pools = {"loky": lambda: loky, "dask snapshot": lambda: snapshots(dask, True),
+                 "dask pushed": lambda: snapshots(dask, False)}
         rows: dict[tuple[str, str], list[tuple[int, float, float, Any]]] = {}
         for _, run in cases:  # warm the pools (kernels loaded, tables built)
             for pool in pools.values():
-                measured(pool, run)
+                measured(pool(), run)
         for _ in range(args.runs):
             for name, run in cases:
                 for label, pool in pools.items():
-                    rows.setdefault((name, label), []).append(measured(pool, run))
+                    rows.setdefault((name, label), []).append(measured(pool(), run))
         report(rows, cases)
     finally:
-        for pool in pools.values():
-            pool.close()
+        for executor in (loky, dask):
+            if executor is not None:
+                executor.close()
         stop_cluster(processes)
         shutil.rmtree(folder, ignore_errors=True)
 
