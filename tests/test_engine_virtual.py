@@ -19,7 +19,7 @@ from parallel_backtrack.engine.virtual import VirtualExecutor
 SPACES = [NoAdjacentOnes(18), SubsetSum(tuple(range(1, 18)), 45)]
 
 
-@pytest.mark.parametrize("workers", [1, 3, 64])
+@pytest.mark.parametrize("workers", [1, 3, 64, 256])
 @pytest.mark.parametrize("budget", [7, 200, None])
 @pytest.mark.parametrize("space", SPACES, ids=["strings", "subsets"])
 def test_virtual_counts_are_exact(space, workers, budget):
@@ -93,6 +93,42 @@ def test_a_big_leftover_is_shared_out_in_the_tail():
     assert len(workers) >= 4
     assert max(n for n, w in zip(report.task_nodes, report.task_workers)
                if w != "parent") <= 2000
+
+
+@pytest.mark.parametrize("workers", [2, 64, 128, 256, 1024])
+def test_above_128_workers_tail_budgets_and_packs_are_larger(workers):
+    from parallel_backtrack.engine import pending
+    from parallel_backtrack.engine.report import SearchReport
+
+    queue = pending.Pending(workers, 800, True, SearchReport("count", workers, "virtual"),
+                            max_roots=10**6)
+    wide = workers > pending.WIDE
+    assert queue.guided == (1 if wide else pending.GUIDED)
+    assert queue.tail_shrink == (max(2, pending.TAIL_SHRINK * pending.WIDE // workers)
+                                 if wide else pending.TAIL_SHRINK)
+    assert queue.budget_now() == 800 // queue.tail_shrink  # nothing pending: the tail
+    for index in range(4 * workers):
+        queue.push(pending.Work((index,), ((index, 1),)), front=False)
+    task = queue.next_work(lambda work: [work])
+    # 4 P - 1 roots left: a share of a 2 P-th (one root) or, wide, of a P-th (three)
+    assert task is not None and len(task.roots) == (3 if wide else 1)
+
+
+def test_256_workers_count_exactly_with_tail_budgets_of_a_quarter(monkeypatch):
+    from parallel_backtrack.engine import pending
+
+    budgets = []
+    given = pending.Pending.budget_now
+
+    def recording(self):
+        budgets.append(given(self))
+        return budgets[-1]
+
+    monkeypatch.setattr(pending.Pending, "budget_now", recording)
+    space = NoAdjacentOnes(22)
+    report = count(space, executor=VirtualExecutor(256), budget=800)
+    assert report.count == sequential_count(space).count
+    assert set(budgets) <= {800, 400, 200} and 200 in budgets
 
 
 def test_a_replayed_run_reuses_the_recorded_tasks_and_counts_the_same():

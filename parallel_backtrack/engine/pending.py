@@ -13,14 +13,16 @@ pending
 budget
     Tasks get the whole node budget only while the work pending holds
     ``FULL_AHEAD`` budget per worker (by the measured nodes per subtree), half of
-    it otherwise, and a ``TAIL_SHRINK``-th in the tail: long tasks while much is
-    left cost the parent fewer dispatches, short ones at the end keep workers even.
+    it otherwise, and a ``tail_shrink``-th in the tail (``TAIL_SHRINK``, less above
+    ``WIDE`` workers): long tasks while much is left cost the parent fewer
+    dispatches, short ones at the end keep workers even.
 packing
-    Guided self-scheduling: a task takes ``1 / (GUIDED * workers)`` of the roots
-    pending from the cut, so early tasks take many small subtrees and the last
-    ones few; each dispatch costs the parent some 50 us, so fewer, fuller tasks
-    let one parent feed more workers.  The budget still bounds a task: roots it
-    never started come back as they were (``untouched``).  Ordered modes never pack.
+    Guided self-scheduling: a task takes ``1 / (guided * workers)`` of the roots
+    pending from the cut (``guided``: ``GUIDED``, 1 above ``WIDE`` workers), so
+    early tasks take many small subtrees and the last ones few; each dispatch costs
+    the parent some 50 us, so fewer, fuller tasks let one parent feed more workers.
+    The budget still bounds a task: roots it never started come back as they were
+    (``untouched``).  Ordered modes never pack.
 tail
     Fewer items pending than workers.  The next item is split if it is likely
     big (a leftover, once; a subtree of the cut when the moving average of
@@ -54,6 +56,12 @@ FULL_AHEAD = 1
 TAIL_SHRINK = 8
 # Packing takes 1 / (GUIDED * workers) of the pending roots.
 GUIDED = 2
+# Above this many workers one parent's dispatching is the limit (some 50-130 us a task
+# against a run's few tens of ms per worker): the tail's budget shrinks by
+# TAIL_SHRINK * WIDE / workers (at least 2) and packing takes twice the share
+# (GUIDED = 1).  On n = 17 at 256 workers budgets of an eighth made 476 leftover tasks
+# among 1,504; a quarter makes about 10 among 780.
+WIDE = 128
 # The weight of the latest task in the moving average of nodes per cut subtree.
 AVERAGE_WEIGHT = 0.1
 # Work split this many times is not split again (its own leftovers may be).
@@ -75,6 +83,8 @@ class Pending:
     def __init__(self, workers: int, budget: int | None, packs: bool,
                  report: SearchReport, *, max_roots: int) -> None:
         self.workers, self.budget, self.packs, self.report = workers, budget, packs, report
+        self.tail_shrink = max(2, TAIL_SHRINK * WIDE // max(WIDE, workers))
+        self.guided = GUIDED if workers <= WIDE else 1
         self.max_roots = max_roots  # no splitting above this many roots waiting
         self.items: deque[Work] = deque()
         self.roots = 0
@@ -132,12 +142,12 @@ class Pending:
 
     def pack(self, work: Work) -> Work:
         """Add the next subtrees of the cut to ``work``: guided self-scheduling, a share
-        ``1 / (GUIDED * workers)`` of the roots pending, so early tasks take many and
+        ``1 / (guided * workers)`` of the roots pending, so early tasks take many and
         the last ones few.  The budget still bounds the task: roots it never starts
         come back as they were (``untouched``) and are packed again."""
         if not self.packs or self.budget is None or work.parent != -1:
             return work
-        share = self.roots // (GUIDED * self.workers)
+        share = self.roots // (self.guided * self.workers)
         roots = list(work.roots)
         while (len(roots) < share and self.items and self.items[0].parent == -1
                and self.items[0].crashes == work.crashes):
@@ -147,7 +157,7 @@ class Pending:
         return Work(work.key, tuple(roots), work.parent, work.crashes, work.level)
 
     def budget_now(self) -> int | None:
-        """The node budget of the next task: a ``TAIL_SHRINK``-th of it once fewer
+        """The node budget of the next task: a ``tail_shrink``-th of it once fewer
         items than workers are pending, so the last tasks end close together; all of
         it while the subtrees pending hold ``FULL_AHEAD`` budget per worker (by
         the measured nodes per subtree: fewer, longer tasks, fewer dispatches); half
@@ -155,7 +165,7 @@ class Pending:
         if self.budget is None:
             return None
         if len(self.items) < self.workers:
-            return max(1, self.budget // TAIL_SHRINK)
+            return max(1, self.budget // self.tail_shrink)
         if (self.per_root is not None
                 and self.roots * self.per_root >= FULL_AHEAD * self.workers * self.budget):
             return self.budget
