@@ -68,9 +68,9 @@ from .frontier import (
     Part,
     ThresholdSpace,
     pack,
-    search_subtrees,
     task_sizes,
 )
+from .threshold_tasks import BudgetSpace, Tasks, search_budgeted
 from .worker import unship
 
 __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
@@ -104,10 +104,11 @@ class ThresholdReport:
         return self.stop_reason is None
 
 
-def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
-             ) -> tuple[int, Part, float]:
+def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool,
+             budget: int | None = None) -> tuple[int, Part, float]:
     """A task: search the subtrees of ``part``; (their first index, Part, seconds).
-    ``context``: the pickled (space handle, stop flag) of the search, made once."""
+    ``context``: the pickled (space handle, stop flag) of the search, made once.
+    ``budget``: start no subtree once that many nodes are spent (``threshold_tasks``)."""
     began = time.perf_counter()
     handle, flag = pickle.loads(context)
     space = unship(handle)
@@ -116,9 +117,10 @@ def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
         return bool(flag.is_set())
 
     if isinstance(space, CutSpace):
-        found = space.search_part(part, bound, complete, stop)
+        budgeted: BudgetSpace = space  # type: ignore[assignment]
+        found = budgeted.search_part(part, bound, complete, stop, budget)
     else:
-        found = search_subtrees(space, part, bound, complete, stop)
+        found = search_budgeted(space, part, bound, complete, stop, budget)
     return start, found, time.perf_counter() - began
 
 
@@ -287,17 +289,21 @@ class _Search:
         ranges = pack(weights, sizes)
         if self.order == "size":
             ranges.sort(key=lambda r: -sum(weights[r[0]:r[1]]))
-        queue = list(reversed(ranges))
-        busy, workers = 0.0, self.pool.workers
-        while (queue or self.inflight) and not it.done():
-            while queue and len(self.inflight) < workers + max(2, workers // 8):
-                start, stop = queue.pop()
+        work, workers = sum(sizes), self.pool.workers
+        total = float(sum(weights)) or 1.0
+        least = total * workers * self.task_cost / work if work > 0 else total
+        tasks = Tasks(weights, ranges, self._expected() / total, workers, least)
+        busy = 0.0
+        while (tasks or self.inflight) and not it.done():
+            while tasks and len(self.inflight) < workers + max(2, workers // 8):
+                start, stop, budget = tasks.next()
                 future = self.pool.submit(run_part, self.context, start,
-                                          frontier.part(start, stop), bound, self.complete)
-                self.inflight[future] = True
+                                          frontier.part(start, stop), bound, self.complete,
+                                          budget)
+                self.inflight[future] = stop
             for future in self.pool.wait_any(list(self.inflight), timeout=0.25):
-                del self.inflight[future]
-                busy += self._collect(future.result(), taken, it)
+                stop = self.inflight.pop(future)
+                busy += self._collect(future.result(), stop, taken, tasks, it)
             reason = None if it.done() else self._stop_reason(self.report.nodes + it.nodes)
             if reason:
                 self.report.stop_reason = reason
@@ -306,12 +312,13 @@ class _Search:
         self.previous = (frontier, taken)
         self._stop_running()
 
-    def _collect(self, result: tuple[int, Part, float], sizes: list[int],
-                 it: _Iteration) -> float:
+    def _collect(self, result: tuple[int, Part, float], stop: int, sizes: list[int],
+                 tasks: Tasks, it: _Iteration) -> float:
         start, found, seconds = result
         self.report.task_seconds.append(seconds)
         sizes[start:start + len(found.nodes)] = found.nodes
         solution = found.solution
+        tasks.returned(start, stop, found.nodes, solution is not None)
         key = (start + solution[0], 1) if solution is not None else (0, 0)
         it.add(key, sum(found.nodes), found.next_bound,
                None if solution is None else solution[1])
