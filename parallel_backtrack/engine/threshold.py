@@ -318,7 +318,8 @@ class _Search:
         self.report.task_seconds.append(seconds)
         sizes[start:start + len(found.nodes)] = found.nodes
         solution = found.solution
-        tasks.returned(start, stop, found.nodes, solution is not None)
+        # A solution ends the iteration unless it is completed: then the rest is owed.
+        tasks.returned(start, stop, found.nodes, solution is not None and not self.complete)
         key = (start + solution[0], 1) if solution is not None else (0, 0)
         it.add(key, sum(found.nodes), found.next_bound,
                None if solution is None else solution[1])

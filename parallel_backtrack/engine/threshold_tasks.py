@@ -99,7 +99,7 @@ class Tasks:
 
     def returned(self, start: int, stop: int, nodes: Sequence[int], solved: bool) -> None:
         """A task on ``start..stop`` searched ``len(nodes)`` subtrees; queue the rest
-        first (unless it found a solution: then nothing is owed)."""
+        first (unless ``solved``: a solution that ends the iteration, nothing is owed)."""
         searched = start + len(nodes)
         self.done_nodes += sum(nodes)
         self.done_weight += self.weight(start, searched)
