@@ -71,3 +71,41 @@ def test_simulated_workers_count_the_sequential_nodes(workers: int) -> None:
     first = solve(board, "manhattan", workers=workers, executor=VirtualExecutor(workers),
                   parent_nodes=0)
     assert len(first.moves or "") == 42 and first.nodes <= one.nodes
+
+
+@pytest.mark.parametrize("workers", [2, 64])
+@pytest.mark.parametrize("complete", [True, False])
+def test_tasks_out_of_budget_hand_back_the_rest(monkeypatch: pytest.MonkeyPatch, workers: int,
+                                                complete: bool) -> None:
+    """Budgets far too small: nearly every task stops after its first subtree and hands
+    back the rest; the leftovers are searched once each (same nodes, same optimum)."""
+    from parallel_backtrack.engine import threshold_tasks
+
+    board = Board(KORF_79, "blank-first")
+    one = solve(board, "manhattan", complete_last=True)
+    handed: list[int] = []
+    returned = threshold_tasks.Tasks.returned
+
+    def spy(self: threshold_tasks.Tasks, *args: object) -> None:
+        returned(self, *args)  # type: ignore[arg-type]
+        handed.append(self.handed_back)
+
+    monkeypatch.setattr(threshold_tasks, "SLACK", 1e-6)
+    monkeypatch.setattr(threshold_tasks, "LEAST_BUDGET", 1)
+    monkeypatch.setattr(threshold_tasks.Tasks, "returned", spy)
+    many = solve(board, "manhattan", complete_last=complete, workers=workers,
+                 executor=VirtualExecutor(workers), parent_nodes=0)
+    assert max(handed) > 0
+    assert len(many.moves or "") == 42 and solves(board.tiles, many.moves or "", "blank-first")
+    assert many.nodes == one.nodes if complete else many.nodes <= one.nodes
+
+
+def test_search_budgeted_stops_between_subtrees() -> None:
+    from parallel_backtrack.engine.threshold_tasks import search_budgeted
+
+    space = SlidingSpace(to_frame(Board(KORF_79, "blank-first")), 4, "manhattan")
+    states = list(space.branch(space.root()))
+    whole = search_budgeted(space, states, 40, True, lambda nodes=0: False, None)
+    first = search_budgeted(space, states, 40, True, lambda nodes=0: False, 1)
+    assert len(states) > 1 and whole.nodes[0] > 0
+    assert len(whole.nodes) == len(states) and first.nodes == whole.nodes[:1]

@@ -68,9 +68,9 @@ from .frontier import (
     Part,
     ThresholdSpace,
     pack,
-    search_subtrees,
     task_sizes,
 )
+from .threshold_tasks import BudgetSpace, Tasks, search_budgeted
 from .worker import unship
 
 __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
@@ -105,9 +105,11 @@ class ThresholdReport:
 
 
 def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool,
-             handle: Any = None) -> tuple[int, Part, float]:
+             budget: int | None = None, handle: Any = None) -> tuple[int, Part, float]:
     """A task: search the subtrees of ``part``; (their first index, Part, seconds).
-    ``context``: the pickled (space handle, stop flag) of the search, made once."""
+    ``context``: the pickled (space handle, stop flag) of the search, made once.
+    ``budget``: start no subtree once that many nodes are spent (``threshold_tasks``).
+    ``handle``: the shipped space, when the pool sends it apart from the context (Dask)."""
     began = time.perf_counter()
     packed, flag = pickle.loads(context)
     space = unship(packed if handle is None else handle)
@@ -116,9 +118,10 @@ def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
         return bool(flag.is_set())
 
     if isinstance(space, CutSpace):
-        found = space.search_part(part, bound, complete, stop)
+        budgeted: BudgetSpace = space  # type: ignore[assignment]
+        found = budgeted.search_part(part, bound, complete, stop, budget)
     else:
-        found = search_subtrees(space, part, bound, complete, stop)
+        found = search_budgeted(space, part, bound, complete, stop, budget)
     return start, found, time.perf_counter() - began
 
 
@@ -291,18 +294,21 @@ class _Search:
         ranges = pack(weights, sizes)
         if self.order == "size":
             ranges.sort(key=lambda r: -sum(weights[r[0]:r[1]]))
-        queue = list(reversed(ranges))
-        busy, workers = 0.0, self.pool.workers
-        while (queue or self.inflight) and not it.done():
-            while queue and len(self.inflight) < workers + max(2, workers // 8):
-                start, stop = queue.pop()
+        work, workers = sum(sizes), self.pool.workers
+        total = float(sum(weights)) or 1.0
+        least = total * workers * self.task_cost / work if work > 0 else total
+        tasks = Tasks(weights, ranges, self._expected() / total, workers, least)
+        busy = 0.0
+        while (tasks or self.inflight) and not it.done():
+            while tasks and len(self.inflight) < workers + max(2, workers // 8):
+                start, stop, budget = tasks.next()
                 future = self.pool.submit(run_part, self.context, start,
                                           frontier.part(start, stop), bound, self.complete,
-                                          *self.handle)
-                self.inflight[future] = True
+                                          budget, *self.handle)
+                self.inflight[future] = stop
             for future in self.pool.wait_any(list(self.inflight), timeout=0.25):
-                del self.inflight[future]
-                busy += self._collect(future.result(), taken, it)
+                stop = self.inflight.pop(future)
+                busy += self._collect(future.result(), stop, taken, tasks, it)
             reason = None if it.done() else self._stop_reason(self.report.nodes + it.nodes)
             if reason:
                 self.report.stop_reason = reason
@@ -311,12 +317,14 @@ class _Search:
         self.previous = (frontier, taken)
         self._stop_running()
 
-    def _collect(self, result: tuple[int, Part, float], sizes: list[int],
-                 it: _Iteration) -> float:
+    def _collect(self, result: tuple[int, Part, float], stop: int, sizes: list[int],
+                 tasks: Tasks, it: _Iteration) -> float:
         start, found, seconds = result
         self.report.task_seconds.append(seconds)
         sizes[start:start + len(found.nodes)] = found.nodes
         solution = found.solution
+        # A solution ends the iteration unless it is completed: then the rest is owed.
+        tasks.returned(start, stop, found.nodes, solution is not None and not self.complete)
         key = (start + solution[0], 1) if solution is not None else (0, 0)
         it.add(key, sum(found.nodes), found.next_bound,
                None if solution is None else solution[1])

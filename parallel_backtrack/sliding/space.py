@@ -186,8 +186,9 @@ class SlidingSpace:
     def cut(self, bound: float, target: int, previous: Any) -> SlidingFrontier:
         return cut_space(self, bound, target, previous)
 
-    def search_part(self, part: Any, bound: float, complete: bool, stop: Any) -> Part:
-        return search_part(self, part, bound, complete, stop)
+    def search_part(self, part: Any, bound: float, complete: bool, stop: Any,
+                    budget: int | None = None) -> Part:
+        return search_part(self, part, bound, complete, stop, budget)
 
     def search_below(self, state: Node, bound: float, complete: bool,
                      stop: Callable[[int], bool]) -> Bounded:
@@ -270,22 +271,25 @@ def cut_space(space: SlidingSpace, bound: float, target: int,
 
 
 def search_part(space: SlidingSpace, part: tuple[int, bytes, bytes, bytes], bound: float,
-                complete: bool, stop: Any) -> Part:
+                complete: bool, stop: Any, budget: int | None = None) -> Part:
     """``SlidingSpace.search_part``: the compiled pass below each subtree of a task (one
-    ``Pass`` reused; a solution's moves are rebuilt from its subtree's code)."""
+    ``Pass`` reused; a solution's moves are rebuilt from its subtree's code).  No
+    subtree is started once ``budget`` nodes are spent (the rest is handed back)."""
     depth, tiles, lasts, codes = part
     rows = np.frombuffer(tiles, np.int8).reshape(-1, space.n * space.n).copy()  # writable
     last = np.frombuffer(lasts, np.int8).tolist()
     one = space.pass_for(rows[0], depth, last[0])
     nodes, least, found, whole, chunk = [], INFINITE, None, not complete, space.chunk
+    spent, budget = 0, budget or kernel.NO_BOUND
     for offset in range(rows.shape[0]):
-        if whole and stop(0):
+        if (whole and stop(0)) or spent >= budget:
             break
         one.reset_row(rows[offset], depth, last[offset])
         one.begin(int(bound))
         while one.run(chunk, whole) == kernel.PAUSED and not stop(one.nodes):
             pass
         nodes.append(one.nodes)
+        spent += one.nodes
         if one.next_bound < least:
             least = one.next_bound
         moves = one.goal_moves()
