@@ -158,37 +158,61 @@ class YoungBrothersWait:
         # free: a cut-off then finds its brothers still unsent, not queued in the pool.
         self.ready: list[tuple[tuple[int, ...], _Node, Any, Any, int]] = []
         self.in_flight = executor.workers + IN_FLIGHT_EXTRA
+        # States whose task searched at least ``heavy_nodes`` nodes (a set kept across
+        # runs, e.g. the probes of one solve): split one ply deeper when met again.
+        self.heavy: set[Any] | None = None
+        self.heavy_nodes = 0
+        # Tasks in flight on the pool: this run's, or those of every run sharing it.
+        self.occupied: Callable[[], int] = lambda: len(self.futures)
         self.split_nodes = self.task_nodes = self.tasks = self.twins = 0
         self.answer: tuple[int, Any, list[Any]] | None = None
 
     def run(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> ParallelResult:
-        start = time.perf_counter()
+        self.start(state, alpha, beta)
+        try:
+            while self.answer is None:
+                self.pump()
+                self.take(self.executor.wait_any(list(self._need_futures())))
+        finally:
+            self.close()
+        return self.result()
+
+    def start(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> None:
+        """Begin the run (``run`` drives it to its end; ``probes`` drives several)."""
+        self.started = time.perf_counter()
         self.root_window = (alpha, beta)
         self.bounds = shared_bounds(self.executor, MAX_SPLIT_NODES)
         # Twins only where a twin can be stopped at once (the bounds in a shared file).
         self.twinning = self.helpers and self.executor.shares_files
         self.next_slot = 0
+        if self.game.is_terminal(state):
+            value = int(self.game.utility(state, self.game.to_move(state)))
+            self.answer = (min(max(value, alpha), beta), None, [])
+            self.split_nodes = 1
+        else:
+            self._launch(self._node(state, None, None, 1, ()))
+
+    def close(self, stop: bool = False) -> None:
+        """End the run: tasks left are not needed, pending ones go, running ones see
+        their closed window (``stop``: the run is abandoned, its root window closed
+        too).  Not after an error: the pool is then killed, and loky trips over
+        futures cancelled just before."""
         try:
-            if self.game.is_terminal(state):
-                value = int(self.game.utility(state, self.game.to_move(state)))
-                self.answer = (min(max(value, alpha), beta), None, [])
-                self.split_nodes = 1
-            else:
-                self._launch(self._node(state, None, None, 1, ()))
-            while self.answer is None:
-                self._pump()
-                self._collect()
-            # Tasks left are not needed: pending ones go, running ones see their closed
-            # window (not after an error: the pool is then killed, and loky trips over
-            # futures cancelled just before).
+            if stop and self.next_slot > 0:
+                self.bounds.raise_to(0, UNBOUNDED)  # slot 0: the root's alpha
             self.executor.cancel(list(self.futures))
         finally:
             self.futures.clear()
             self.ready.clear()
             self.bounds.close()
+
+    def result(self) -> ParallelResult:
+        if self.answer is None:
+            raise RuntimeError("the run has no answer yet")
         value, action, pv = self.answer
         return ParallelResult(value, action, pv, self.split_nodes + self.task_nodes,
-                              self.tasks, self.split_nodes, time.perf_counter() - start,
+                              self.tasks, self.split_nodes,
+                              time.perf_counter() - self.started,
                               self.executor.workers, self.twins)
 
     def _node(self, state: Any, parent: _Node | None, action: Any, sign: int,
@@ -233,7 +257,9 @@ class YoungBrothersWait:
             self._deliver(node, action, sign * known, [])
             return
         eldest_line = node.eldest_line and action == node.actions[0]
-        if self._depth(node) < (self.pv_depth if eldest_line else self.split_depth):
+        deeper = (self.heavy is not None and state in self.heavy
+                  and self.next_slot < MAX_SPLIT_NODES // 2)
+        if deeper or self._depth(node) < (self.pv_depth if eldest_line else self.split_depth):
             child = self._node(state, node, action, sign, path)
             child.eldest_line = eldest_line
             self._launch(child)
@@ -255,20 +281,20 @@ class YoungBrothersWait:
             return low
         return None
 
-    def _pump(self) -> None:
+    def pump(self) -> None:
         """Send the leftmost waiting tasks while a worker is free (a task of a split
         node answered meanwhile is dropped)."""
         while self.ready and self.answer is None:
             # A real task never queues behind a twin: the twin gives way first.
-            if len(self.futures) >= self.executor.workers and self._yield_twin():
+            if self.occupied() >= self.executor.workers and self._yield_twin():
                 continue
-            if len(self.futures) >= self.in_flight:
+            if self.occupied() >= self.in_flight:
                 break
             path, node, action, state, sign = heapq.heappop(self.ready)
             if not node.dead:
                 self._submit(_Task(node, action, sign, state, path))
         if self.twinning and not self.ready and self.answer is None:
-            while len(self.futures) < self.executor.workers and self._twin():
+            while self.occupied() < self.executor.workers and self._twin():
                 pass
 
     def _submit(self, task: _Task) -> None:
@@ -314,10 +340,14 @@ class YoungBrothersWait:
         if slot >= 0:
             self.bounds.raise_to(slot, UNBOUNDED)
 
-    def _collect(self) -> None:
+    def _need_futures(self) -> list[Any]:
         if not self.futures:
             raise RuntimeError("no task in flight and no answer (a bug)")
-        for future in self.executor.wait_any(list(self.futures)):
+        return list(self.futures)
+
+    def take(self, done: Any) -> None:
+        """Take the finished futures of this run (others are ignored)."""
+        for future in done:
             task = self.futures.pop(future, None)
             if task is None or future.cancelled():
                 continue
@@ -326,6 +356,8 @@ class YoungBrothersWait:
             value, nodes, pv = future.result()
             self.task_nodes += nodes
             self.tasks += 1
+            if self.heavy is not None and nodes >= self.heavy_nodes:
+                self.heavy.add(task.state)
             if task.twin is not None:  # the first of two twins answers for both
                 self._drop(task.twin)
             if not node.dead:
