@@ -37,9 +37,10 @@ from parallel_backtrack.games.connect4.solver import Solver
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import machine  # noqa: E402
 
+from parallel_backtrack.games.chain import search_task
 from parallel_backtrack.games.randomtree import RandomTree
 from parallel_backtrack.games.search import alphabeta
-from parallel_backtrack.games.ybw import YoungBrothersWait, parallel_alphabeta, search_task
+from parallel_backtrack.games.ybw import YoungBrothersWait, parallel_alphabeta
 
 ROOT = Path(__file__).resolve().parents[1]
 PONS = ROOT / "tests" / "data" / "search" / "connect4"

@@ -52,9 +52,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.executors import Executor, pool_for_run, run_shipped
-from ..engine.window import UNBOUNDED, SharedBounds, shared_bounds
+from ..engine.window import UNBOUNDED, shared_bounds
+from .chain import Chain, chain_window, search_task
 from .game import Game, hooks_of
-from .search import alphabeta
 
 MAX_SPLIT_NODES = 4096
 # Tasks sent beyond one per worker: one waits in the pool so a worker that finishes
@@ -63,31 +63,7 @@ IN_FLIGHT_EXTRA = 1
 # The eldest line (the leftmost path) is split this many plies deeper: its eldest
 # children run alone (their brothers wait), so keeping them small keeps workers busy.
 PV_EXTRA = 3
-Chain = list[tuple[int, int]]
 TaskRunner = Callable[..., tuple[int, int, list[Any]]]
-
-
-def chain_window(chain: Chain, root_window: tuple[int, int],
-                 bounds: SharedBounds) -> tuple[int, int]:
-    """The window of the node at the end of ``chain``, from the latest bounds."""
-    alpha, beta = root_window
-    for slot, sign in chain:
-        if sign < 0:
-            alpha, beta = -beta, -alpha
-        if slot >= 0:
-            alpha = max(alpha, bounds.read(slot))
-    return alpha, beta
-
-
-def search_task(game: Game, state: Any, chain: Chain, root_window: tuple[int, int],
-                bounds: SharedBounds) -> tuple[int, int, list[Any]]:
-    """A worker's alpha-beta below ``state``, its window kept narrow by the bounds."""
-    alpha, beta = chain_window(chain, root_window, bounds)
-    if alpha >= beta:  # an ancestor was cut while this task waited
-        return beta, 0, []
-    found = alphabeta(game, state, alpha=alpha, beta=beta,
-                      window=lambda: chain_window(chain, root_window, bounds))
-    return int(found.value), found.nodes, found.pv
 
 
 class _Task:

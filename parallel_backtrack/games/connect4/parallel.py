@@ -41,8 +41,9 @@ import numpy as np
 
 from ...engine.executors import Executor, pool_for_run
 from ...engine.window import SharedBounds
+from ..chain import Chain, chain_window
 from ..probes import ProbeTally, auto_at_once, probe_range
-from ..ybw import Chain, YoungBrothersWait, chain_window
+from ..ybw import YoungBrothersWait
 from .board import Board, Connect4Game, Position
 from .kernel.scores import (
     decode_code,
@@ -56,9 +57,10 @@ from .kernel.search import U64, probe_point
 from .kernel.table import ENTRY_BYTES, load, store
 from .solver import Solver, Watch, board_table_size, ordered_columns
 
-# From this many workers on, a task that searched over 1/(2 * workers) of a probe's
-# mean nodes is split one ply deeper in the later probes (``ybw``'s heavy states).
+# From this many workers on, a task that searched over 1/(HEAVY_SHARE * workers) of a
+# probe's mean nodes is split one ply deeper in the later probes (``ybw``'s heavy states).
 HEAVY_WORKERS = 8
+HEAVY_SHARE = 2
 _SOLVERS: dict[tuple[int, int, float], Solver] = {}
 _RUNS: dict[tuple[int, int, float], str] = {}  # the run each worker table belongs to
 _SHARED: dict[str, Solver] = {}  # in a worker: the shared table's path -> its solver
@@ -252,12 +254,12 @@ class ParallelSolver:
                                        helpers=self.helpers and at_once == 1)
             if workers >= HEAVY_WORKERS:  # a big task of an earlier probe: split deeper
                 search.heavy = heavy
-                search.heavy_nodes = (tally.nodes // max(tally.probes, 1) // (2 * workers)
-                                      if tally.probes else 1 << 62)
+                mean = tally.nodes // tally.probes if tally.probes else 1 << 62
+                search.heavy_nodes = mean // (HEAVY_SHARE * workers)
             search.start(position, med, med + 1)
             return search
 
-        workers, heavy = self.executor.workers, set()
+        workers, heavy = self.executor.workers, set[Position]()
         at_once = self.probes or auto_at_once(workers)
         tally = ProbeTally()
         low = probe_range(start, self.executor, limits, probe_point, at_once, tally)
