@@ -84,6 +84,8 @@ def probe_range(start: Callable[[int], YoungBrothersWait], executor: Executor,
             _fill(running, start, low, high, point, at_once, occupied)
             for search in list(running.values()):
                 search.pump()
+            for search in list(running.values()):  # idle workers left: speculate
+                search.speculate()
             finished = [m for m, search in running.items() if search.answer is not None]
             if not finished:
                 futures = [f for search in running.values() for f in search.futures]

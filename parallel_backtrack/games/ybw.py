@@ -63,6 +63,8 @@ IN_FLIGHT_EXTRA = 1
 # The eldest line (the leftmost path) is split this many plies deeper: its eldest
 # children run alone (their brothers wait), so keeping them small keeps workers busy.
 PV_EXTRA = 3
+# From this many workers on, ``parallel_alphabeta`` lets idle workers speculate.
+SPECULATE_WORKERS = 8
 TaskRunner = Callable[..., tuple[int, int, list[Any]]]
 
 
@@ -138,6 +140,10 @@ class YoungBrothersWait:
         # runs, e.g. the probes of one solve): split one ply deeper when met again.
         self.heavy: set[Any] | None = None
         self.heavy_nodes = 0
+        # With ``speculative``, an idle worker takes the younger brothers of the leftmost
+        # split node still waiting for its eldest child (``speculate``).
+        self.speculative = False
+        self.waiting: list[tuple[tuple[int, ...], int, _Node]] = []
         # Tasks in flight on the pool: this run's, or those of every run sharing it.
         self.occupied: Callable[[], int] = lambda: len(self.futures)
         self.split_nodes = self.task_nodes = self.tasks = self.twins = 0
@@ -148,7 +154,9 @@ class YoungBrothersWait:
         try:
             while self.answer is None:
                 self.pump()
-                self.take(self.executor.wait_any(list(self._need_futures())))
+                self.speculate()
+                if self.answer is None:
+                    self.take(self.executor.wait_any(list(self._need_futures())))
         finally:
             self.close()
         return self.result()
@@ -180,6 +188,7 @@ class YoungBrothersWait:
         finally:
             self.futures.clear()
             self.ready.clear()
+            self.waiting.clear()
             self.bounds.close()
 
     def result(self) -> ParallelResult:
@@ -199,6 +208,7 @@ class YoungBrothersWait:
                      parent, action, sign, path)
         if parent is not None:
             parent.children.append(node)
+        heapq.heappush(self.waiting, (path, node.slot, node))
         return node
 
     def _slot(self) -> int:
@@ -272,6 +282,18 @@ class YoungBrothersWait:
         if self.twinning and not self.ready and self.answer is None:
             while self.occupied() < self.executor.workers and self._twin():
                 pass
+
+    def speculate(self) -> None:
+        """While a worker idles and no task waits: release the younger brothers of the
+        leftmost split node still waiting for its eldest child, before its value is
+        known (as if the node needed every child; a cut-off still cancels them)."""
+        while (self.speculative and self.answer is None and not self.ready
+               and self.waiting and self.occupied() < self.executor.workers):
+            _, _, node = heapq.heappop(self.waiting)
+            if not node.dead and not node.eldest_done:
+                node.eldest_done = True
+                self._launch(node)
+                self.pump()
 
     def _submit(self, task: _Task) -> None:
         slot = self._slot() if self.twinning else -1
@@ -400,13 +422,16 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
                        backend: str | None = None, split_depth: int = 2,
                        pv_depth: int | None = None,
                        alpha: int = -UNBOUNDED, beta: int = UNBOUNDED,
-                       executor: Executor | None = None,
+                       executor: Executor | None = None, speculative: bool | None = None,
                        **pool_options: Any) -> ParallelResult:
     """Young Brothers Wait alpha-beta from ``state`` (None: ``game.initial``); the
     value equals the sequential alpha-beta's.  ``executor``: a pool to borrow (else
     one is made from ``workers``, ``backend`` and ``pool_options``, e.g.
-    ``address`` for Dask, and closed at the end)."""
+    ``address`` for Dask, and closed at the end).  ``speculative``: idle workers take
+    younger brothers early (None: from ``SPECULATE_WORKERS`` workers on)."""
     state = game.initial if state is None else state
     with pool_for_run(executor, workers, backend, **pool_options) as pool:
         search = YoungBrothersWait(game, pool, split_depth=split_depth, pv_depth=pv_depth)
+        search.speculative = (pool.workers >= SPECULATE_WORKERS if speculative is None
+                              else speculative)
         return search.run(state, alpha, beta)

@@ -61,6 +61,7 @@ from .solver import Solver, Watch, board_table_size, ordered_columns
 # probe's mean nodes is split one ply deeper in the later probes (``ybw``'s heavy states).
 HEAVY_WORKERS = 8
 HEAVY_SHARE = 2
+SPECULATE = True  # and idle workers take younger brothers early (``ybw.speculate``)
 _SOLVERS: dict[tuple[int, int, float], Solver] = {}
 _RUNS: dict[tuple[int, int, float], str] = {}  # the run each worker table belongs to
 _SHARED: dict[str, Solver] = {}  # in a worker: the shared table's path -> its solver
@@ -253,6 +254,7 @@ class ParallelSolver:
                                        shipped=self.handle, fail_soft=True,
                                        helpers=self.helpers and at_once == 1)
             if workers >= HEAVY_WORKERS:  # a big task of an earlier probe: split deeper
+                search.speculative = SPECULATE
                 search.heavy = heavy
                 mean = tally.nodes // tally.probes if tally.probes else 1 << 62
                 search.heavy_nodes = mean // (HEAVY_SHARE * workers)
