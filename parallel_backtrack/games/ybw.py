@@ -13,9 +13,7 @@ cut-off at a split node cancels its remaining brothers.
 Glossary
 --------
 chain
-    ``[(slot, sign), ...]`` from the root to a task: each split node's bound
-    slot and whether its player differs from its parent's (sign -1: the window
-    is negated).  ``chain_window`` rebuilds the task's window from it.
+    ``[(slot, sign), ...]`` from the root to a task (``games.chain``).
 task runner
     ``fn(game, state, chain, root_window, bounds[, variant]) -> (value, nodes,
     pv)``, run in a worker (the game shipped once, unpickled there by the
@@ -27,14 +25,17 @@ hooks
     ``record(state, value, alpha, beta)`` receives each split node's proved
     value (for a shared table).
 helper
-    With ``helpers=True``, a worker that would idle (no task waiting) gets a twin
-    of the leftmost running task: the same subtree and window, searched in another
-    move order (the runner's ``variant`` argument, 1), on a pool whose tasks share
-    this machine's files (``executor.shares_files``).  The first of the two to
-    answer gives the value (both are exact for the window); the other is stopped
-    through its own bound slot (raised to +infinity, its window closes).  Useful
-    when tasks share a table, so that each twin's stores speed up the other ("lazy
-    SMP").  A twin gives way when a real task waits.
+    With ``helpers=True`` (pools sharing this machine's files), a worker that would
+    idle gets a twin of the leftmost running task: the same subtree and window in
+    another move order (the runner's ``variant``, 1); the first to answer gives the
+    value, the other is stopped through its own bound slot ("lazy SMP", useful with a
+    shared table).  A twin gives way when a real task waits.
+speculative
+    A worker that would idle takes the younger brothers of the leftmost split node
+    still waiting for its eldest child (``speculate``).
+heavy
+    States whose task searched at least ``heavy_nodes`` nodes, a set kept across runs
+    (the probes of one solve): met again, they are split rather than sent whole.
 overhead
     Nodes searched in parallel (tasks plus split nodes) over the nodes of the
     sequential alpha-beta: the work YBW spends on brothers it cannot prune yet.
@@ -48,12 +49,11 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..engine.executors import Executor, pool_for_run, run_shipped
 from ..engine.window import UNBOUNDED, shared_bounds
-from .chain import Chain, chain_window, search_task
+from .chain import ParallelResult, SplitNode, Task, chain_window, search_task
 from .game import Game, hooks_of
 
 MAX_SPLIT_NODES = 4096
@@ -66,53 +66,6 @@ PV_EXTRA = 3
 # From this many workers on, ``parallel_alphabeta`` lets idle workers speculate.
 SPECULATE_WORKERS = 8
 TaskRunner = Callable[..., tuple[int, int, list[Any]]]
-
-
-class _Task:
-    """A task sent to a worker (a twin: the same subtree, ``variant`` > 0)."""
-
-    def __init__(self, node: _Node, action: Any, sign: int, state: Any,
-                 path: tuple[int, ...], variant: int = 0) -> None:
-        self.node, self.action, self.sign, self.state, self.path = (
-            node, action, sign, state, path)
-        self.variant = variant
-        self.chain: Chain = []
-        self.future: Any = None
-        self.twin: _Task | None = None
-
-
-class _Node:
-    """A split node in the parent."""
-
-    def __init__(self, state: Any, mover: Any, actions: list[Any], chain: Chain,
-                 parent: _Node | None, action: Any, sign: int, path: tuple[int, ...]) -> None:
-        self.state, self.mover, self.actions, self.chain = state, mover, actions, chain
-        self.path = path  # the action indices from the root: the sequential order
-        self.parent, self.action, self.sign = parent, action, sign
-        self.slot = chain[-1][0]
-        self.launched = self.pending = 0
-        self.best, self.best_action = -UNBOUNDED, None
-        self.pv: list[Any] = []
-        self.eldest_done = self.dead = False
-        self.eldest_line = parent is None  # every ancestor an eldest child
-        self.futures: set[Any] = set()
-        self.children: list[_Node] = []
-
-
-@dataclass
-class ParallelResult:
-    value: int
-    best_action: Any
-    pv: list[Any]
-    nodes: int
-    tasks: int
-    split_nodes: int
-    seconds: float
-    workers: int
-    twins: int = 0  # helper twins sent (their nodes count only when they answered)
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
 
 
 class YoungBrothersWait:
@@ -130,11 +83,11 @@ class YoungBrothersWait:
         self.pv_depth = max(split_depth, split_depth + PV_EXTRA if pv_depth is None
                             else pv_depth)
         self.handle = shipped if shipped is not None else executor.ship(game)
-        self.futures: dict[Any, _Task] = {}
+        self.futures: dict[Any, Task] = {}
         self.helpers = helpers  # idle workers run twins (see the module doc)
         # Tasks wait here, leftmost (the sequential order) first, until a worker is
         # free: a cut-off then finds its brothers still unsent, not queued in the pool.
-        self.ready: list[tuple[tuple[int, ...], _Node, Any, Any, int]] = []
+        self.ready: list[tuple[tuple[int, ...], SplitNode, Any, Any, int]] = []
         self.in_flight = executor.workers + IN_FLIGHT_EXTRA
         # States whose task searched at least ``heavy_nodes`` nodes (a set kept across
         # runs, e.g. the probes of one solve): split one ply deeper when met again.
@@ -143,7 +96,7 @@ class YoungBrothersWait:
         # With ``speculative``, an idle worker takes the younger brothers of the leftmost
         # split node still waiting for its eldest child (``speculate``).
         self.speculative = False
-        self.waiting: list[tuple[tuple[int, ...], int, _Node]] = []
+        self.waiting: list[tuple[tuple[int, ...], int, SplitNode]] = []
         # Tasks in flight on the pool: this run's, or those of every run sharing it.
         self.occupied: Callable[[], int] = lambda: len(self.futures)
         self.split_nodes = self.task_nodes = self.tasks = self.twins = 0
@@ -200,11 +153,11 @@ class YoungBrothersWait:
                               time.perf_counter() - self.started,
                               self.executor.workers, self.twins)
 
-    def _node(self, state: Any, parent: _Node | None, action: Any, sign: int,
-              path: tuple[int, ...]) -> _Node:
+    def _node(self, state: Any, parent: SplitNode | None, action: Any, sign: int,
+              path: tuple[int, ...]) -> SplitNode:
         """A split node for a state that is not terminal."""
         chain = (parent.chain if parent else []) + [(self._slot(), sign)]
-        node = _Node(state, self.game.to_move(state), list(self.game.actions(state)), chain,
+        node = SplitNode(state, self.game.to_move(state), list(self.game.actions(state)), chain,
                      parent, action, sign, path)
         if parent is not None:
             parent.children.append(node)
@@ -219,10 +172,10 @@ class YoungBrothersWait:
         self.next_slot += 1
         return self.next_slot - 1
 
-    def _depth(self, node: _Node) -> int:
+    def _depth(self, node: SplitNode) -> int:
         return len(node.chain)
 
-    def _launch(self, node: _Node) -> None:
+    def _launch(self, node: SplitNode) -> None:
         """Start the next child: the eldest alone, or every younger brother."""
         stop = 1 if not node.eldest_done else len(node.actions)
         while node.launched < stop and not node.dead:
@@ -231,7 +184,7 @@ class YoungBrothersWait:
             node.pending += 1
             self._child(node, action, node.path + (node.launched - 1,))
 
-    def _child(self, node: _Node, action: Any, path: tuple[int, ...]) -> None:
+    def _child(self, node: SplitNode, action: Any, path: tuple[int, ...]) -> None:
         state = self.game.result(node.state, action)
         self.split_nodes += 1
         if self.game.is_terminal(state):
@@ -252,7 +205,7 @@ class YoungBrothersWait:
             return
         heapq.heappush(self.ready, (path, node, action, state, sign))
 
-    def _bounded(self, state: Any, node: _Node, sign: int) -> int | None:
+    def _bounded(self, state: Any, node: SplitNode, sign: int) -> int | None:
         """A value for ``state`` without searching it, when the game's optional
         ``value_bounds(state) -> (low, high)`` (bounds on its value for its player to
         move) close the window it would be searched in; else None."""
@@ -278,7 +231,7 @@ class YoungBrothersWait:
                 break
             path, node, action, state, sign = heapq.heappop(self.ready)
             if not node.dead:
-                self._submit(_Task(node, action, sign, state, path))
+                self._submit(Task(node, action, sign, state, path))
         if self.twinning and not self.ready and self.answer is None:
             while self.occupied() < self.executor.workers and self._twin():
                 pass
@@ -295,7 +248,7 @@ class YoungBrothersWait:
                 self._launch(node)
                 self.pump()
 
-    def _submit(self, task: _Task) -> None:
+    def _submit(self, task: Task) -> None:
         slot = self._slot() if self.twinning else -1
         task.chain = task.node.chain + [(slot, task.sign)]
         args = (run_shipped, self.runner, self.handle, task.state, task.chain,
@@ -312,7 +265,7 @@ class YoungBrothersWait:
         if not alone:
             return False
         task = min(alone, key=lambda t: t.path)
-        twin = _Task(task.node, task.action, task.sign, task.state, task.path, variant=1)
+        twin = Task(task.node, task.action, task.sign, task.state, task.path, variant=1)
         self._submit(twin)
         task.twin, twin.twin = twin, task
         self.twins += 1
@@ -329,7 +282,7 @@ class YoungBrothersWait:
         self._drop(twin)
         return True
 
-    def _drop(self, task: _Task) -> None:
+    def _drop(self, task: Task) -> None:
         """Forget a running task and close its window (it stops at its next look)."""
         self.futures.pop(task.future, None)
         task.node.futures.discard(task.future)
@@ -361,7 +314,7 @@ class YoungBrothersWait:
             if not node.dead:
                 self._deliver(node, task.action, task.sign * value, pv)
 
-    def _deliver(self, node: _Node, action: Any, value: int, pv: list[Any]) -> None:
+    def _deliver(self, node: SplitNode, action: Any, value: int, pv: list[Any]) -> None:
         """A child's value (for ``node``'s player) arrived."""
         node.pending -= 1
         if value > node.best:
@@ -375,7 +328,7 @@ class YoungBrothersWait:
         if not node.dead and node.pending == 0 and node.launched == len(node.actions):
             self._finish(node)
 
-    def _sweep(self, top: _Node) -> None:
+    def _sweep(self, top: SplitNode) -> None:
         """Cut every live split node at or below ``top`` whose window closed."""
         stack = [top]
         while stack:
@@ -388,7 +341,7 @@ class YoungBrothersWait:
             else:
                 stack.extend(node.children)
 
-    def _finish(self, node: _Node) -> None:
+    def _finish(self, node: SplitNode) -> None:
         if node.dead:
             return
         alpha, beta = chain_window(node.chain, self.root_window, self.bounds)
@@ -404,7 +357,7 @@ class YoungBrothersWait:
         elif not node.parent.dead:
             self._deliver(node.parent, node.action, node.sign * value, node.pv)
 
-    def _kill(self, node: _Node) -> None:
+    def _kill(self, node: SplitNode) -> None:
         """``node`` is answered: its remaining subtrees are not needed."""
         stack = [node]
         while stack:
