@@ -37,9 +37,10 @@ from parallel_backtrack.games.connect4.solver import Solver
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import machine  # noqa: E402
 
+from parallel_backtrack.games.chain import search_task
 from parallel_backtrack.games.randomtree import RandomTree
 from parallel_backtrack.games.search import alphabeta
-from parallel_backtrack.games.ybw import YoungBrothersWait, parallel_alphabeta, search_task
+from parallel_backtrack.games.ybw import YoungBrothersWait, parallel_alphabeta
 
 ROOT = Path(__file__).resolve().parents[1]
 PONS = ROOT / "tests" / "data" / "search" / "connect4"
@@ -244,7 +245,8 @@ def simulate(branching: int, depth: int, seed: int, split: int,
 
 
 def simulate_c4(moves: str, split: int,
-                workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)) -> list[dict]:
+                workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64),
+                probes: int | None = None) -> list[dict]:
     """The same on Connect-Four: each probe's tasks run here on one table (as the
     workers' shared table), timed; the virtual clock gives P workers' time."""
     from parallel_backtrack.engine import VirtualExecutor
@@ -255,11 +257,13 @@ def simulate_c4(moves: str, split: int,
     for count in workers:
         executor = VirtualExecutor(count)
         found = parallel_solve(board, board.parse(moves), executor=executor, tt_mb=64,
-                               split_depth=split, helpers=False)  # no twins when simulated
+                               split_depth=split, helpers=False,  # no twins when simulated
+                               probes=probes)
         base = base or executor.clock
         rows.append({"workers": count, "clock_s": executor.clock, "speedup": base /
                      executor.clock, "efficiency": executor.efficiency(),
-                     "nodes": found.nodes, "tasks": found.tasks})
+                     "nodes": found.nodes, "tasks": found.tasks, "probes": found.probes,
+                     "score": found.score})
     return rows
 
 
@@ -323,8 +327,11 @@ def main() -> int:
     parser.add_argument("--json", default="bench_games.json", help="JSON output file")
     parser.add_argument("--simulate", default=None, metavar="B,D,SEED,SPLIT",
                         help="only the simulated curve to 64 workers on this random tree")
-    parser.add_argument("--simulate-c4", default=None, metavar="MOVES,SPLIT",
-                        help="only the simulated curve to 64 workers on this position")
+    parser.add_argument("--simulate-c4", default=None, metavar="MOVES,SPLIT[,PROBES]",
+                        help="only the simulated curve to 64 workers on this position "
+                             "(PROBES: null-window probes at once; default by workers)")
+    parser.add_argument("--workers", default="1,2,4,8,16,32,64", metavar="P,P,...",
+                        help="the simulated pool sizes (the first is the base)")
     args = parser.parse_args()
     if args.write_tree:
         b, d, target = args.write_tree.split(",")
@@ -340,13 +347,17 @@ def main() -> int:
                                               indent=1))
         return 1 if any(row["mismatches"] for row in checked) else 0
     if args.simulate or args.simulate_c4:
+        sizes = tuple(int(p) for p in args.workers.split(","))
         if args.simulate_c4:
-            moves, split = args.simulate_c4.split(",")
-            rows = simulate_c4(moves, int(split))
+            moves, split, *probes = args.simulate_c4.split(",")
+            rows = simulate_c4(moves, int(split), sizes,
+                               int(probes[0]) if probes else None)
             title = f"Connect-Four {moves}, split depth {split}"
+            if probes:
+                title += f", {probes[0]} probes at once"
         else:
             b, d, s, split = map(int, args.simulate.split(","))
-            rows = simulate(b, d, s, split)
+            rows = simulate(b, d, s, split, sizes)
             title = f"random tree b={b} d={d} seed={s}, split depth {split}"
         print(f"simulated Young Brothers Wait, {title}\n"
               "| workers | virtual s | speedup | efficiency | nodes | tasks |"

@@ -159,3 +159,17 @@ def test_a_terminal_root_answers_at_once():
     game = Nim(1)
     found = parallel_alphabeta(game, workers=1, backend="serial")
     assert found.value == minimax(game, game.initial).value == -1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_speculative_brothers_keep_the_value(seed):
+    from parallel_backtrack.engine import VirtualExecutor
+
+    game = RandomTree(4, 6, seed)
+    expected = minimax(game, game.initial).value
+    virtual = parallel_alphabeta(game, executor=VirtualExecutor(16), split_depth=3)
+    threads = parallel_alphabeta(game, workers=3, backend="threads", split_depth=2,
+                                 speculative=True)
+    window = parallel_alphabeta(game, executor=VirtualExecutor(16), split_depth=3,
+                                alpha=expected - 1, beta=expected + 1, speculative=True)
+    assert virtual.value == threads.value == window.value == expected

@@ -59,3 +59,14 @@ def test_serial_executor_keeps_bounds_in_memory():
     assert bounds.path is None
     bounds.raise_to(0, 3)
     assert bounds.read(0) == 3
+
+
+def test_a_snapshot_carries_every_raised_slot_and_only_those():
+    bounds = SharedBounds(4096, initial=-7)
+    for slot, value in ((0, 3), (5, UNBOUNDED), (600, -2)):
+        bounds.raise_to(slot, value)
+    sent = pickle.dumps(bounds)
+    copy = pickle.loads(sent)
+    assert copy.values == bounds.values and copy.slots == 4096
+    assert [copy.read(s) for s in (0, 1, 5, 600, 601, 4095)] == [3, -7, UNBOUNDED, -2, -7, -7]
+    assert len(sent) < 8 * 601 + 400  # the raised prefix packed, not 4,096 list items

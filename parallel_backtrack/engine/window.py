@@ -34,6 +34,7 @@ import mmap
 import os
 import struct
 import tempfile
+from array import array
 from typing import Any
 
 UNBOUNDED = 1 << 62
@@ -48,8 +49,9 @@ class SharedBounds:
     def __init__(self, slots: int, initial: int = -UNBOUNDED, shared: bool = False) -> None:
         if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
             raise ValueError(f"slots must be a positive integer, got {slots!r}")
-        self.slots = slots
+        self.slots, self.initial = slots, initial
         self.values = [initial] * slots  # the parent's copy, and a task's snapshot
+        self._top = 0  # slots from here on still hold ``initial``
         self.path: str | None = None
         self._fd: int | None = None
         if shared:
@@ -59,11 +61,17 @@ class SharedBounds:
         self._owner = os.getpid()
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"slots": self.slots, "values": list(self.values), "path": self.path}
+        # Only the raised slots travel, packed: a task is pickled for every send, and
+        # 4,096 slots as a list cost the parent about 0.6 ms a task.
+        raised = array("q", self.values[:self._top]).tobytes()
+        return {"slots": self.slots, "initial": self.initial, "raised": raised,
+                "path": self.path}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.slots, self.values, self.path = state["slots"], state["values"], state["path"]
-        self._fd, self._owner = None, -1
+        self.slots, self.initial, self.path = state["slots"], state["initial"], state["path"]
+        raised = array("q", state["raised"]).tolist()
+        self.values = raised + [self.initial] * (self.slots - len(raised))
+        self._fd, self._owner, self._top = None, -1, len(raised)
 
     def read(self, slot: int) -> int:
         """The slot's latest value (a task's snapshot when the file is unavailable)."""
@@ -83,6 +91,7 @@ class SharedBounds:
         if value <= self.values[slot]:
             return False
         self.values[slot] = int(value)
+        self._top = max(self._top, slot + 1)
         if self._fd is not None:
             os.pwrite(self._fd, _SLOT.pack(int(value)), slot * _SLOT.size)
         return True

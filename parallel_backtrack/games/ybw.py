@@ -13,9 +13,7 @@ cut-off at a split node cancels its remaining brothers.
 Glossary
 --------
 chain
-    ``[(slot, sign), ...]`` from the root to a task: each split node's bound
-    slot and whether its player differs from its parent's (sign -1: the window
-    is negated).  ``chain_window`` rebuilds the task's window from it.
+    ``[(slot, sign), ...]`` from the root to a task (``games.chain``).
 task runner
     ``fn(game, state, chain, root_window, bounds[, variant]) -> (value, nodes,
     pv)``, run in a worker (the game shipped once, unpickled there by the
@@ -27,14 +25,17 @@ hooks
     ``record(state, value, alpha, beta)`` receives each split node's proved
     value (for a shared table).
 helper
-    With ``helpers=True``, a worker that would idle (no task waiting) gets a twin
-    of the leftmost running task: the same subtree and window, searched in another
-    move order (the runner's ``variant`` argument, 1), on a pool whose tasks share
-    this machine's files (``executor.shares_files``).  The first of the two to
-    answer gives the value (both are exact for the window); the other is stopped
-    through its own bound slot (raised to +infinity, its window closes).  Useful
-    when tasks share a table, so that each twin's stores speed up the other ("lazy
-    SMP").  A twin gives way when a real task waits.
+    With ``helpers=True`` (pools sharing this machine's files), a worker that would
+    idle gets a twin of the leftmost running task: the same subtree and window in
+    another move order (the runner's ``variant``, 1); the first to answer gives the
+    value, the other is stopped through its own bound slot ("lazy SMP", useful with a
+    shared table).  A twin gives way when a real task waits.
+speculative
+    A worker that would idle takes the younger brothers of the leftmost split node
+    still waiting for its eldest child (``speculate``).
+heavy
+    States whose task searched at least ``heavy_nodes`` nodes, a set kept across runs
+    (the probes of one solve): met again, they are split rather than sent whole.
 overhead
     Nodes searched in parallel (tasks plus split nodes) over the nodes of the
     sequential alpha-beta: the work YBW spends on brothers it cannot prune yet.
@@ -48,13 +49,12 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..engine.executors import Executor, pool_for_run, run_shipped
-from ..engine.window import UNBOUNDED, SharedBounds, shared_bounds
+from ..engine.window import UNBOUNDED, shared_bounds
+from .chain import ParallelResult, SplitNode, Task, chain_window, search_task
 from .game import Game, hooks_of
-from .search import alphabeta
 
 MAX_SPLIT_NODES = 4096
 # Tasks sent beyond one per worker: one waits in the pool so a worker that finishes
@@ -63,78 +63,9 @@ IN_FLIGHT_EXTRA = 1
 # The eldest line (the leftmost path) is split this many plies deeper: its eldest
 # children run alone (their brothers wait), so keeping them small keeps workers busy.
 PV_EXTRA = 3
-Chain = list[tuple[int, int]]
+# From this many workers on, ``parallel_alphabeta`` lets idle workers speculate.
+SPECULATE_WORKERS = 8
 TaskRunner = Callable[..., tuple[int, int, list[Any]]]
-
-
-def chain_window(chain: Chain, root_window: tuple[int, int],
-                 bounds: SharedBounds) -> tuple[int, int]:
-    """The window of the node at the end of ``chain``, from the latest bounds."""
-    alpha, beta = root_window
-    for slot, sign in chain:
-        if sign < 0:
-            alpha, beta = -beta, -alpha
-        if slot >= 0:
-            alpha = max(alpha, bounds.read(slot))
-    return alpha, beta
-
-
-def search_task(game: Game, state: Any, chain: Chain, root_window: tuple[int, int],
-                bounds: SharedBounds) -> tuple[int, int, list[Any]]:
-    """A worker's alpha-beta below ``state``, its window kept narrow by the bounds."""
-    alpha, beta = chain_window(chain, root_window, bounds)
-    if alpha >= beta:  # an ancestor was cut while this task waited
-        return beta, 0, []
-    found = alphabeta(game, state, alpha=alpha, beta=beta,
-                      window=lambda: chain_window(chain, root_window, bounds))
-    return int(found.value), found.nodes, found.pv
-
-
-class _Task:
-    """A task sent to a worker (a twin: the same subtree, ``variant`` > 0)."""
-
-    def __init__(self, node: _Node, action: Any, sign: int, state: Any,
-                 path: tuple[int, ...], variant: int = 0) -> None:
-        self.node, self.action, self.sign, self.state, self.path = (
-            node, action, sign, state, path)
-        self.variant = variant
-        self.chain: Chain = []
-        self.future: Any = None
-        self.twin: _Task | None = None
-
-
-class _Node:
-    """A split node in the parent."""
-
-    def __init__(self, state: Any, mover: Any, actions: list[Any], chain: Chain,
-                 parent: _Node | None, action: Any, sign: int, path: tuple[int, ...]) -> None:
-        self.state, self.mover, self.actions, self.chain = state, mover, actions, chain
-        self.path = path  # the action indices from the root: the sequential order
-        self.parent, self.action, self.sign = parent, action, sign
-        self.slot = chain[-1][0]
-        self.launched = self.pending = 0
-        self.best, self.best_action = -UNBOUNDED, None
-        self.pv: list[Any] = []
-        self.eldest_done = self.dead = False
-        self.eldest_line = parent is None  # every ancestor an eldest child
-        self.futures: set[Any] = set()
-        self.children: list[_Node] = []
-
-
-@dataclass
-class ParallelResult:
-    value: int
-    best_action: Any
-    pv: list[Any]
-    nodes: int
-    tasks: int
-    split_nodes: int
-    seconds: float
-    workers: int
-    twins: int = 0  # helper twins sent (their nodes count only when they answered)
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
 
 
 class YoungBrothersWait:
@@ -152,53 +83,85 @@ class YoungBrothersWait:
         self.pv_depth = max(split_depth, split_depth + PV_EXTRA if pv_depth is None
                             else pv_depth)
         self.handle = shipped if shipped is not None else executor.ship(game)
-        self.futures: dict[Any, _Task] = {}
+        self.futures: dict[Any, Task] = {}
         self.helpers = helpers  # idle workers run twins (see the module doc)
         # Tasks wait here, leftmost (the sequential order) first, until a worker is
         # free: a cut-off then finds its brothers still unsent, not queued in the pool.
-        self.ready: list[tuple[tuple[int, ...], _Node, Any, Any, int]] = []
+        self.ready: list[tuple[tuple[int, ...], SplitNode, Any, Any, int]] = []
         self.in_flight = executor.workers + IN_FLIGHT_EXTRA
+        # States whose task searched at least ``heavy_nodes`` nodes (a set kept across
+        # runs, e.g. the probes of one solve): split one ply deeper when met again.
+        self.heavy: set[Any] | None = None
+        self.heavy_nodes = 0
+        # With ``speculative``, an idle worker takes the younger brothers of the leftmost
+        # split node still waiting for its eldest child (``speculate``).
+        self.speculative = False
+        self.waiting: list[tuple[tuple[int, ...], int, SplitNode]] = []
+        # Tasks in flight on the pool: this run's, or those of every run sharing it.
+        self.occupied: Callable[[], int] = lambda: len(self.futures)
         self.split_nodes = self.task_nodes = self.tasks = self.twins = 0
         self.answer: tuple[int, Any, list[Any]] | None = None
 
     def run(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> ParallelResult:
-        start = time.perf_counter()
+        self.start(state, alpha, beta)
+        try:
+            while self.answer is None:
+                self.pump()
+                self.speculate()
+                if self.answer is None:
+                    self.take(self.executor.wait_any(list(self._need_futures())))
+        finally:
+            self.close()
+        return self.result()
+
+    def start(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> None:
+        """Begin the run (``run`` drives it to its end; ``probes`` drives several)."""
+        self.started = time.perf_counter()
         self.root_window = (alpha, beta)
         self.bounds = shared_bounds(self.executor, MAX_SPLIT_NODES)
         # Twins only where a twin can be stopped at once (the bounds in a shared file).
         self.twinning = self.helpers and self.executor.shares_files
         self.next_slot = 0
+        if self.game.is_terminal(state):
+            value = int(self.game.utility(state, self.game.to_move(state)))
+            self.answer = (min(max(value, alpha), beta), None, [])
+            self.split_nodes = 1
+        else:
+            self._launch(self._node(state, None, None, 1, ()))
+
+    def close(self, stop: bool = False) -> None:
+        """End the run: tasks left are not needed, pending ones go, running ones see
+        their closed window (``stop``: the run is abandoned, its root window closed
+        too).  Not after an error: the pool is then killed, and loky trips over
+        futures cancelled just before."""
         try:
-            if self.game.is_terminal(state):
-                value = int(self.game.utility(state, self.game.to_move(state)))
-                self.answer = (min(max(value, alpha), beta), None, [])
-                self.split_nodes = 1
-            else:
-                self._launch(self._node(state, None, None, 1, ()))
-            while self.answer is None:
-                self._pump()
-                self._collect()
-            # Tasks left are not needed: pending ones go, running ones see their closed
-            # window (not after an error: the pool is then killed, and loky trips over
-            # futures cancelled just before).
+            if stop and self.next_slot > 0:
+                self.bounds.raise_to(0, UNBOUNDED)  # slot 0: the root's alpha
             self.executor.cancel(list(self.futures))
         finally:
             self.futures.clear()
             self.ready.clear()
+            self.waiting.clear()
             self.bounds.close()
+
+    def result(self) -> ParallelResult:
+        if self.answer is None:
+            raise RuntimeError("the run has no answer yet")
         value, action, pv = self.answer
         return ParallelResult(value, action, pv, self.split_nodes + self.task_nodes,
-                              self.tasks, self.split_nodes, time.perf_counter() - start,
+                              self.tasks, self.split_nodes,
+                              time.perf_counter() - self.started,
                               self.executor.workers, self.twins)
 
-    def _node(self, state: Any, parent: _Node | None, action: Any, sign: int,
-              path: tuple[int, ...]) -> _Node:
+    def _node(self, state: Any, parent: SplitNode | None, action: Any, sign: int,
+              path: tuple[int, ...]) -> SplitNode:
         """A split node for a state that is not terminal."""
         chain = (parent.chain if parent else []) + [(self._slot(), sign)]
-        node = _Node(state, self.game.to_move(state), list(self.game.actions(state)), chain,
+        node = SplitNode(state, self.game.to_move(state), list(self.game.actions(state)), chain,
                      parent, action, sign, path)
         if parent is not None:
             parent.children.append(node)
+        heapq.heappush(self.waiting, (path, node.slot, node))
         return node
 
     def _slot(self) -> int:
@@ -209,10 +172,10 @@ class YoungBrothersWait:
         self.next_slot += 1
         return self.next_slot - 1
 
-    def _depth(self, node: _Node) -> int:
+    def _depth(self, node: SplitNode) -> int:
         return len(node.chain)
 
-    def _launch(self, node: _Node) -> None:
+    def _launch(self, node: SplitNode) -> None:
         """Start the next child: the eldest alone, or every younger brother."""
         stop = 1 if not node.eldest_done else len(node.actions)
         while node.launched < stop and not node.dead:
@@ -221,7 +184,7 @@ class YoungBrothersWait:
             node.pending += 1
             self._child(node, action, node.path + (node.launched - 1,))
 
-    def _child(self, node: _Node, action: Any, path: tuple[int, ...]) -> None:
+    def _child(self, node: SplitNode, action: Any, path: tuple[int, ...]) -> None:
         state = self.game.result(node.state, action)
         self.split_nodes += 1
         if self.game.is_terminal(state):
@@ -233,14 +196,16 @@ class YoungBrothersWait:
             self._deliver(node, action, sign * known, [])
             return
         eldest_line = node.eldest_line and action == node.actions[0]
-        if self._depth(node) < (self.pv_depth if eldest_line else self.split_depth):
+        deeper = (self.heavy is not None and state in self.heavy
+                  and self.next_slot < MAX_SPLIT_NODES // 2)
+        if deeper or self._depth(node) < (self.pv_depth if eldest_line else self.split_depth):
             child = self._node(state, node, action, sign, path)
             child.eldest_line = eldest_line
             self._launch(child)
             return
         heapq.heappush(self.ready, (path, node, action, state, sign))
 
-    def _bounded(self, state: Any, node: _Node, sign: int) -> int | None:
+    def _bounded(self, state: Any, node: SplitNode, sign: int) -> int | None:
         """A value for ``state`` without searching it, when the game's optional
         ``value_bounds(state) -> (low, high)`` (bounds on its value for its player to
         move) close the window it would be searched in; else None."""
@@ -255,23 +220,35 @@ class YoungBrothersWait:
             return low
         return None
 
-    def _pump(self) -> None:
+    def pump(self) -> None:
         """Send the leftmost waiting tasks while a worker is free (a task of a split
         node answered meanwhile is dropped)."""
         while self.ready and self.answer is None:
             # A real task never queues behind a twin: the twin gives way first.
-            if len(self.futures) >= self.executor.workers and self._yield_twin():
+            if self.occupied() >= self.executor.workers and self._yield_twin():
                 continue
-            if len(self.futures) >= self.in_flight:
+            if self.occupied() >= self.in_flight:
                 break
             path, node, action, state, sign = heapq.heappop(self.ready)
             if not node.dead:
-                self._submit(_Task(node, action, sign, state, path))
+                self._submit(Task(node, action, sign, state, path))
         if self.twinning and not self.ready and self.answer is None:
-            while len(self.futures) < self.executor.workers and self._twin():
+            while self.occupied() < self.executor.workers and self._twin():
                 pass
 
-    def _submit(self, task: _Task) -> None:
+    def speculate(self) -> None:
+        """While a worker idles and no task waits: release the younger brothers of the
+        leftmost split node still waiting for its eldest child, before its value is
+        known (as if the node needed every child; a cut-off still cancels them)."""
+        while (self.speculative and self.answer is None and not self.ready
+               and self.waiting and self.occupied() < self.executor.workers):
+            _, _, node = heapq.heappop(self.waiting)
+            if not node.dead and not node.eldest_done:
+                node.eldest_done = True
+                self._launch(node)
+                self.pump()
+
+    def _submit(self, task: Task) -> None:
         slot = self._slot() if self.twinning else -1
         task.chain = task.node.chain + [(slot, task.sign)]
         args = (run_shipped, self.runner, self.handle, task.state, task.chain,
@@ -288,7 +265,7 @@ class YoungBrothersWait:
         if not alone:
             return False
         task = min(alone, key=lambda t: t.path)
-        twin = _Task(task.node, task.action, task.sign, task.state, task.path, variant=1)
+        twin = Task(task.node, task.action, task.sign, task.state, task.path, variant=1)
         self._submit(twin)
         task.twin, twin.twin = twin, task
         self.twins += 1
@@ -305,7 +282,7 @@ class YoungBrothersWait:
         self._drop(twin)
         return True
 
-    def _drop(self, task: _Task) -> None:
+    def _drop(self, task: Task) -> None:
         """Forget a running task and close its window (it stops at its next look)."""
         self.futures.pop(task.future, None)
         task.node.futures.discard(task.future)
@@ -314,10 +291,14 @@ class YoungBrothersWait:
         if slot >= 0:
             self.bounds.raise_to(slot, UNBOUNDED)
 
-    def _collect(self) -> None:
+    def _need_futures(self) -> list[Any]:
         if not self.futures:
             raise RuntimeError("no task in flight and no answer (a bug)")
-        for future in self.executor.wait_any(list(self.futures)):
+        return list(self.futures)
+
+    def take(self, done: Any) -> None:
+        """Take the finished futures of this run (others are ignored)."""
+        for future in done:
             task = self.futures.pop(future, None)
             if task is None or future.cancelled():
                 continue
@@ -326,12 +307,14 @@ class YoungBrothersWait:
             value, nodes, pv = future.result()
             self.task_nodes += nodes
             self.tasks += 1
+            if self.heavy is not None and nodes >= self.heavy_nodes:
+                self.heavy.add(task.state)
             if task.twin is not None:  # the first of two twins answers for both
                 self._drop(task.twin)
             if not node.dead:
                 self._deliver(node, task.action, task.sign * value, pv)
 
-    def _deliver(self, node: _Node, action: Any, value: int, pv: list[Any]) -> None:
+    def _deliver(self, node: SplitNode, action: Any, value: int, pv: list[Any]) -> None:
         """A child's value (for ``node``'s player) arrived."""
         node.pending -= 1
         if value > node.best:
@@ -345,7 +328,7 @@ class YoungBrothersWait:
         if not node.dead and node.pending == 0 and node.launched == len(node.actions):
             self._finish(node)
 
-    def _sweep(self, top: _Node) -> None:
+    def _sweep(self, top: SplitNode) -> None:
         """Cut every live split node at or below ``top`` whose window closed."""
         stack = [top]
         while stack:
@@ -358,7 +341,7 @@ class YoungBrothersWait:
             else:
                 stack.extend(node.children)
 
-    def _finish(self, node: _Node) -> None:
+    def _finish(self, node: SplitNode) -> None:
         if node.dead:
             return
         alpha, beta = chain_window(node.chain, self.root_window, self.bounds)
@@ -374,7 +357,7 @@ class YoungBrothersWait:
         elif not node.parent.dead:
             self._deliver(node.parent, node.action, node.sign * value, node.pv)
 
-    def _kill(self, node: _Node) -> None:
+    def _kill(self, node: SplitNode) -> None:
         """``node`` is answered: its remaining subtrees are not needed."""
         stack = [node]
         while stack:
@@ -392,13 +375,16 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
                        backend: str | None = None, split_depth: int = 2,
                        pv_depth: int | None = None,
                        alpha: int = -UNBOUNDED, beta: int = UNBOUNDED,
-                       executor: Executor | None = None,
+                       executor: Executor | None = None, speculative: bool | None = None,
                        **pool_options: Any) -> ParallelResult:
     """Young Brothers Wait alpha-beta from ``state`` (None: ``game.initial``); the
     value equals the sequential alpha-beta's.  ``executor``: a pool to borrow (else
     one is made from ``workers``, ``backend`` and ``pool_options``, e.g.
-    ``address`` for Dask, and closed at the end)."""
+    ``address`` for Dask, and closed at the end).  ``speculative``: idle workers take
+    younger brothers early (None: from ``SPECULATE_WORKERS`` workers on)."""
     state = game.initial if state is None else state
     with pool_for_run(executor, workers, backend, **pool_options) as pool:
         search = YoungBrothersWait(game, pool, split_depth=split_depth, pv_depth=pv_depth)
+        search.speculative = (pool.workers >= SPECULATE_WORKERS if speculative is None
+                              else speculative)
         return search.run(state, alpha, beta)

@@ -41,7 +41,9 @@ import numpy as np
 
 from ...engine.executors import Executor, pool_for_run
 from ...engine.window import SharedBounds
-from ..ybw import Chain, YoungBrothersWait, chain_window
+from ..chain import Chain, chain_window
+from ..probes import ProbeTally, auto_at_once, probe_range
+from ..ybw import YoungBrothersWait
 from .board import Board, Connect4Game, Position
 from .kernel.scores import (
     decode_code,
@@ -55,6 +57,11 @@ from .kernel.search import U64, probe_point
 from .kernel.table import ENTRY_BYTES, load, store
 from .solver import Solver, Watch, board_table_size, ordered_columns
 
+# From this many workers on, a task that searched over 1/(HEAVY_SHARE * workers) of a
+# probe's mean nodes is split one ply deeper in the later probes (``ybw``'s heavy states).
+HEAVY_WORKERS = 8
+HEAVY_SHARE = 2
+SPECULATE = True  # and idle workers take younger brothers early (``ybw.speculate``)
 _SOLVERS: dict[tuple[int, int, float], Solver] = {}
 _RUNS: dict[tuple[int, int, float], str] = {}  # the run each worker table belongs to
 _SHARED: dict[str, Solver] = {}  # in a worker: the shared table's path -> its solver
@@ -196,8 +203,10 @@ class ParallelSolver:
 
     def __init__(self, board: Board, *, workers: int = 2, backend: str | None = None,
                  split_depth: int = 4, tt_mb: float = 64, helpers: bool = True,
-                 executor: Executor | None = None, **pool_options: Any) -> None:
+                 probes: int | None = None, executor: Executor | None = None,
+                 **pool_options: Any) -> None:
         self.board, self.split_depth, self.helpers = board, split_depth, helpers
+        self.probes = probes  # null-window probes at once (None: by the pool's size)
         self.game = SplitGame(board, tt_mb)
         self._pool = (executor, workers, backend, pool_options)
         self._stack = ExitStack()
@@ -236,21 +245,27 @@ class ParallelSolver:
 
     def _probes(self, position: Position, limits: tuple[int, int],
                 counts: list[int]) -> int:
-        """Pons' null-window probe sequence, each probe split over the workers."""
-        low, high = limits
-        while low < high:
-            med = int(probe_point(low, high))
+        """Pons' null-window probes, each split over the workers, ``probes`` at once
+        (``games.probes``: the eldest is the sequential solve's)."""
+
+        def start(med: int) -> YoungBrothersWait:
             search = YoungBrothersWait(self.game, self.executor,
                                        split_depth=self.split_depth, runner=c4_task,
                                        shipped=self.handle, fail_soft=True,
-                                       helpers=self.helpers)
-            found = search.run(position, med, med + 1)
-            for index, figure in enumerate((found.nodes, found.tasks, 1, found.twins)):
-                counts[index] += figure
-            if found.value <= med:
-                high = found.value
-            else:
-                low = found.value
+                                       helpers=self.helpers and at_once == 1)
+            if workers >= HEAVY_WORKERS:  # a big task of an earlier probe: split deeper
+                search.speculative = SPECULATE
+                search.heavy = heavy
+                mean = tally.nodes // tally.probes if tally.probes else 1 << 62
+                search.heavy_nodes = mean // (HEAVY_SHARE * workers)
+            search.start(position, med, med + 1)
+            return search
+
+        workers, heavy = self.executor.workers, set[Position]()
+        at_once = self.probes or auto_at_once(workers)
+        tally = ProbeTally()
+        low = probe_range(start, self.executor, limits, probe_point, at_once, tally)
+        counts[:] = [tally.nodes, tally.tasks, tally.probes, tally.twins]
         return low
 
 
@@ -262,12 +277,14 @@ def _drop_table(path: str) -> None:
 def parallel_solve(board: Board, position: Position, *, workers: int = 2,
                    backend: str | None = None, split_depth: int = 4, tt_mb: float = 64,
                    weak: bool = False, executor: Executor | None = None,
-                   helpers: bool = True) -> ParallelSolve:
+                   helpers: bool = True, probes: int | None = None) -> ParallelSolve:
     """The exact (or ``weak``) score with every probe split over the workers;
-    ``helpers``: idle workers search twins of running tasks (``ybw``)."""
+    ``helpers``: idle workers search twins of running tasks (``ybw``); ``probes``:
+    null-window probes at once (``games.probes``; None: by the pool's size)."""
     game = SplitGame(board, tt_mb)
     if game.is_terminal(position):  # no pool for a position decided at once
         return ParallelSolve(game.utility(position, position.moves % 2), 1, 0, 0, 0.0, 1)
     with ParallelSolver(board, workers=workers, backend=backend, split_depth=split_depth,
-                        tt_mb=tt_mb, helpers=helpers, executor=executor) as solver:
+                        tt_mb=tt_mb, helpers=helpers, probes=probes,
+                        executor=executor) as solver:
         return solver.solve(position, weak)

@@ -1,0 +1,97 @@
+"""The pieces of a Young Brothers Wait run (``ybw``): a task's window, rebuilt from the
+chain of shared bound slots above it, the generic task runner, the parent's records
+of tasks and split nodes, and the result.
+
+Glossary
+--------
+chain
+    ``[(slot, sign), ...]`` from the root to a task: each split node's bound slot
+    (-1: none) and whether its player differs from its parent's (sign -1: the
+    window is negated).
+root window
+    ``(alpha, beta)`` of the whole run (a null window for a probe).
+
+Example: ``chain_window([(0, 1), (1, -1)], (-5, 5), bounds)`` with slot 0 at 2 and
+slot 1 at -4 gives ``(-4, -2)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.window import UNBOUNDED, SharedBounds
+from .game import Game
+from .search import alphabeta
+
+Chain = list[tuple[int, int]]
+
+
+def chain_window(chain: Chain, root_window: tuple[int, int],
+                 bounds: SharedBounds) -> tuple[int, int]:
+    """The window of the node at the end of ``chain``, from the latest bounds."""
+    alpha, beta = root_window
+    for slot, sign in chain:
+        if sign < 0:
+            alpha, beta = -beta, -alpha
+        if slot >= 0:
+            alpha = max(alpha, bounds.read(slot))
+    return alpha, beta
+
+
+def search_task(game: Game, state: Any, chain: Chain, root_window: tuple[int, int],
+                bounds: SharedBounds) -> tuple[int, int, list[Any]]:
+    """A worker's alpha-beta below ``state``, its window kept narrow by the bounds."""
+    alpha, beta = chain_window(chain, root_window, bounds)
+    if alpha >= beta:  # an ancestor was cut while this task waited
+        return beta, 0, []
+    found = alphabeta(game, state, alpha=alpha, beta=beta,
+                      window=lambda: chain_window(chain, root_window, bounds))
+    return int(found.value), found.nodes, found.pv
+
+
+class Task:
+    """A task sent to a worker (a twin: the same subtree, ``variant`` > 0)."""
+
+    def __init__(self, node: SplitNode, action: Any, sign: int, state: Any,
+                 path: tuple[int, ...], variant: int = 0) -> None:
+        self.node, self.action, self.sign, self.state, self.path = (
+            node, action, sign, state, path)
+        self.variant = variant
+        self.chain: Chain = []
+        self.future: Any = None
+        self.twin: Task | None = None
+
+
+class SplitNode:
+    """A split node in the parent."""
+
+    def __init__(self, state: Any, mover: Any, actions: list[Any], chain: Chain,
+                 parent: SplitNode | None, action: Any, sign: int, path: tuple[int, ...]) -> None:
+        self.state, self.mover, self.actions, self.chain = state, mover, actions, chain
+        self.path = path  # the action indices from the root: the sequential order
+        self.parent, self.action, self.sign = parent, action, sign
+        self.slot = chain[-1][0]
+        self.launched = self.pending = 0
+        self.best, self.best_action = -UNBOUNDED, None
+        self.pv: list[Any] = []
+        self.eldest_done = self.dead = False
+        self.eldest_line = parent is None  # every ancestor an eldest child
+        self.futures: set[Any] = set()
+        self.children: list[SplitNode] = []
+
+
+@dataclass
+class ParallelResult:
+    value: int
+    best_action: Any
+    pv: list[Any]
+    nodes: int
+    tasks: int
+    split_nodes: int
+    seconds: float
+    workers: int
+    twins: int = 0  # helper twins sent (their nodes count only when they answered)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(vars(self))
