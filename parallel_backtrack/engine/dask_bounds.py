@@ -198,8 +198,7 @@ class DaskBounds(SharedBounds):
     def __getstate__(self) -> dict[str, Any]:
         """No path: each process makes its own channel; reading none here (the
         scheduler pickles task arguments again, and must not make one)."""
-        return {"slots": self.slots, "values": list(self.values), "path": None,
-                "key": self.key}
+        return {**self._state(None), "key": self.key}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)

@@ -61,11 +61,14 @@ class SharedBounds:
         self._owner = os.getpid()
 
     def __getstate__(self) -> dict[str, Any]:
+        return self._state(self.path)
+
+    def _state(self, path: str | None) -> dict[str, Any]:
         # Only the raised slots travel, packed: a task is pickled for every send, and
         # 4,096 slots as a list cost the parent about 0.6 ms a task.
         raised = array("q", self.values[:self._top]).tobytes()
         return {"slots": self.slots, "initial": self.initial, "raised": raised,
-                "path": self.path}
+                "path": path}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.slots, self.initial, self.path = state["slots"], state["initial"], state["path"]
