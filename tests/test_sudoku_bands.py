@@ -10,7 +10,7 @@ from sudoku_data import DATA, HARDEST
 from parallel_backtrack.sudoku.__main__ import main
 from parallel_backtrack.sudoku.batch_io import read_batch
 from parallel_backtrack.sudoku.kernel.batch import UNFINISHED, count_batch, solve_batch
-from parallel_backtrack.sudoku.kernel9.search import search_many9
+from parallel_backtrack.sudoku.kernel9.search import scratch, search_many9
 from parallel_backtrack.sudoku.kernel9.tables import BAND_KEEP, KEEP9, PEERS
 from parallel_backtrack.sudoku.space import is_valid_solution
 
@@ -143,7 +143,7 @@ def test_a_node_budget_and_the_stop_flag() -> None:
     assert (again.counts == full.counts).all()
     values = np.zeros(givens.shape, np.uint8)
     counts, nodes = np.zeros(20, np.int64), np.zeros(20, np.int64)
-    search_many9(givens, 1, 0, np.ones(1, np.uint8), values, counts, nodes)
+    search_many9(givens, 1, 0, np.ones(1, np.uint8), values, counts, nodes, *scratch())
     assert (counts == UNFINISHED).all() and (nodes == 0).all()
 
 

@@ -46,7 +46,7 @@ import numpy as np
 from parallel_backtrack._jit_cache import compile_notice
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
-from ..kernel9.search import UNFINISHED, search_many9
+from ..kernel9.search import UNFINISHED, scratch, search_many9
 from .calls import COMPILED, call_kernel, check_box, order_code, propagation_code
 from .read import PUZZLE_CELLS
 from .tables import kernel_tables
@@ -113,7 +113,7 @@ def _search_part(givens: np.ndarray, box: int, codes: tuple[int, int, int, int],
     ``BANDS``, else the general one."""
     order, propagation, limit, budget = codes
     if propagation == BANDS:
-        call_kernel(search_many9, givens, limit, budget, stop, values, counts, nodes)
+        call_kernel(search_many9, givens, limit, budget, stop, values, counts, nodes, *scratch())
     else:
         from .search import search_many
 
