@@ -231,3 +231,30 @@ def test_the_numpy_givens_check_equals_the_compiled_one() -> None:
         broken = _broken_9x9(givens)
         assert 0 < broken.mean() < 1
         assert (broken == broken_rows(3, givens)).all()
+
+
+COMPILE_ONCE = """
+import numpy as np
+from parallel_backtrack.sudoku.kernel.batch import count_batch, solve_batch
+from parallel_backtrack.sudoku.kernel9 import band, search
+givens = np.zeros((2, 81), np.uint8)
+givens[1, :9] = np.arange(1, 10)
+solve_batch(givens)
+count_batch(givens, limit=2)
+helpers = (band.propagate, band.choose_cell, band.digits_of, band.load_givens,
+           search._store_values, search.search_one, search.search_many9)
+print(*(len(f.signatures) for f in helpers))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_first_run_compiles_each_band_helper_once(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # an empty cache: all compiled
+    out = subprocess.run([sys.executable, "-c", COMPILE_ONCE], env=env, capture_output=True,
+                         text=True, timeout=590, check=True).stdout
+    assert out.split() == ["1"] * 7
