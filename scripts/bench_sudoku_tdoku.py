@@ -14,7 +14,8 @@ puzzle relabelled (a seeded random digit permutation) and transposed: 3,000;
 49,158.  ``orientation`` in the table is the rate on ``hard`` over the rate on
 ``hard-published``.
 
-``--process`` adds the whole-process rows (this machine's cores, not pinned):
+``--process`` adds the whole-process rows (this machine's cores, not pinned; the
+package byte-compiled first, as an install is):
 the command line on ``hard`` against the in-process time, ``--json`` on 17-clue,
 the first run from an empty numba cache (``NUMBA_CACHE_DIR`` a fresh temp dir),
 2 workers against 1, and the peak RSS of the 17-clue run.
@@ -33,7 +34,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -152,16 +152,24 @@ def per_core(args: argparse.Namespace, sets: dict[str, np.ndarray]) -> list[dict
 
 
 def cli_seconds(arguments: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of one command-line run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Wall seconds and peak RSS (KiB) of one command-line run (that child's own peak:
+    ``os.wait4``, not the largest child so far that ``RUSAGE_CHILDREN`` reports)."""
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "parallel_backtrack.sudoku", *arguments], check=True,
-                   stdout=subprocess.DEVNULL, env=env, timeout=600)
+    child = subprocess.Popen([sys.executable, "-m", "parallel_backtrack.sudoku", *arguments],
+                             stdout=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - started
-    return seconds, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise subprocess.CalledProcessError(child.returncode, child.args)
+    return seconds, usage.ru_maxrss
 
 
 def whole_process(args: argparse.Namespace, sets: dict[str, np.ndarray]) -> dict[str, float]:
+    """The ``--process`` rows; the package's bytecode compiled first (``compileall``, as
+    ``pip install`` does), so no run compiles the sources it imports."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "parallel_backtrack")],
+                   check=True, timeout=300)
     found: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as folder:
         hard = write_tdoku_file(sets["hard"], Path(folder), "hard")
@@ -173,13 +181,17 @@ def whole_process(args: argparse.Namespace, sets: dict[str, np.ndarray]) -> dict
             cli = [cli_seconds([str(file)])[0] for _ in range(args.repeats)]
             found[f"{label} in process s"] = statistics.median(inside)
             found[f"{label} command line s"] = statistics.median(cli)
-        found["17-clue --json s"] = statistics.median(
-            [cli_seconds([str(clue), "--json"])[0] for _ in range(args.repeats)])
+        runs = [cli_seconds([str(clue), "--json"]) for _ in range(args.repeats)]
+        found["17-clue --json s"] = statistics.median(run[0] for run in runs)
+        found["17-clue --json peak RSS MB"] = max(run[1] for run in runs) / 1024
         found["17-clue peak RSS MB"] = cli_seconds([str(clue)])[1] / 1024
         for workers in (1, 2):
             seconds, _ = timed(lambda w=workers: solve_batch(sets["hard"], workers=w),
                                args.repeats)
             found[f"hard {workers} worker(s) s"] = statistics.median(seconds)
+            found[f"hard command line {workers} worker(s) s"] = statistics.median(
+                [cli_seconds([str(hard), "--workers", str(workers)])[0]
+                 for _ in range(args.repeats)])
         colds = []
         for _ in range(args.cold_repeats):
             with tempfile.TemporaryDirectory() as cache:

@@ -10,7 +10,7 @@ from sudoku_data import DATA, HARDEST
 from parallel_backtrack.sudoku.__main__ import main
 from parallel_backtrack.sudoku.batch_io import read_batch
 from parallel_backtrack.sudoku.kernel.batch import UNFINISHED, count_batch, solve_batch
-from parallel_backtrack.sudoku.kernel9.search import search_many9
+from parallel_backtrack.sudoku.kernel9.search import scratch, search_many9
 from parallel_backtrack.sudoku.kernel9.tables import BAND_KEEP, KEEP9, PEERS
 from parallel_backtrack.sudoku.space import is_valid_solution
 
@@ -143,7 +143,7 @@ def test_a_node_budget_and_the_stop_flag() -> None:
     assert (again.counts == full.counts).all()
     values = np.zeros(givens.shape, np.uint8)
     counts, nodes = np.zeros(20, np.int64), np.zeros(20, np.int64)
-    search_many9(givens, 1, 0, np.ones(1, np.uint8), values, counts, nodes)
+    search_many9(givens, 1, 0, np.ones(1, np.uint8), values, counts, nodes, *scratch())
     assert (counts == UNFINISHED).all() and (nodes == 0).all()
 
 
@@ -225,9 +225,36 @@ def test_the_numpy_givens_check_equals_the_compiled_one() -> None:
     from parallel_backtrack.sudoku.batch_io import _broken_9x9, broken_rows
 
     rng = np.random.default_rng(3)
-    for keep in (3, 6, 10):
-        givens = rng.integers(1, 12, (3000, 81)).astype(np.uint8)
-        givens[rng.random((3000, 81)) > keep / 81] = 0
+    for keep, rows in ((3, 3000), (6, 9000), (10, 3000)):  # 9000: in three slices
+        givens = rng.integers(1, 12, (rows, 81)).astype(np.uint8)
+        givens[rng.random((rows, 81)) > keep / 81] = 0
         broken = _broken_9x9(givens)
         assert 0 < broken.mean() < 1
         assert (broken == broken_rows(3, givens)).all()
+
+
+COMPILE_ONCE = """
+import numpy as np
+from parallel_backtrack.sudoku.kernel.batch import count_batch, solve_batch
+from parallel_backtrack.sudoku.kernel9 import band, search
+givens = np.zeros((2, 81), np.uint8)
+givens[1, :9] = np.arange(1, 10)
+solve_batch(givens)
+count_batch(givens, limit=2)
+helpers = (band.propagate, band.choose_cell, band.digits_of, band.load_givens,
+           search._store_values, search.search_one, search.search_many9)
+print(*(len(f.signatures) for f in helpers))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_first_run_compiles_each_band_helper_once(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # an empty cache: all compiled
+    out = subprocess.run([sys.executable, "-c", COMPILE_ONCE], env=env, capture_output=True,
+                         text=True, timeout=590, check=True).stdout
+    assert out.split() == ["1"] * 7

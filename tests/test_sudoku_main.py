@@ -198,3 +198,42 @@ def test_runs_as_a_module_without_a_traceback() -> None:
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=100)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert len(bad.stderr.splitlines()) == 1
+
+
+UNSOLVABLE_LINE = "12345678." + "........9" + "." * 63  # consistent givens, A9 left empty
+
+
+def _without_seconds(text: str) -> list[str]:
+    """The answer lines, the seconds taken out (the summary line dropped)."""
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("solved "):
+            continue
+        if line.startswith("{"):
+            data = json.loads(line)
+            data.pop("seconds")
+            line = json.dumps(data)
+        lines.append(line.split("\tseconds=")[0])
+    return lines
+
+
+@pytest.mark.timeout(300)
+def test_bulk_blocks_print_as_each_result_would(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    from parallel_backtrack.sudoku.batch_io import parse_batch
+    from parallel_backtrack.sudoku.results import ResultBlock
+    from parallel_backtrack.sudoku.runner import Job, kernel_results
+
+    puzzles = (DATA / "norvig_top95.txt").read_text().split()
+    text = "\n".join([*puzzles[:40], UNSOLVABLE_LINE, *puzzles[40:]]) + "\n"
+    path = tmp_path / "96.txt"
+    path.write_text(text)
+    for options in ([], ["--count"], ["--stats"], ["--count", "--limit", "2", "--stats"],
+                    ["--json"], ["--json", "--count", "--stats"]):
+        code, bulk, _ = run(capsys, str(path), *options)
+        again, each, _ = run(capsys, str(path), *options, "--verify")  # one result a puzzle
+        assert code == again == 1  # one unsolvable
+        assert _without_seconds(bulk) == _without_seconds(each) and len(bulk.splitlines()) >= 96
+    found = list(kernel_results(parse_batch(text), Job(), slice_puzzles=7))
+    assert all(isinstance(item, ResultBlock) for item in found) and len(found) == 14
+    assert sum(len(item) for item in found if isinstance(item, ResultBlock)) == 96

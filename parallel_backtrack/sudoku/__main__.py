@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import io
 import itertools
-import json
 import re
 import sys
 import time
@@ -60,10 +59,11 @@ from parallel_backtrack._jit_paths import is_compiled
 from parallel_backtrack.viz.options import add_html_options
 from parallel_backtrack.viz.page import PageError
 
-from .formats import PuzzleEntry, format_grid, parse_one, read_puzzles
+from .formats import PuzzleEntry, read_puzzles
 from .orders import ORDERS
+from .output import print_block, print_result
 from .propagate import PROPAGATORS
-from .results import FAILED, INVALID, SOLVED, STOPPED, PuzzleResult, Summary
+from .results import PuzzleResult, ResultBlock, Summary
 from .runner import Job, kernel_results, solve_entries, solve_entry, solve_entry_reported
 from .space import KERNELS
 
@@ -182,38 +182,6 @@ def parse_batch(raw: bytes) -> Batch:
     return parse(raw)
 
 
-def _fields(result: PuzzleResult, args: argparse.Namespace) -> str:
-    """The tab-separated fields after the answer: count (``>=`` when partial), stats."""
-    text = ""
-    if args.count:
-        text += f"\tcount{'>=' if result.status == STOPPED else '='}{result.count}"
-    if args.stats:
-        text += f"\tnodes={result.nodes}\tseconds={result.seconds:.4f}"
-    return text
-
-
-def _answer(result: PuzzleResult) -> str:
-    if result.status in (INVALID, FAILED):
-        return f"{result.status}: {result.error}"
-    if result.status == STOPPED:
-        return f"stopped ({result.stop_reason}): {result.solution or 'no solution found yet'}"
-    return result.solution if result.status == SOLVED and result.solution else "unsolvable"
-
-
-def _text_line(result: PuzzleResult, args: argparse.Namespace) -> str:
-    return _answer(result) + _fields(result, args)
-
-
-def _text_grid(result: PuzzleResult, args: argparse.Namespace) -> str:
-    if result.status not in (SOLVED, STOPPED) or result.solution is None:
-        return _text_line(result, args)
-    extra = _fields(result, args).lstrip("\t").replace("\t", "  ")
-    if result.status == STOPPED:
-        extra = f"stopped ({result.stop_reason}), partial" + (f": {extra}" if extra else "")
-    cells = result.cells if result.cells is not None else parse_one(result.solution)
-    return format_grid(cells) + (f"\n{extra}" if extra else "")
-
-
 def _check(args: argparse.Namespace) -> None:
     engine_problem = _cli.check_engine_options(args)
     if engine_problem:
@@ -305,15 +273,6 @@ def _each_split(entries: list[PuzzleEntry], job: Job, args: argparse.Namespace,
             return
 
 
-def _print(result: PuzzleResult, args: argparse.Namespace, alone: bool) -> None:
-    if args.json:
-        print(json.dumps(result.as_json(args.count)), flush=not alone)
-    elif alone:
-        print(_text_grid(result, args))
-    else:
-        print(_text_line(result, args), flush=False)
-
-
 def _finish(summary: Summary, stop: str | None, total: int, seconds: float,
             args: argparse.Namespace) -> int:
     """The summary line (stdout, or stderr with --json --stats) and the exit status."""
@@ -349,7 +308,7 @@ def run(args: argparse.Namespace) -> int:
 
         trace = html_trace(args, entries if batch is None else None)
     started, summary, stop = time.perf_counter(), Summary(), None
-    results: Iterator[PuzzleResult] = iter(())
+    results: Iterator[PuzzleResult | ResultBlock] = iter(())
     reports: list[SearchReport] = []
     try:
         if batch is None:
@@ -357,9 +316,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             results = kernel_results(batch, _job(args), workers=args.workers, bands=bands)
         for result in results:
+            if isinstance(result, ResultBlock):
+                summary.add_block(result)
+                print_block(result, args)
+                continue
             summary.add(result)
             stop = stop or result.stop_reason
-            _print(result, args, alone=total == 1)
+            print_result(result, args, alone=total == 1)
     except (KeyboardInterrupt, SystemError) as error:  # between puzzles, or waiting
         if not _cli.interrupted(error):
             raise

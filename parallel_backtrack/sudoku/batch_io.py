@@ -36,6 +36,7 @@ from .kernel.read import SYMBOLS, Batch, broken_rows, read_clean, symbol_lines
 from .puzzle import InvalidPuzzleError, check_givens
 
 __all__ = ["Batch", "parse_batch", "puzzle_lines", "read_batch"]
+SLICE_ROWS = 4096  # rows of a file read or checked at once (small temporaries)
 
 
 def puzzle_lines(values: np.ndarray) -> list[str]:
@@ -78,11 +79,20 @@ def _decodes(raw: bytes) -> bool:
 
 def _broken_9x9(givens: np.ndarray) -> np.ndarray:
     """``broken_rows`` for 9x9 in numpy (nothing to compile): a value above 9, or a
-    value twice in a unit (the sum of a unit's value bits differs from their union)."""
+    value twice in a unit (the sum of a unit's value bits differs from their union).
+    In slices of ``SLICE_ROWS`` rows, so the temporaries stay small."""
+    broken = np.zeros(len(givens), dtype=bool)
+    for top in range(0, len(givens), SLICE_ROWS):
+        broken[top:top + SLICE_ROWS] = _broken_slice(givens[top:top + SLICE_ROWS])
+    return broken
+
+
+def _broken_slice(givens: np.ndarray) -> np.ndarray:
     values = givens.astype(np.int16)
-    bits = np.where(values > 0, np.left_shift(1, np.clip(values - 1, 0, 14)), 0)
+    bits = np.left_shift(np.int16(1), np.clip(values - 1, 0, 14), dtype=np.int16)
+    bits[values == 0] = 0
     broken: np.ndarray = np.asarray((values > 9).any(axis=1))
-    grids = bits.astype(np.int16).reshape(-1, 9, 9)
+    grids = bits.reshape(-1, 9, 9)
     boxes = grids.reshape(-1, 3, 3, 3, 3)  # band, row in band, stack, column in stack
     parts = ([grids[:, :, k] for k in range(9)], [grids[:, k, :] for k in range(9)],
              [boxes[:, :, k // 3, :, k % 3] for k in range(9)])
@@ -115,11 +125,11 @@ def _plain_9x9(raw: bytes) -> Batch | None:
         return None
     where = starts[cells]
     givens = np.empty((len(where), 81), dtype=np.uint8)
-    for top in range(0, len(where), 4096):  # in slices: no 8-byte index per cell at once
-        values = SYMBOLS[data[where[top:top + 4096, None] + np.arange(81)]]
+    for top in range(0, len(where), SLICE_ROWS):  # in slices: no 8-byte index per cell at once
+        values = SYMBOLS[data[where[top:top + SLICE_ROWS, None] + np.arange(81)]]
         if (values < 0).any():
             return None
-        givens[top:top + 4096] = values
+        givens[top:top + SLICE_ROWS] = values
     numbers = np.flatnonzero(cells).astype(np.int64) + 1
     broken = _broken_9x9(givens)
     errors = [(int(numbers[i]), _givens_error(givens[i])) for i in np.flatnonzero(broken)]

@@ -18,6 +18,7 @@ Example: ``invalid(0, 3, "no puzzle")`` is the row for line 3 of a file.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +67,25 @@ class PuzzleResult:
         return data
 
 
+@dataclass(frozen=True)
+class ResultBlock:
+    """Puzzles ``first_index``, ``first_index + 1``, ... of a file, each ``solved``
+    (``counts > 0``) or ``unsolvable``: their file ``lines``, ``solutions`` (one line of
+    cells each; ignored where the count is 0), ``counts`` (1 or 0 when solving),
+    ``nodes``, and the ``seconds`` of each (their slice's time per puzzle)."""
+
+    first_index: int
+    lines: Sequence[int]
+    solutions: Sequence[str]
+    counts: Sequence[int]
+    nodes: Sequence[int]
+    seconds: float
+    counted: bool  # counting: each count is the puzzle's (else 1 or 0 for solved or not)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+
 def invalid(index: int, line: int, error: object) -> PuzzleResult:
     """The result for an entry that is no puzzle (unreadable or contradictory givens)."""
     return PuzzleResult(index, line, INVALID, error=f"line {line}: {error}")
@@ -95,6 +115,14 @@ class Summary:
         setattr(self, result.status, getattr(self, result.status) + 1)
         self.nodes += result.nodes
         self.solutions += result.count or 0
+
+    def add_block(self, block: ResultBlock) -> None:
+        solved = sum(1 for count in block.counts if count > 0)
+        self.solved += solved
+        self.unsolvable += len(block) - solved
+        self.nodes += int(sum(block.nodes))
+        if block.counted:
+            self.solutions += int(sum(block.counts))
 
     @property
     def puzzles(self) -> int:

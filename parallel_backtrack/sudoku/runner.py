@@ -66,6 +66,7 @@ from .results import (
     STOPPED,
     UNSOLVABLE,
     PuzzleResult,
+    ResultBlock,
     invalid,
     wrong_solution,
 )
@@ -73,6 +74,9 @@ from .search import Findings, solve_then_count, space_for
 from .space import SudokuSpace, is_valid_solution
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from .kernel.batch import BatchResult
     from .kernel.read import Batch
 
 # Nodes of one Python-path slice between looks at the clock (9x9: some 0.03 s).
@@ -285,7 +289,7 @@ BULK_BUDGET = 100_000
 
 
 def kernel_results(batch: Batch, job: Job, *, workers: int = 1, slice_puzzles: int = 4096,
-                   bands: bool = False) -> Iterator[PuzzleResult]:
+                   bands: bool = False) -> Iterator[PuzzleResult | ResultBlock]:
     """Every puzzle of a bulk-read ``kernel_read.Batch`` through the compiled kernel, in
     file order, with its unreadable lines as ``invalid`` results.
 
@@ -294,9 +298,58 @@ def kernel_results(batch: Batch, job: Job, *, workers: int = 1, slice_puzzles: i
     one with ``solve_entry``.  So a Ctrl-C ends the run within moments, and nodes are
     those of the search that gave the answer.  ``seconds`` is the slice's time per puzzle.
     With ``bands``, 9x9 puzzles go through the band kernel (``propagation="auto"``).
+    A file with no bad line, without ``verify``, comes as ``ResultBlock`` runs (and the
+    one-by-one puzzles as results); otherwise one result per puzzle.
     """
+    if batch.errors or job.verify:
+        yield from _each_result(batch, job, workers, slice_puzzles, bands)
+        return
+    import numpy as np
+
     from .batch_io import puzzle_lines
-    from .kernel.batch import UNFINISHED, count_batch, solve_batch
+    from .kernel.batch import UNFINISHED
+    for first in range(0, len(batch.givens), slice_puzzles):
+        done = min(first + slice_puzzles, len(batch.givens))
+        found = _slice(batch.givens[first:done], job, workers, bands)
+        counts, nodes = found.counts.tolist(), found.nodes.tolist()
+        lines, seconds = puzzle_lines(found.values), found.seconds / (done - first)
+        start = 0
+        for at in [*np.flatnonzero(found.counts == UNFINISHED).tolist(), done - first]:
+            if at > start:
+                yield ResultBlock(first + start, batch.lines[first + start:first + at].tolist(),
+                                  lines[start:at], counts[start:at], nodes[start:at], seconds,
+                                  job.count)
+            if at < done - first:
+                result = _one_by_one(batch, first + at, first + at, job, workers)
+                yield result
+                if result.stop_reason is not None:
+                    return
+            start = at + 1
+
+
+def _slice(givens: np.ndarray, job: Job, workers: int, bands: bool) -> BatchResult:
+    """One slice through ``kernel.batch``, each puzzle on a budget of ``BULK_BUDGET``."""
+    from .kernel.batch import count_batch, solve_batch
+
+    propagation = "auto" if bands else job.propagation
+    if job.count:
+        return count_batch(givens, job.order, propagation, limit=job.limit, workers=workers,
+                           budget=BULK_BUDGET)
+    return solve_batch(givens, job.order, propagation, workers=workers, budget=BULK_BUDGET)
+
+
+def _one_by_one(batch: Batch, index: int, row: int, job: Job, workers: int) -> PuzzleResult:
+    """A puzzle the bulk slice left unfinished, searched on its own."""
+    cells = tuple(int(v) for v in batch.givens[row])
+    return solve_entry(index, PuzzleEntry(int(batch.lines[row]), cells=cells), job,
+                       workers=workers)
+
+
+def _each_result(batch: Batch, job: Job, workers: int, slice_puzzles: int,
+                 bands: bool) -> Iterator[PuzzleResult]:
+    """``kernel_results`` one result per puzzle, bad lines and ``verify`` included."""
+    from .batch_io import puzzle_lines
+    from .kernel.batch import UNFINISHED
 
     rows = {int(line): row for row, line in enumerate(batch.lines)}
     errors = dict(batch.errors)
@@ -310,20 +363,12 @@ def kernel_results(batch: Batch, job: Job, *, workers: int = 1, slice_puzzles: i
         row = rows[line]
         if row >= done:
             first, done = row, min(row + slice_puzzles, len(batch.givens))
-            part = batch.givens[first:done]
-            propagation = "auto" if bands else job.propagation
-            if job.count:
-                found = count_batch(part, job.order, propagation, limit=job.limit,
-                                    workers=workers, budget=BULK_BUDGET)
-            else:
-                found = solve_batch(part, job.order, propagation, workers=workers,
-                                    budget=BULK_BUDGET)
+            found = _slice(batch.givens[first:done], job, workers, bands)
             lines = puzzle_lines(found.values)
         at, seconds = row - first, found.seconds / (done - first)
         count = int(found.counts[at])
         if count == UNFINISHED:
-            cells = tuple(int(v) for v in batch.givens[row])
-            result = solve_entry(index, PuzzleEntry(line, cells=cells), job, workers=workers)
+            result = _one_by_one(batch, index, row, job, workers)
             yield result
             if result.stop_reason is not None:
                 return

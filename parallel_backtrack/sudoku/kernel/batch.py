@@ -39,16 +39,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from parallel_backtrack._jit_cache import compile_notice
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
-from ..kernel9.search import search_many9
+from ..kernel9.search import UNFINISHED, scratch, search_many9
 from .calls import COMPILED, call_kernel, check_box, order_code, propagation_code
 from .read import PUZZLE_CELLS
-from .search import FEWEST, UNFINISHED, search_many
 from .tables import kernel_tables
 
 __all__ = ["BACKENDS", "BATCH_PROPAGATIONS", "UNFINISHED", "BatchResult", "count_batch",
@@ -56,6 +56,7 @@ __all__ = ["BACKENDS", "BATCH_PROPAGATIONS", "UNFINISHED", "BatchResult", "count
 BACKENDS = ("threads", "loky")
 BANDS = -1  # the propagation code of the 9x9 band kernel (``sudoku/kernel9``)
 BATCH_PROPAGATIONS = ("auto", "bands")  # besides the kernel's own propagator names
+FEWEST = 1  # ``kernel.search.FEWEST``: the band kernel's runs never load the general kernel
 
 
 @dataclass(frozen=True)
@@ -112,8 +113,10 @@ def _search_part(givens: np.ndarray, box: int, codes: tuple[int, int, int, int],
     ``BANDS``, else the general one."""
     order, propagation, limit, budget = codes
     if propagation == BANDS:
-        call_kernel(search_many9, givens, limit, budget, stop, values, counts, nodes)
+        call_kernel(search_many9, givens, limit, budget, stop, values, counts, nodes, *scratch())
     else:
+        from .search import search_many
+
         call_kernel(search_many, givens, propagation, order, kernel_tables(box).as_tuple(),
                     limit, budget, stop, values, counts, nodes)
 
@@ -175,7 +178,7 @@ def _in_processes(givens: np.ndarray, box: int, codes: tuple[int, int, int, int]
 def _propagation(name: str, box: int, order: str) -> int:
     """The code of a batch's propagation name (``auto``, ``bands`` or a kernel one)."""
     if name == "auto":
-        return BANDS if box == 3 and order_code(order) == FEWEST else propagation_code("units")
+        return BANDS if box == 3 and order == "fewest" else propagation_code("units")
     if name == "bands":
         if box != 3:
             raise ValueError(f"propagation 'bands' is for 9x9 puzzles only, got box {box}")
@@ -191,6 +194,17 @@ def _propagation(name: str, box: int, order: str) -> int:
                                         (*BATCH_PROPAGATIONS, *PROPAGATION_CODES)))
 
 
+def _notice(propagation: int) -> Any:
+    """``compile_notice`` for the kernel a batch runs."""
+    kernel: Any = search_many9
+    if propagation != BANDS:
+        from .search import search_many
+
+        kernel = search_many
+    what, seconds = COMPILED[kernel.__module__]
+    return compile_notice(what, [kernel], seconds)
+
+
 def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, workers: int,
                backend: str, budget: int | None) -> BatchResult:
     from parallel_backtrack.engine import resolve_workers
@@ -201,12 +215,12 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
                                or not isinstance(budget, (int, np.integer)) or budget < 1):
         raise ValueError(f"budget must be None or a positive integer, got {budget!r}")
     array, box = _check_givens_array(givens)
-    codes = (order_code(order), _propagation(propagation, box, order), limit, int(budget or 0))
+    code = _propagation(propagation, box, order)
+    codes = (FEWEST if code == BANDS and order == "fewest" else order_code(order), code, limit,
+             int(budget or 0))
     workers = resolve_workers(workers)
     started = time.perf_counter()
-    kernel = search_many9 if codes[1] == BANDS else search_many
-    what, seconds = COMPILED[kernel.__module__]
-    with compile_notice(what, [kernel], seconds):
+    with _notice(code):
         if workers == 1 or array.shape[0] < 2:
             values, counts, nodes = search_chunk(array, box, *codes)
         elif backend == "threads":

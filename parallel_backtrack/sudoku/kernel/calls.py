@@ -19,8 +19,6 @@ from parallel_backtrack._jit_cache import compile_notice
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean, is_interrupt
 
 from ..boxes import BOX_SIZES, check_box
-from .propagate import PROPAGATION_CODES
-from .search import ORDER_CODES
 
 __all__ = ["BOX_SIZES", "call_kernel", "check_box", "order_code", "propagation_code"]
 T = TypeVar("T")
@@ -52,6 +50,8 @@ def call_kernel(function: Callable[..., T], *args: Any) -> T:
 
 def order_code(order: str) -> int:
     """The kernel's code for an order name; UnknownNameError with a "did you mean"."""
+    from .search import ORDER_CODES  # (the general kernel: not loaded for the band kernel)
+
     if not isinstance(order, str) or order not in ORDER_CODES:
         raise UnknownNameError(did_you_mean("order", order, ORDER_CODES))
     return ORDER_CODES[order]
@@ -59,6 +59,8 @@ def order_code(order: str) -> int:
 
 def propagation_code(propagation: str) -> int:
     """The kernel's code for a propagator name; UnknownNameError with a "did you mean"."""
+    from .propagate import PROPAGATION_CODES  # (the general kernel, as in ``order_code``)
+
     if not isinstance(propagation, str) or propagation not in PROPAGATION_CODES:
         raise UnknownNameError(did_you_mean("propagation", propagation, PROPAGATION_CODES))
     return PROPAGATION_CODES[propagation]

@@ -49,9 +49,9 @@ NAKED = 27  # dirty bit NAKED + b: band b may hold new naked singles
 WORDS = 30
 DEAD = -1
 COLUMN_SPREAD = 0x40201  # a 9-bit set of columns times this: those columns in all 3 rows
-_NO_REFCOUNTS = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
-hot_njit = njit(cache=True, **_NO_REFCOUNTS)  # type: ignore[call-overload]
-inline_njit = njit(cache=True, inline="always", **_NO_REFCOUNTS)  # type: ignore[call-overload]
+NO_REFCOUNTS = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+hot_njit = njit(cache=True, **NO_REFCOUNTS)  # type: ignore[call-overload]
+inline_njit = njit(cache=True, inline="always", **NO_REFCOUNTS)  # type: ignore[call-overload]
 
 # The bit intrinsics below repeat sudoku/kernel/bits.py's on purpose: a kernel folder's
 # numba cache is stamped by its own sources only, so a helper inlined from another

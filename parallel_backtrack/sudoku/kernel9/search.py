@@ -21,6 +21,7 @@ from numba import njit
 from .band import (
     ALL27,
     DEAD,
+    NO_REFCOUNTS,
     SOLVED,
     WORDS,
     bit_count,
@@ -79,16 +80,16 @@ def _next_digit(s, k, pending):  # type: ignore[no-untyped-def]
 def search_one(givens, index, s, cells, untried, limit, budget, values):  # type: ignore[no-untyped-def]
     """Solve or count puzzle ``index``: ``(count, nodes, finished)``; the first
     solution goes to ``values[index]``."""
-    nodes = 1
+    nodes, root = 1, np.int64(0)  # (an int64, not the literal 0: one compile per callee)
     dirty = load_givens(givens, index, s)
-    if dirty == DEAD or not propagate(s, 0, dirty):
+    if dirty == DEAD or not propagate(s, root, dirty):
         return 0, nodes, True
-    if _is_solved(s, 0):
-        _store_values(s, 0, values, index)
+    if _is_solved(s, root):
+        _store_values(s, root, values, index)
         return 1, nodes, True
-    cells[0] = choose_cell(s, 0)
-    untried[0] = digits_of(s, 0, cells[0])
-    count, depth = 0, 0
+    cells[0] = choose_cell(s, root)
+    untried[0] = digits_of(s, root, cells[0])
+    count, depth = 0, root
     while depth >= 0:
         if (limit > 0 and count >= limit) or (budget > 0 and nodes >= budget):
             return count, nodes, limit > 0 and count >= limit
@@ -115,13 +116,19 @@ def search_one(givens, index, s, cells, untried, limit, budget, values):  # type
     return count, nodes, True
 
 
-@njit(cache=True, nogil=True)
-def search_many9(givens, limit, budget, stop, values, counts, nodes):  # type: ignore[no-untyped-def]
+def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The working arrays of one ``search_many9`` call (one per thread): the stack
+    of states, and per level the cell guessed on and the digits left to try."""
+    return (np.empty((LEVELS, WORDS), dtype=np.int64), np.zeros(LEVELS, dtype=np.int64),
+            np.zeros(LEVELS, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)  # type: ignore[call-overload]
+def search_many9(givens, limit, budget, stop, values, counts, nodes, s, cells, untried):  # type: ignore[no-untyped-def]
     """Solve (``limit`` 1) or count every 9x9 puzzle of ``givens`` (``uint8
-    [puzzles, 81]``); the same contract as ``kernel.search.search_many``."""
-    s = np.empty((LEVELS, WORDS), dtype=np.int64)
-    cells = np.zeros(LEVELS, dtype=np.int64)
-    untried = np.zeros(LEVELS, dtype=np.int64)
+    [puzzles, 81]``); the same contract as ``kernel.search.search_many``, with the
+    ``scratch()`` arrays last (allocated by the caller: nothing here needs numba's
+    runtime, and nothing compiles for it)."""
     for i in range(givens.shape[0]):
         values[i, :] = 0
         if stop[0]:

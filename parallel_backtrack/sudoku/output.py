@@ -1,0 +1,105 @@
+"""What the command line prints for each puzzle: a grid, a line, or a JSON Lines object.
+
+Glossary
+--------
+line
+    One puzzle's answer on one line: the solution (or ``unsolvable``,
+    ``invalid: ...``, ``stopped (...): ...``), then tab-separated fields:
+    ``count=N`` (``count>=N`` when stopped) with ``--count``, ``nodes=`` and
+    ``seconds=`` with ``--stats``.
+grid
+    The answer of a file's only puzzle, drawn (``formats.format_grid``), the fields
+    below it.
+block
+    ``results.ResultBlock``: many solved or unsolvable puzzles of a file read in bulk,
+    written with one call, each exactly as its own result would be.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .formats import format_grid, parse_one
+from .results import FAILED, INVALID, SOLVED, STOPPED, UNSOLVABLE, PuzzleResult, ResultBlock
+
+
+def _fields(result: PuzzleResult, args: argparse.Namespace) -> str:
+    """The tab-separated fields after the answer: count (``>=`` when partial), stats."""
+    text = ""
+    if args.count:
+        text += f"\tcount{'>=' if result.status == STOPPED else '='}{result.count}"
+    if args.stats:
+        text += f"\tnodes={result.nodes}\tseconds={result.seconds:.4f}"
+    return text
+
+
+def _answer(result: PuzzleResult) -> str:
+    if result.status in (INVALID, FAILED):
+        return f"{result.status}: {result.error}"
+    if result.status == STOPPED:
+        return f"stopped ({result.stop_reason}): {result.solution or 'no solution found yet'}"
+    return result.solution if result.status == SOLVED and result.solution else "unsolvable"
+
+
+def text_line(result: PuzzleResult, args: argparse.Namespace) -> str:
+    return _answer(result) + _fields(result, args)
+
+
+def text_grid(result: PuzzleResult, args: argparse.Namespace) -> str:
+    if result.status not in (SOLVED, STOPPED) or result.solution is None:
+        return text_line(result, args)
+    extra = _fields(result, args).lstrip("\t").replace("\t", "  ")
+    if result.status == STOPPED:
+        extra = f"stopped ({result.stop_reason}), partial" + (f": {extra}" if extra else "")
+    cells = result.cells if result.cells is not None else parse_one(result.solution)
+    return format_grid(cells) + (f"\n{extra}" if extra else "")
+
+
+def print_result(result: PuzzleResult, args: argparse.Namespace, alone: bool) -> None:
+    if args.json:
+        print(json.dumps(result.as_json(args.count)), flush=not alone)
+    elif alone:
+        print(text_grid(result, args))
+    else:
+        print(text_line(result, args), flush=False)
+
+
+def print_block(block: ResultBlock, args: argparse.Namespace) -> None:
+    """Every puzzle of ``block`` as ``print_result`` would print it on its own, in one
+    write (flushed with ``--json``, as each object is)."""
+    lines = _json_lines(block, args) if args.json else _text_lines(block, args)
+    sys.stdout.write("\n".join(lines) + "\n")
+    if args.json:
+        sys.stdout.flush()
+
+
+def _text_lines(block: ResultBlock, args: argparse.Namespace) -> list[str]:
+    stats = f"\tseconds={block.seconds:.4f}" if args.stats else ""
+    answers = [solution if count else UNSOLVABLE
+               for solution, count in zip(block.solutions, block.counts)]
+    if args.count and args.stats:
+        return [f"{answer}\tcount={count}\tnodes={nodes}{stats}"
+                for answer, count, nodes in zip(answers, block.counts, block.nodes)]
+    if args.count:
+        return [f"{answer}\tcount={count}" for answer, count in zip(answers, block.counts)]
+    if args.stats:
+        return [f"{answer}\tnodes={nodes}{stats}" for answer, nodes in zip(answers, block.nodes)]
+    return answers
+
+
+def _json_lines(block: ResultBlock, args: argparse.Namespace) -> list[str]:
+    """``json.dumps(result.as_json(args.count))`` of each puzzle, built as text (a
+    solution is cell symbols and needs no escaping)."""
+    seconds = json.dumps(round(block.seconds, 6))
+    out = []
+    for index, (line, solution, count, nodes) in enumerate(
+            zip(block.lines, block.solutions, block.counts, block.nodes), block.first_index):
+        head = f'{{"index": {index}, "line": {line}, "status": '
+        answer = f'"{SOLVED}", "solution": "{solution}"' if count else f'"{UNSOLVABLE}", ' \
+                 '"solution": null'
+        tail = f', "count": {count}' if args.count else ""
+        out.append(f'{head}{answer}, "nodes": {nodes}, "seconds": {seconds}, '
+                   f'"complete": true{tail}}}')
+    return out
