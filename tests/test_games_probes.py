@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from test_games_helpers import positions
 
 from parallel_backtrack.engine import VirtualExecutor, make_executor
 from parallel_backtrack.games import minimax
@@ -48,24 +47,10 @@ def test_probes_at_once_give_the_sequential_score(moves, probes):
     assert found.probes >= 1 or found.tasks == 0  # none when the split plies decide
 
 
-def _positions(board: Board, count: int, stones: int, seed: int) -> list:
-    rng, out = random.Random(seed), []
-    while len(out) < count:
-        position = board.parse("")
-        for _ in range(stones):
-            position = board.play(position, rng.choice(
-                [c for c in range(board.width) if board.can_play(position, c)]))
-            if board.last_mover_won(position):
-                break
-        else:
-            out.append(position)
-    return out
-
-
 @pytest.mark.parametrize("probes", [2, 4])
 def test_probes_at_once_against_plain_minimax(probes):
     board = Board(5, 4)
-    ends = _positions(board, 6, 11, seed=probes)
+    ends = positions(board, 11, 6, seed=probes)
     found = [parallel_solve(board, p, workers=3, backend="threads", tt_mb=1,
                             split_depth=2, probes=probes).score for p in ends]
     assert found == [minimax(Connect4Game(board), p).value for p in ends]

@@ -12,7 +12,7 @@ Part
 ThresholdSpace, CutSpace, Frontier
     The problem's side (see ``threshold.py``): a CutSpace cuts its own frontier
     (usually compiled); any other space gets ``ListFrontier``, a breadth-first
-    cut in Python, and ``search_subtrees``.
+    cut in Python, and ``threshold_tasks.search_budgeted``.
 shares
     Relative task sizes, in dispatch order (``task_sizes``); ``pack`` cuts the
     frontier's expected sizes into contiguous ranges that follow them.
@@ -122,23 +122,6 @@ class ListFrontier:
                 end -= 1
             found.append(1.0 + (known[key[:end]] if end >= 0 else 0))
         return found
-
-
-def search_subtrees(space: ThresholdSpace, states: list[Any], bound: float, complete: bool,
-                    stop: Callable[[int], bool]) -> Part:
-    """``search_part`` of any space: ``search_below`` each state in turn."""
-    nodes, least, found = [], INFINITE, None
-    for offset, state in enumerate(states):
-        if not complete and stop(0):
-            break
-        result = space.search_below(state, bound, complete, stop)
-        nodes.append(result.nodes)
-        least = min(least, result.next_bound)
-        if result.solution is not None and found is None:
-            found = (offset, result.solution)
-            if not complete:
-                break
-    return Part(nodes, least, found)
 
 
 def pack(weights: Sequence[float], shares: Sequence[float]) -> list[tuple[int, int]]:

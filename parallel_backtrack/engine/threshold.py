@@ -20,7 +20,7 @@ CutSpace
     A ThresholdSpace with the fast hooks: ``cut(bound, target, previous) ->
     Frontier`` (usually compiled) and ``search_part(part, bound, complete, stop)
     -> Part``.  Any other space gets ``ListFrontier``, a breadth-first cut in
-    Python, and ``search_subtrees``.
+    Python, and ``search_budgeted``.
 Frontier
     The subtrees of one iteration at one depth, in search order: ``len()``, the
     nodes generated above them, the least f over the bound met there, a solution
