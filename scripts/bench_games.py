@@ -225,6 +225,15 @@ def concurrency(branching: int, depth: int, seed: int, split: int) -> dict:
             "mean_running": sum(e - s for s, e in spans) / wall}
 
 
+def _curve_point(workers: int, base: float, clock: float, busy: float) -> dict:
+    """One row of a simulated curve: efficiency is the speedup over the one-worker
+    clock divided by P; busy is the tasks' seconds over P x clock (a task still running
+    when the value is known counts whole, so it can pass 1)."""
+    speedup = base / clock
+    return {"workers": workers, "clock_s": clock, "speedup": speedup,
+            "efficiency": speedup / workers, "busy": busy}
+
+
 def simulate(branching: int, depth: int, seed: int, split: int,
              workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)) -> list[dict]:
     """Young Brothers Wait on P virtual workers (engine/virtual.py): every task runs
@@ -238,8 +247,7 @@ def simulate(branching: int, depth: int, seed: int, split: int,
         executor = VirtualExecutor(count)
         found = parallel_alphabeta(game, executor=executor, split_depth=split)
         base = base or executor.clock
-        rows.append({"workers": count, "clock_s": executor.clock, "speedup": base /
-                     executor.clock, "efficiency": executor.efficiency(),
+        rows.append({**_curve_point(count, base, executor.clock, executor.efficiency()),
                      "nodes": found.nodes, "tasks": found.tasks})
     return rows
 
@@ -260,8 +268,7 @@ def simulate_c4(moves: str, split: int,
                                split_depth=split, helpers=False,  # no twins when simulated
                                probes=probes)
         base = base or executor.clock
-        rows.append({"workers": count, "clock_s": executor.clock, "speedup": base /
-                     executor.clock, "efficiency": executor.efficiency(),
+        rows.append({**_curve_point(count, base, executor.clock, executor.efficiency()),
                      "nodes": found.nodes, "tasks": found.tasks, "probes": found.probes,
                      "score": found.score})
     return rows
@@ -360,11 +367,12 @@ def main() -> int:
             rows = simulate(b, d, s, split, sizes)
             title = f"random tree b={b} d={d} seed={s}, split depth {split}"
         print(f"simulated Young Brothers Wait, {title}\n"
-              "| workers | virtual s | speedup | efficiency | nodes | tasks |"
-              "\n|---|---|---|---|---|---|")
+              "| workers | virtual s | speedup | efficiency | busy | nodes | tasks |"
+              "\n|---|---|---|---|---|---|---|")
         for row in rows:
             print(f"| {row['workers']} | {row['clock_s']:.2f} | {row['speedup']:.2f} | "
-                  f"{row['efficiency']:.2f} | {row['nodes']:,} | {row['tasks']} |")
+                  f"{row['efficiency']:.2f} | {row['busy']:.2f} | {row['nodes']:,} | "
+                  f"{row['tasks']} |")
         Path(args.json).write_text(json.dumps({"machine": machine(), "simulated": rows},
                                               indent=1))
         return 0
