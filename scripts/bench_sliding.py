@@ -62,16 +62,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-DATA = ROOT.parent / "shared" / "data" / "search"
-RESULTS = ROOT / "results"
-KORF_FELNER = {"pdb-663": 617_555, "pdb-78": 36_710}  # mean nodes, Korf's 100
-
+from _data import data_folder  # noqa: E402
 from _machine import machine  # noqa: E402
 
 from parallel_backtrack.sliding import Board  # noqa: E402
 from parallel_backtrack.sliding.heuristics import tables_for  # noqa: E402
 from parallel_backtrack.sliding.ida import solve, solve_parallel  # noqa: E402
 from parallel_backtrack.sliding.jobs import Job, replays, run_batch, solve_job  # noqa: E402
+
+DATA = data_folder() / "search"  # PARALLEL_BACKTRACK_DATA, else tests/data
+RESULTS = ROOT / "results"
+KORF_FELNER = {"pdb-663": 617_555, "pdb-78": 36_710}  # mean nodes, Korf's 100
 
 
 def korf_rows() -> list[list[int]]:

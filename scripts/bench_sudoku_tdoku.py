@@ -8,10 +8,11 @@ kernel (``units``, the default before it), best and median of ``--repeats``;
 tdoku's best and median of ``--repeats`` runs of ``-t --tdoku-seconds``.  Every
 answer goes through an independent checker.
 
-Sets: ``hard`` is forum-hardest-1106 (the 375 in shared) in eight copies, each
+Sets: ``hard`` is forum-hardest-1106 (the 375 of tests/data) in eight copies, each
 puzzle relabelled (a seeded random digit permutation) and transposed: 3,000;
 ``hard-published`` the same 375 as published, eight times; ``17-clue`` all
-49,158.  ``orientation`` in the table is the rate on ``hard`` over the rate on
+49,158 when ``PARALLEL_BACKTRACK_DATA`` holds the optional full set, else the
+3,000 of tests/data.  ``orientation`` in the table is the rate on ``hard`` over the rate on
 ``hard-published``.
 
 ``--process`` adds the whole-process rows (this machine's cores, not pinned; the
@@ -47,12 +48,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
+
 from parallel_backtrack.sudoku.batch_io import read_batch  # noqa: E402
 from parallel_backtrack.sudoku.kernel.batch import count_batch, solve_batch  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "sudoku"
+DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data
 HARD_FILE = "tdoku_puzzles6_forum_hardest_1106.txt"
-CLUE_FILE = "tdoku_puzzles2_17_clue.txt"
+CLUE_FILE = ("tdoku_puzzles2_17_clue.txt" if (DATA / "tdoku_puzzles2_17_clue.txt").exists()
+             else "tdoku_puzzles2_17_clue_head3000.txt")  # the full set is optional
 COPIES, SEED = 8, 25
 
 
