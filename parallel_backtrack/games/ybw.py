@@ -304,7 +304,13 @@ class YoungBrothersWait:
                 continue
             node = task.node
             node.futures.discard(future)
-            value, nodes, pv = future.result()
+            try:
+                value, nodes, pv = future.result()
+            except Exception as error:  # a task lost with its worker runs again
+                if self.executor.crash_loses_all or not self.executor.is_crash(error):
+                    raise
+                self._submit(task)
+                continue
             self.task_nodes += nodes
             self.tasks += 1
             if self.heavy is not None and nodes >= self.heavy_nodes:
