@@ -41,6 +41,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import glob
 import mmap
 import os
@@ -75,7 +76,8 @@ def _sweep_dead() -> None:
     for path in glob.glob(os.path.join(tempfile.gettempdir(), "pb-dask-bounds-*.bin")):
         found = _FILE.search(path)
         if found and not _alive(int(found.group(1))):
-            _remove(path)
+            with contextlib.suppress(OSError):
+                os.remove(path)
 
 
 def _alive(pid: int) -> bool:
@@ -86,13 +88,6 @@ def _alive(pid: int) -> bool:
     except OSError:  # another user's process: alive
         return True
     return True
-
-
-def _remove(path: str) -> None:
-    try:
-        os.remove(path)
-    except OSError:
-        pass
 
 
 def _channel(key: str, slots: int) -> tuple[str, mmap.mmap]:
@@ -116,7 +111,8 @@ def _channel(key: str, slots: int) -> tuple[str, mmap.mmap]:
 def _drop(key: str) -> None:
     path, mapped = _CHANNELS.pop(key)
     mapped.close()
-    _remove(path)
+    with contextlib.suppress(OSError):
+        os.remove(path)
 
 
 def _merge(mapped: mmap.mmap, updates: Iterable[tuple[int, int]]) -> None:
