@@ -129,9 +129,9 @@ def take_other_digits(s, k, d, b, cells, dirty):  # type: ignore[no-untyped-def]
     as placed (hidden singles after the rules: their peers no longer hold ``d``)."""
     for e in range(9):
         w = s[k, 3 * e + b]
-        if e != d and w & cells:
-            s[k, 3 * e + b] = w & ~cells
-            dirty |= (np.int64(1) << (3 * e + b)) | (np.int64(1) << (NAKED + b))
+        kept = w & ~(cells & -np.int64(e != d))
+        s[k, 3 * e + b] = kept
+        dirty |= np.int64(kept != w) << (3 * e + b)
     s[k, SOLVED + b] |= cells
     return dirty
 
@@ -140,7 +140,7 @@ def take_other_digits(s, k, d, b, cells, dirty):  # type: ignore[no-untyped-def]
 def _band_rule(w):  # type: ignore[no-untyped-def]
     """The cells of the minirows of a band word that lie on a permutation matrix."""
     signature = (MINIROWS3[w & 511] | (MINIROWS3[(w >> 9) & 511] << 3)
-                 | (MINIROWS3[w >> 18] << 6))
+                 | (MINIROWS3[(w >> 18) & 511] << 6))
     return w & BAND_KEEP[signature]
 
 
@@ -173,7 +173,7 @@ def _stack_rule(w0, w1, w2):  # type: ignore[no-untyped-def]
 def _single_rows(w):  # type: ignore[no-untyped-def]
     """The cells of a band word that are alone in their row."""
     rows = (ROW_SINGLE[w & 511] | (ROW_SINGLE[(w >> 9) & 511] << 9)
-            | (ROW_SINGLE[w >> 18] << 18))
+            | (ROW_SINGLE[(w >> 18) & 511] << 18))
     return w & (rows * 511)
 
 
@@ -184,6 +184,7 @@ def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
     ``DEAD``."""
     o0, o1, o2 = s[k, 3 * d], s[k, 3 * d + 1], s[k, 3 * d + 2]
     w0, w1, w2 = o0, o1, o2
+    touched = bands
     while True:
         if bands & 1:
             w0 = _band_rule(w0)
@@ -201,10 +202,12 @@ def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
     s[k, 3 * d], s[k, 3 * d + 1], s[k, 3 * d + 2] = w0, w1, w2
     changed = (w0 != o0) | ((w1 != o1) << 1) | ((w2 != o2) << 2)
     dirty |= np.int64(changed) << NAKED
+    touched |= changed
     for b in range(3):
-        fresh = _single_rows(s[k, 3 * d + b]) & ~s[k, SOLVED + b]
-        if fresh:
-            dirty = take_other_digits(s, k, d, b, fresh, dirty)
+        if (touched >> b) & 1:
+            fresh = _single_rows(s[k, 3 * d + b]) & ~s[k, SOLVED + b]
+            if fresh:
+                dirty = take_other_digits(s, k, d, b, fresh, dirty)
     return dirty
 
 
