@@ -18,8 +18,9 @@ Propagation runs to a fixed point:
   the empty cells (dead) and the naked singles.
 
 The search guesses on the cell of two candidates with the most open peers when
-there is one (else the first cell with fewest), the digit with the most places
-left first.  Neither choice depends on how the digits are named, and the first
+there is one (of those, the one with the most two-candidate peers: 2-3% fewer
+nodes on the hardest sets; else the first cell with fewest), the digit with the
+most places left first.  Neither choice depends on how the digits are named, and the first
 barely on the orientation: on the hardest sets it halved the nodes against the
 first two-candidate cell in row-major order, and made a transposed, relabelled
 set cost the same as the published one.
@@ -263,27 +264,36 @@ def propagate(s, k, dirty):  # type: ignore[no-untyped-def]
             return True
 
 
+@inline_njit
+def _two_candidates(s, k, b):  # type: ignore[no-untyped-def]
+    """The open cells of band ``b`` with exactly two candidates."""
+    ones = twos = threes = np.int64(0)
+    for d in range(9):
+        w = s[k, 3 * d + b]
+        threes |= twos & w
+        twos |= ones & w
+        ones |= w
+    return twos & ~threes & ~s[k, SOLVED + b]
+
+
 @hot_njit
 def choose_cell(s, k):  # type: ignore[no-untyped-def]
     """``27 * band + index`` of the cell with two candidates that has the most open
-    peers (the first such), else of the first with fewest candidates; -1 when every
-    cell is placed."""
+    peers, of those the most peers with two candidates (the first such), else of the
+    first with fewest candidates; -1 when every cell is placed."""
     open0 = ALL27 & ~s[k, SOLVED]
     open1 = ALL27 & ~s[k, SOLVED + 1]
     open2 = ALL27 & ~s[k, SOLVED + 2]
+    two0, two1, two2 = _two_candidates(s, k, 0), _two_candidates(s, k, 1), _two_candidates(s, k, 2)
     best, best_score = -1, -1
     for b in range(3):
-        ones = twos = threes = np.int64(0)
-        for d in range(9):
-            w = s[k, 3 * d + b]
-            threes |= twos & w
-            twos |= ones & w
-            ones |= w
-        two = twos & ~threes & ~s[k, SOLVED + b]
+        two = two0 if b == 0 else (two1 if b == 1 else two2)
         while two:
             cell = 27 * b + low_index(two)
-            score = (bit_count(PEERS[cell, 0] & open0) + bit_count(PEERS[cell, 1] & open1)
-                     + bit_count(PEERS[cell, 2] & open2))
+            score = 32 * (bit_count(PEERS[cell, 0] & open0) + bit_count(PEERS[cell, 1] & open1)
+                          + bit_count(PEERS[cell, 2] & open2))
+            score += (bit_count(PEERS[cell, 0] & two0) + bit_count(PEERS[cell, 1] & two1)
+                      + bit_count(PEERS[cell, 2] & two2))
             if score > best_score:
                 best, best_score = cell, score
             two &= two - 1
