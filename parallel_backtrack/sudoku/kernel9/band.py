@@ -117,9 +117,9 @@ def take_from_peers(s, k, d, b, i, dirty):  # type: ignore[no-untyped-def]
     for band in range(3):
         w = s[k, 3 * d + band]
         kept = w & ~PEERS[cell, band]
-        if kept != w:
-            s[k, 3 * d + band] = kept
-            dirty |= (np.int64(1) << (3 * d + band)) | (np.int64(1) << (NAKED + band))
+        s[k, 3 * d + band] = kept
+        moved = np.int64(kept != w)
+        dirty |= (moved << (3 * d + band)) | (moved << (NAKED + band))
     s[k, SOLVED + b] |= bit
     return dirty
 
@@ -232,13 +232,9 @@ def naked_singles(s, k, dirty):  # type: ignore[no-untyped-def]
         while singles:
             i = low_index(singles)
             bit = np.int64(1) << i
-            digit = -1
+            digit = 0  # the one digit whose word holds the bit
             for d in range(9):
-                if s[k, 3 * d + b] & bit:
-                    digit = d
-                    break
-            if digit < 0:
-                return DEAD
+                digit += d * ((s[k, 3 * d + b] >> i) & 1)
             dirty = take_from_peers(s, k, digit, b, i, dirty)
             if dirty == DEAD:
                 return DEAD
