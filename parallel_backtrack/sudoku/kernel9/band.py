@@ -186,13 +186,8 @@ def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
     o0, o1, o2 = s[k, 3 * d], s[k, 3 * d + 1], s[k, 3 * d + 2]
     w0, w1, w2 = o0, o1, o2
     touched = bands
-    while True:
-        if bands & 1:
-            w0 = _band_rule(w0)
-        if bands & 2:
-            w1 = _band_rule(w1)
-        if bands & 4:
-            w2 = _band_rule(w2)
+    while True:  # (the band rule keeps its own output: no branch on the bands changed)
+        w0, w1, w2 = _band_rule(w0), _band_rule(w1), _band_rule(w2)
         n0, n1, n2 = _stack_rule(w0, w1, w2)
         if n0 == 0 or n1 == 0 or n2 == 0:
             return DEAD
