@@ -185,7 +185,6 @@ def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
     ``DEAD``."""
     o0, o1, o2 = s[k, 3 * d], s[k, 3 * d + 1], s[k, 3 * d + 2]
     w0, w1, w2 = o0, o1, o2
-    touched = bands
     while True:  # (the band rule keeps its own output: no branch on the bands changed)
         w0, w1, w2 = _band_rule(w0), _band_rule(w1), _band_rule(w2)
         n0, n1, n2 = _stack_rule(w0, w1, w2)
@@ -198,12 +197,10 @@ def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
     s[k, 3 * d], s[k, 3 * d + 1], s[k, 3 * d + 2] = w0, w1, w2
     changed = (w0 != o0) | ((w1 != o1) << 1) | ((w2 != o2) << 2)
     dirty |= np.int64(changed) << NAKED
-    touched |= changed
     for b in range(3):
-        if (touched >> b) & 1:
-            fresh = _single_rows(s[k, 3 * d + b]) & ~s[k, SOLVED + b]
-            if fresh:
-                dirty = take_other_digits(s, k, d, b, fresh, dirty)
+        fresh = _single_rows(s[k, 3 * d + b]) & ~s[k, SOLVED + b]
+        if fresh:
+            dirty = take_other_digits(s, k, d, b, fresh, dirty)
     return dirty
 
 
