@@ -29,7 +29,7 @@ Glossary
 --------
 dirty
     A 27-bit set of band words (bit ``3 * d + b``) that changed since their digit
-    was last reduced, and bits ``NAKED + b`` for the bands to scan for naked
+    was last reduced, and bits ``NAKED + b`` for the bands that may hold new naked
     singles.
 dead
     ``-1`` in place of a dirty set: the state has a contradiction.
@@ -206,13 +206,13 @@ def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
 
 @inline_njit
 def naked_singles(s, k, dirty):  # type: ignore[no-untyped-def]
-    """Place every cell left with one candidate in the bands marked in ``dirty``
-    (bits ``NAKED + b``); ``DEAD`` if a cell has none."""
-    bands = dirty >> NAKED
+    """Place every cell left with one candidate, when ``dirty`` marks a band (bits
+    ``NAKED + b``; then all three are scanned: cheaper than a branch per band);
+    ``DEAD`` if a cell has none."""
+    if dirty >> NAKED == 0:
+        return dirty
     dirty &= ALL27
     for b in range(3):
-        if not (bands >> b) & 1:
-            continue
         ones = twos = np.int64(0)
         for d in range(9):
             w = s[k, 3 * d + b]
@@ -223,7 +223,6 @@ def naked_singles(s, k, dirty):  # type: ignore[no-untyped-def]
         singles = ones & ~twos & ~s[k, SOLVED + b]
         while singles:
             i = low_index(singles)
-            bit = np.int64(1) << i
             digit = 0  # the one digit whose word holds the bit
             for d in range(9):
                 digit += d * ((s[k, 3 * d + b] >> i) & 1)
