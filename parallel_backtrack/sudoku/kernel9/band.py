@@ -179,10 +179,9 @@ def _single_rows(w):  # type: ignore[no-untyped-def]
 
 
 @inline_njit
-def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
-    """Band rule on the changed ``bands`` (a 3-bit set) of digit ``d`` and the stack
-    rule, to a fixed point, then its lone row cells placed; the new dirty set or
-    ``DEAD``."""
+def reduce_digit(s, k, d, dirty):  # type: ignore[no-untyped-def]
+    """Band rule on the three bands of digit ``d`` and the stack rule, to a fixed
+    point, then its lone row cells placed; the new dirty set or ``DEAD``."""
     o0, o1, o2 = s[k, 3 * d], s[k, 3 * d + 1], s[k, 3 * d + 2]
     w0, w1, w2 = o0, o1, o2
     while True:  # (the band rule keeps its own output: no branch on the bands changed)
@@ -190,10 +189,9 @@ def reduce_digit(s, k, d, bands, dirty):  # type: ignore[no-untyped-def]
         n0, n1, n2 = _stack_rule(w0, w1, w2)
         if n0 == 0 or n1 == 0 or n2 == 0:
             return DEAD
-        bands = (n0 != w0) | ((n1 != w1) << 1) | ((n2 != w2) << 2)
-        w0, w1, w2 = n0, n1, n2
-        if bands == 0:
+        if n0 == w0 and n1 == w1 and n2 == w2:
             break
+        w0, w1, w2 = n0, n1, n2
     s[k, 3 * d], s[k, 3 * d + 1], s[k, 3 * d + 2] = w0, w1, w2
     changed = (w0 != o0) | ((w1 != o1) << 1) | ((w2 != o2) << 2)
     dirty |= np.int64(changed) << NAKED
@@ -239,9 +237,8 @@ def propagate(s, k, dirty):  # type: ignore[no-untyped-def]
     while True:
         while dirty & ALL27:
             d = low_index(dirty) // 3
-            bands = (dirty >> (3 * d)) & 7
             dirty &= ~(np.int64(7) << (3 * d))
-            dirty = reduce_digit(s, k, d, bands, dirty)
+            dirty = reduce_digit(s, k, d, dirty)
             if dirty == DEAD:
                 return False
         dirty = naked_singles(s, k, dirty)
