@@ -142,7 +142,7 @@ def _band_rule(w):  # type: ignore[no-untyped-def]
     """The cells of the minirows of a band word that lie on a permutation matrix."""
     signature = (MINIROWS3[w & 511] | (MINIROWS3[(w >> 9) & 511] << 3)
                  | (MINIROWS3[(w >> 18) & 511] << 6))
-    return w & BAND_KEEP[signature]
+    return w & BAND_KEEP[signature & 511]  # (the mask: no negative-index code)
 
 
 @inline_njit
