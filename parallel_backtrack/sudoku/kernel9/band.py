@@ -195,10 +195,16 @@ def reduce_digit(s, k, d, dirty):  # type: ignore[no-untyped-def]
     s[k, 3 * d], s[k, 3 * d + 1], s[k, 3 * d + 2] = w0, w1, w2
     changed = (w0 != o0) | ((w1 != o1) << 1) | ((w2 != o2) << 2)
     dirty |= np.int64(changed) << NAKED
-    for b in range(3):
-        fresh = _single_rows(s[k, 3 * d + b]) & ~s[k, SOLVED + b]
-        if fresh:
-            dirty = take_other_digits(s, k, d, b, fresh, dirty)
+    fresh0 = _single_rows(w0) & ~s[k, SOLVED]
+    fresh1 = _single_rows(w1) & ~s[k, SOLVED + 1]
+    fresh2 = _single_rows(w2) & ~s[k, SOLVED + 2]
+    if fresh0 | fresh1 | fresh2:  # (one branch for the common case of none)
+        if fresh0:
+            dirty = take_other_digits(s, k, d, 0, fresh0, dirty)
+        if fresh1:
+            dirty = take_other_digits(s, k, d, 1, fresh1, dirty)
+        if fresh2:
+            dirty = take_other_digits(s, k, d, 2, fresh2, dirty)
     return dirty
 
 
