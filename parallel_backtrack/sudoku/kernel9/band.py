@@ -19,10 +19,9 @@ Propagation runs to a fixed point:
 
 The rules branch as little as they can on the data: a rule runs on all three
 bands of a digit rather than on those that changed (each rule keeps its own
-output), and the three bands' findings are tested with one branch.  On the
-hardest sets a mispredicted branch cost more than the work it skipped: these
-took a third off the time per node (``perf`` on the JIT code: four fifths of it
-is ``propagate``).
+output), and the three bands' findings are tested with one branch: on the
+hardest sets a mispredicted branch costs more than the work it would skip
+(``perf`` on the JIT code puts four fifths of the time in ``propagate``).
 
 The search guesses on the cell of two candidates with the most open peers when
 there is one (of those, the one with the most two-candidate peers: 2-3% fewer
