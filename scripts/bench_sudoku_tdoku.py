@@ -4,16 +4,19 @@ Per core (this process pinned to one CPU, ``--cpu``; tdoku's own benchmark progr
 ``run_benchmark`` runs on the same CPU, on the same puzzles, written to a temp file):
 puzzles/s of ``solve_batch`` (first solution) and ``count_batch(limit=2)``
 (uniqueness) for the band kernel (``bands``, the 9x9 default) and the general
-kernel (``units``, the default before it), best and median of ``--repeats``;
-tdoku's best and median of ``--repeats`` runs of ``-t --tdoku-seconds``.  Every
-answer goes through an independent checker.
+kernel (``units``, the default before it), and of tdoku (``-t --tdoku-seconds``),
+best and median of ``--repeats`` windows of ``--tdoku-seconds`` (ours: the batch
+again until the window is full).  Each repeat times our kernels and then tdoku, so
+a change of load on a shared machine meets both sides of a ratio; the ratio
+column is the median over the repeats of ours over tdoku in the same repeat (in
+brackets: best over best).  Every answer goes through an independent checker.
 
 Sets: ``hard`` is forum-hardest-1106 (the 375 of tests/data) in eight copies, each
 puzzle relabelled (a seeded random digit permutation) and transposed: 3,000;
 ``hard-published`` the same 375 as published, eight times; ``17-clue`` all
 49,158 when ``PARALLEL_BACKTRACK_DATA`` holds the optional full set, else the
-3,000 of tests/data.  ``orientation`` in the table is the rate on ``hard`` over the rate on
-``hard-published``.
+3,000 of tests/data.  ``orientation`` is the median rate on ``hard`` over the median
+rate on ``hard-published``.
 
 ``--process`` adds the whole-process rows (this machine's cores, not pinned; the
 package byte-compiled first, as an install is):
@@ -102,18 +105,33 @@ def timed(run: Callable[[], object], repeats: int) -> tuple[list[float], object]
     return seconds, result
 
 
-def ours(givens: np.ndarray, propagation: str, mode: str, repeats: int) -> dict[str, float]:
+def ours(givens: np.ndarray, propagation: str, mode: str,
+         seconds: float) -> tuple[float, object]:
+    """Puzzles/s of one timed window: the whole batch again until ``seconds`` have
+    passed (at least once), and the last result."""
     def run() -> object:
         if mode == "solve":
             return solve_batch(givens, propagation=propagation)
         return count_batch(givens, propagation=propagation, limit=2)
 
-    run()  # compile or load, and warm the caches
-    seconds, result = timed(run, repeats)
+    passes, started = 0, time.perf_counter()
+    while True:
+        result = run()
+        passes += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return passes * len(givens) / elapsed, result
+
+
+def check(givens: np.ndarray, result: object) -> float:
+    """Every answer through the independent checker; the mean nodes per puzzle."""
     assert valid_9x9(givens, result.values).all(), "a wrong answer"  # type: ignore[attr-defined]
     assert (result.counts == 1).all(), "every puzzle here has one solution"  # type: ignore[attr-defined]
-    return {"best": len(givens) / min(seconds), "median": len(givens) / statistics.median(seconds),
-            "nodes": float(result.nodes.mean())}  # type: ignore[attr-defined]
+    return float(result.nodes.mean())  # type: ignore[attr-defined]
+
+
+def summary(rates: list[float]) -> dict[str, float]:
+    return {"best": max(rates), "median": statistics.median(rates), "rates": rates}  # type: ignore[dict-item]
 
 
 def write_tdoku_file(givens: np.ndarray, folder: Path, name: str) -> Path:
@@ -123,33 +141,49 @@ def write_tdoku_file(givens: np.ndarray, folder: Path, name: str) -> Path:
     return path
 
 
-def tdoku(binary: str, path: Path, puzzles: int, mode: str, repeats: int,
-          seconds: int) -> dict[str, float]:
-    """tdoku's own benchmark program on the file as given (``-r0``: no permutation)."""
-    rates, guesses = [], []
-    for _ in range(repeats):
-        command = [binary, "-s", "tdoku", "-r0", "-c1", "-w1", f"-t{seconds}", f"-n{puzzles}",
-                   *(["-f"] if mode == "solve" else []), str(path)]
-        out = subprocess.run(command, capture_output=True, text=True, check=True,
-                             timeout=300).stdout
-        fields = [line for line in out.splitlines() if ",tdoku," in line][-1].split(",")
-        rates.append(float(fields[-4]))
-        guesses.append(float(fields[-1]))
-    return {"best": max(rates), "median": statistics.median(rates), "guesses": guesses[0]}
+def tdoku(binary: str, path: Path, puzzles: int, mode: str, seconds: int) -> tuple[float, float]:
+    """One run of tdoku's own benchmark program on the file as given (``-r0``: no
+    permutation): puzzles/s and guesses per puzzle."""
+    command = [binary, "-s", "tdoku", "-r0", "-c1", "-w1", f"-t{seconds}", f"-n{puzzles}",
+               *(["-f"] if mode == "solve" else []), str(path)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True,
+                         timeout=300).stdout
+    fields = [line for line in out.splitlines() if ",tdoku," in line][-1].split(",")
+    return float(fields[-4]), float(fields[-1])
 
 
 def per_core(args: argparse.Namespace, sets: dict[str, np.ndarray]) -> list[dict[str, object]]:
+    """Each repeat times every kernel and then tdoku, one window of ``--tdoku-seconds``
+    each, so a change of load on the shared machine meets both sides of a ratio."""
     rows: list[dict[str, object]] = []
+    kernels = args.kernels.split(",")
     with tempfile.TemporaryDirectory() as folder:
         for name, givens in sets.items():
             path = write_tdoku_file(givens, Path(folder), name)
             for mode in args.modes.split(","):
                 row: dict[str, object] = {"set": name, "mode": mode, "puzzles": len(givens)}
-                for propagation in args.kernels.split(","):
-                    row[propagation] = ours(givens, propagation, mode, args.repeats)
+                nodes = {}
+                for propagation in kernels:  # compile or load, warm the caches, check
+                    nodes[propagation] = check(givens, ours(givens, propagation, mode, 0)[1])
+                rates: dict[str, list[float]] = {k: [] for k in [*kernels, "tdoku"]}
+                guesses = 0.0
+                for _ in range(args.repeats):
+                    for propagation in kernels:
+                        rate, result = ours(givens, propagation, mode, args.tdoku_seconds)
+                        check(givens, result)
+                        rates[propagation].append(rate)
+                    if args.tdoku:
+                        rate, guesses = tdoku(args.tdoku, path, len(givens), mode,
+                                              args.tdoku_seconds)
+                        rates["tdoku"].append(rate)
+                for propagation in kernels:
+                    row[propagation] = {**summary(rates[propagation]),
+                                        "nodes": nodes[propagation]}
+                    if args.tdoku:
+                        row[propagation]["ratio"] = statistics.median(  # type: ignore[index]
+                            a / b for a, b in zip(rates[propagation], rates["tdoku"]))
                 if args.tdoku:
-                    row["tdoku"] = tdoku(args.tdoku, path, len(givens), mode, args.repeats,
-                                         args.tdoku_seconds)
+                    row["tdoku"] = {**summary(rates["tdoku"]), "guesses": guesses}
                 rows.append(row)
                 print(json.dumps(row), file=sys.stderr)
     return rows
@@ -207,7 +241,8 @@ def whole_process(args: argparse.Namespace, sets: dict[str, np.ndarray]) -> dict
 
 def table(rows: list[dict[str, object]], kernels: list[str]) -> str:
     head = "| set | mode | puzzles | " + " | ".join(f"{k} /s (nodes)" for k in kernels)
-    head += " | tdoku /s (guesses) | " + " | ".join(f"{k} / tdoku" for k in kernels) + " |"
+    head += " | tdoku /s (guesses) | " + " | ".join(f"{k} / tdoku, median (best)" for k in kernels)
+    head += " |"
     lines = [head, "|" + "---|" * (4 + 2 * len(kernels))]
     for row in rows:
         theirs = row.get("tdoku")
@@ -219,7 +254,7 @@ def table(rows: list[dict[str, object]], kernels: list[str]) -> str:
         if isinstance(theirs, dict):
             cells.append(f"{theirs['best']:,.0f} / {theirs['median']:,.0f} "
                          f"({theirs['guesses']:.1f})")
-            cells += [f"{row[k]['best'] / theirs['best']:.2f}x"  # type: ignore[index]
+            cells += [f"{row[k]['ratio']:.2f}x ({row[k]['best'] / theirs['best']:.2f}x)"  # type: ignore[index]
                       for k in kernels]
         else:
             cells += ["-"] * (1 + len(kernels))
@@ -251,8 +286,8 @@ def main() -> None:
     for mode in args.modes.split(","):
         if ("hard", mode) in rates and ("hard-published", mode) in rates:
             for k in [*kernels, *(["tdoku"] if args.tdoku else [])]:
-                moved = rates["hard", mode][k]["best"]  # type: ignore[index]
-                plain = rates["hard-published", mode][k]["best"]  # type: ignore[index]
+                moved = rates["hard", mode][k]["median"]  # type: ignore[index]
+                plain = rates["hard-published", mode][k]["median"]  # type: ignore[index]
                 print(f"orientation {mode} {k}: transformed / published = {moved / plain:.2f}")
     process = whole_process(args, data_sets()) if args.process else {}
     for key, value in process.items():

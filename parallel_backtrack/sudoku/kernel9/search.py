@@ -98,19 +98,23 @@ def search_one(givens, index, s, cells, untried, limit, budget, values):  # type
             depth -= 1
             continue
         d = _next_digit(s, depth, pending)
-        untried[depth] = pending & ~(1 << d)
+        rest = pending & ~(1 << d)
+        untried[depth] = rest
         nodes += 1
-        _copy_state(s, depth, depth + 1)
+        child = depth  # the last digit of a cell: the state at depth is not needed again
+        if rest:
+            child = depth + 1
+            _copy_state(s, depth, child)
         cell = cells[depth]
-        dirty = place(s, depth + 1, d, cell // 27, cell % 27, 0)
-        if dirty == DEAD or not propagate(s, depth + 1, dirty):
+        dirty = place(s, child, d, cell // 27, cell % 27, 0)
+        if dirty == DEAD or not propagate(s, child, dirty):
             continue
-        if _is_solved(s, depth + 1):
+        if _is_solved(s, child):
             if count == 0:
-                _store_values(s, depth + 1, values, index)
+                _store_values(s, child, values, index)
             count += 1
             continue
-        depth += 1
+        depth = child
         cells[depth] = choose_cell(s, depth)
         untried[depth] = digits_of(s, depth, cells[depth])
     return count, nodes, True
