@@ -65,6 +65,10 @@ IN_FLIGHT_EXTRA = 1
 PV_EXTRA = 3
 # From this many workers on, ``parallel_alphabeta`` lets idle workers speculate.
 SPECULATE_WORKERS = 8
+# At a node expected to cut (see ``kind``), younger brothers go this many at a time
+# until this many failed to cut; then all.
+CUT_WIDTH = 1 << 30
+CUT_TRIES = 0
 TaskRunner = Callable[..., tuple[int, int, list[Any]]]
 
 
