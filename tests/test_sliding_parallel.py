@@ -121,12 +121,12 @@ def test_an_unknown_task_order_is_refused() -> None:
 def _spy_on_the_next_iteration(monkeypatch: pytest.MonkeyPatch, wrong: bool) -> list[str]:
     """Record each next iteration started in the tail of the last ('started') and each
     one whose bound turned out wrong ('dropped'); ``wrong``: guess half a step too high."""
-    from parallel_backtrack.engine import threshold
+    from parallel_backtrack.engine import threshold, threshold_tasks
 
     seen: list[str] = []
     ahead_of, iterate = threshold._Search._ahead_of, threshold._Search._iterate
 
-    def guess(self: threshold._Search, now: threshold._Round) -> object:
+    def guess(self: threshold._Search, now: threshold_tasks.Round) -> object:
         shift = 0.5 if wrong and not now.spawned else 0.0
         now.it.next_bound += shift
         try:
@@ -143,7 +143,7 @@ def _spy_on_the_next_iteration(monkeypatch: pytest.MonkeyPatch, wrong: bool) -> 
             seen.append("dropped")
         return iterate(self, bound)
 
-    monkeypatch.setattr(threshold._Round, "spawned_seen", False, raising=False)
+    monkeypatch.setattr(threshold_tasks.Round, "spawned_seen", False, raising=False)
     monkeypatch.setattr(threshold._Search, "_ahead_of", guess)
     monkeypatch.setattr(threshold._Search, "_iterate", spy)
     return seen

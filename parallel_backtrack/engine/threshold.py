@@ -46,6 +46,17 @@ plan
     into ``per_worker`` subtrees per worker at most and 8 per task at least.
     ``parent_nodes`` given: iterations whose predecessor had fewer nodes run
     here (the old fixed rule).
+ahead
+    The next iteration, started once this one has sent all its tasks, so its tasks
+    fill the workers this one's tail leaves idle.  Its bound is a guess: the least f
+    over the bound seen so far (exact for the sliding puzzles, whose f rise by 2).
+    It counts only if this iteration ends without a solution and with that next
+    bound; otherwise it is dropped (its results ignored).  Its plan takes this
+    iteration's nodes as the ones counted plus those expected of the rest.
+poll
+    Every ``POLL`` tasks sent the parent takes in the results already back
+    (``wait_any(timeout=0)``), so a solution ends the iteration before the parent
+    has sent a whole wave.
 
 Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
 """
@@ -70,8 +81,7 @@ from .frontier import (
     pack,
     task_sizes,
 )
-from .threshold_tasks import BudgetSpace, Tasks, search_budgeted
-from .worker import unship
+from .threshold_tasks import Iteration, Round, Tasks, cuts, run_part
 
 __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
            "ThresholdReport", "ThresholdSpace", "iteration_table", "pack", "run_part",
@@ -105,59 +115,6 @@ class ThresholdReport:
         return self.stop_reason is None
 
 
-def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool,
-             budget: int | None = None, handle: Any = None) -> tuple[int, Part, float]:
-    """A task: search the subtrees of ``part``; (their first index, Part, seconds).
-    ``context``: the pickled (space handle, stop flag) of the search, made once.
-    ``budget``: start no subtree once that many nodes are spent (``threshold_tasks``).
-    ``handle``: the shipped space, when the pool sends it apart from the context (Dask)."""
-    began = time.perf_counter()
-    packed, flag = pickle.loads(context)
-    space = unship(packed if handle is None else handle)
-
-    def stop(nodes: int = 0) -> bool:
-        return bool(flag.is_set())
-
-    if _cuts(space):
-        budgeted: BudgetSpace = space  # type: ignore[assignment]
-        found = budgeted.search_part(part, bound, complete, stop, budget)
-    else:
-        found = search_budgeted(space, part, bound, complete, stop, budget)
-    return start, found, time.perf_counter() - began
-
-
-_CUT_KINDS: dict[type, bool] = {}
-
-
-def _cuts(space: Any) -> bool:
-    """Is ``space`` a CutSpace?  Asked once per type: a protocol's isinstance takes some
-    40 us, which every task paid."""
-    kind = type(space)
-    if kind not in _CUT_KINDS:
-        _CUT_KINDS[kind] = isinstance(space, CutSpace)
-    return _CUT_KINDS[kind]
-
-
-class _Iteration:
-    """The reduction of one iteration: nodes, next bound, the solution that wins."""
-
-    def __init__(self, complete: bool) -> None:
-        self.complete = complete
-        self.nodes = 0
-        self.next_bound = INFINITE
-        self.best: tuple[tuple[int, int], Any] | None = None
-
-    def add(self, key: tuple[int, int], nodes: int, next_bound: float, solution: Any) -> None:
-        self.nodes += nodes
-        self.next_bound = min(self.next_bound, next_bound)
-        if solution is not None and (self.best is None or (self.complete
-                                                            and key < self.best[0])):
-            self.best = (key, solution)
-
-    def done(self) -> bool:
-        return self.best is not None and not self.complete
-
-
 def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | None = None,
                      executor: Executor | None = None, complete_last: bool = False,
                      per_worker: int = PER_WORKER, timeout: float | None = None,
@@ -185,28 +142,6 @@ def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | 
     return report
 
 
-class _Round:
-    """One dispatched iteration: its bound, reduction, frontier, task queue, the nodes
-    each subtree took (-1: not back yet) and the tasks running."""
-
-    def __init__(self, bound: float, it: _Iteration, frontier: Frontier, tasks: Tasks) -> None:
-        self.bound, self.it, self.frontier, self.tasks = bound, it, frontier, tasks
-        self.taken = [-1] * len(frontier)
-        self.running, self.busy = 0, 0.0
-        self.spawned = False  # has it started the next iteration (``_Search._ahead_of``)?
-        self.dropped = False  # started on a wrong guess of its bound: results ignored
-
-    def sizes(self) -> list[float]:
-        """Nodes per subtree: as taken, or as expected for those not back yet."""
-        scale, weights = self.tasks.scale(), self.tasks.weights
-        return [t if t >= 0 else w * scale for t, w in zip(self.taken, weights)]
-
-    def estimate(self) -> float:
-        """The iteration's nodes: those counted, and those expected of the rest."""
-        scale, weights = self.tasks.scale(), self.tasks.weights
-        return self.it.nodes + scale * sum(w for t, w in zip(self.taken, weights) if t < 0)
-
-
 class _Search:
     def __init__(self, space: ThresholdSpace, pool: Executor, report: ThresholdReport,
                  complete: bool, timeout: float | None) -> None:
@@ -216,12 +151,12 @@ class _Search:
         self.context = b""  # the pickled (space handle, stop flag), made at the first dispatch
         self.handle: tuple[Any, ...] = ()  # the handle, when it must travel on its own
         self.flag: Any = None
-        self.inflight: dict[Any, tuple[_Round, int]] = {}  # future -> its round, range end
+        self.inflight: dict[Any, tuple[Round, int]] = {}  # future -> its round, range end
         self.per_worker, self.parent_nodes, self.order = PER_WORKER, PARENT_NODES, "tree"
         self.max_nodes: int | None = None
         self.stop: Callable[[], bool] | None = None
         self.previous: tuple[Any, list[float]] | None = None  # last frontier, its sizes
-        self.ahead: _Round | None = None  # the next iteration, started in this one's tail
+        self.ahead: Round | None = None  # the next iteration, started in this one's tail
         self.history: list[int] = []  # nodes per iteration
         self.rate, self.task_cost = RATE, TASK_COST
 
@@ -285,14 +220,14 @@ class _Search:
             return None
         return expected, task_sizes(work, workers, self.task_cost)
 
-    def _iterate(self, bound: float) -> _Iteration:
+    def _iterate(self, bound: float) -> Iteration:
         ahead, self.ahead = self.ahead, None
         if ahead is not None and ahead.bound == bound:  # started in the last one's tail
             self._drive(ahead)
             return ahead.it
         if ahead is not None:
             ahead.dropped = True  # its bound was a wrong guess: its results are ignored
-        it = _Iteration(self.complete)
+        it = Iteration(self.complete)
         plan = self._plan(self.history)
         if plan is None:
             self._in_parent(bound, it)
@@ -302,8 +237,8 @@ class _Search:
             self._drive(dispatched)
         return it
 
-    def _start(self, bound: float, it: _Iteration, expected: float, sizes: list[float]
-               ) -> _Round | None:
+    def _start(self, bound: float, it: Iteration, expected: float, sizes: list[float]
+               ) -> Round | None:
         """Cut the iteration at ``bound`` and queue its tasks (None: nothing to send)."""
         work, workers = sum(sizes), self.pool.workers
         target = max(8 * len(sizes), min(self.per_worker * workers, round(work / 1e-3)))
@@ -322,10 +257,10 @@ class _Search:
             ranges.sort(key=lambda r: -sum(weights[r[0]:r[1]]))
         total = float(sum(weights)) or 1.0
         least = total * workers * self.task_cost / work if work > 0 else total
-        return _Round(bound, it, frontier, Tasks(weights, ranges, expected / total, workers,
+        return Round(bound, it, frontier, Tasks(weights, ranges, expected / total, workers,
                                                  least))
 
-    def _drive(self, now: _Round) -> None:
+    def _drive(self, now: Round) -> None:
         """Run the round ``now`` to its end (the next iteration may start in its tail)."""
         while (now.tasks or now.running) and not now.it.done():
             self._fill(now)
@@ -340,7 +275,7 @@ class _Search:
         if now.it.done() or self.report.stop_reason:
             self._stop_running()
 
-    def _fill(self, now: _Round) -> None:
+    def _fill(self, now: Round) -> None:
         """Send tasks while workers would be free: this round's, then the next one's;
         every ``POLL`` tasks take in the results that came back meanwhile."""
         room = self.pool.workers + max(2, self.pool.workers // 8)
@@ -359,7 +294,7 @@ class _Search:
             if sent % POLL == 0:
                 self._gather(self.pool.wait_any(list(self.inflight), timeout=0))
 
-    def _ahead_of(self, now: _Round) -> _Round | None:
+    def _ahead_of(self, now: Round) -> Round | None:
         """The next iteration, started once ``now`` has sent all its tasks, at the bound
         its results so far point to (a guess: if the iteration ends lower, it is dropped)."""
         if now.spawned:
@@ -373,7 +308,7 @@ class _Search:
         if plan is None:
             return None
         saved, self.previous = self.previous, (now.frontier, now.sizes())
-        self.ahead = self._start(guess, _Iteration(self.complete), *plan)
+        self.ahead = self._start(guess, Iteration(self.complete), *plan)
         self.previous = saved
         return self.ahead
 
@@ -384,9 +319,9 @@ class _Search:
             if not source.dropped:
                 source.busy += self._collect(source, future.result(), stop)
 
-    def _cut(self, bound: float, target: int, it: _Iteration) -> Frontier | None:
+    def _cut(self, bound: float, target: int, it: Iteration) -> Frontier | None:
         previous = None if self.previous is None else self.previous[0]
-        if _cuts(self.space):
+        if cuts(self.space):
             cutting: CutSpace = self.space  # type: ignore[assignment]
             frontier = cutting.cut(bound, target, previous)
         else:
@@ -397,7 +332,7 @@ class _Search:
             it.add((frontier.solution_before, 0), 0, INFINITE, frontier.solution)
         return frontier if len(frontier) else None
 
-    def _in_parent(self, bound: float, it: _Iteration) -> None:
+    def _in_parent(self, bound: float, it: Iteration) -> None:
         reason: list[str | None] = [None]
 
         def stop(nodes: int = 0) -> bool:
@@ -413,7 +348,7 @@ class _Search:
         if reason[0] is not None and it.best is None:
             self.report.stop_reason = reason[0]
 
-    def _collect(self, source: _Round, result: tuple[int, Part, float], stop: int) -> float:
+    def _collect(self, source: Round, result: tuple[int, Part, float], stop: int) -> float:
         start, found, seconds = result
         self.report.task_seconds.append(seconds)
         source.taken[start:start + len(found.nodes)] = found.nodes
@@ -426,7 +361,7 @@ class _Search:
                       None if solution is None else solution[1])
         return seconds
 
-    def _learn(self, busy: float, it: _Iteration) -> None:
+    def _learn(self, busy: float, it: Iteration) -> None:
         """The worker node rate, from this iteration's tasks."""
         if busy > 0 and it.nodes >= 100_000:
             self.rate = it.nodes / busy
