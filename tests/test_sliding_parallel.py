@@ -116,3 +116,71 @@ def test_either_task_order_finds_the_optimum(order: str) -> None:
 def test_an_unknown_task_order_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown task order 'random'"):
         threshold_search(Walk(5), order="random")
+
+
+def _spy_on_the_next_iteration(monkeypatch: pytest.MonkeyPatch, wrong: bool) -> list[str]:
+    """Record each next iteration started in the tail of the last ('started') and each
+    one whose bound turned out wrong ('dropped'); ``wrong``: guess half a step too high."""
+    from parallel_backtrack.engine import threshold, threshold_tasks
+
+    seen: list[str] = []
+    ahead_of, iterate = threshold._Search._ahead_of, threshold._Search._iterate
+
+    def guess(self: threshold._Search, now: threshold_tasks.Round) -> object:
+        shift = 0.5 if wrong and not now.spawned else 0.0
+        now.it.next_bound += shift
+        try:
+            found = ahead_of(self, now)
+        finally:
+            now.it.next_bound -= shift
+        if found is not None and not now.spawned_seen:  # type: ignore[attr-defined]
+            seen.append("started")
+        now.spawned_seen = True  # type: ignore[attr-defined]
+        return found
+
+    def spy(self: threshold._Search, bound: float) -> object:
+        if self.ahead is not None and self.ahead.bound != bound:
+            seen.append("dropped")
+        return iterate(self, bound)
+
+    monkeypatch.setattr(threshold_tasks.Round, "spawned_seen", False, raising=False)
+    monkeypatch.setattr(threshold._Search, "_ahead_of", guess)
+    monkeypatch.setattr(threshold._Search, "_iterate", spy)
+    return seen
+
+
+@pytest.mark.parametrize("workers", [2, 4])
+@pytest.mark.parametrize("wrong", [False, True])
+def test_the_next_iteration_starts_in_the_tail_of_the_last(monkeypatch: pytest.MonkeyPatch,
+                                                          workers: int, wrong: bool) -> None:
+    """Started at the bound the last one's results point to, it counts; started on a
+    wrong bound, it is dropped: the same nodes and solution as one worker either way."""
+    from parallel_backtrack.engine import VirtualExecutor
+
+    single = threshold_search(Walk(24), complete_last=True)
+    seen = _spy_on_the_next_iteration(monkeypatch, wrong)
+    report = threshold_search(Walk(24), executor=VirtualExecutor(workers), parent_nodes=0,
+                              per_worker=4, complete_last=True)
+    assert "started" in seen and ("dropped" in seen) == wrong
+    assert report.solution == (24, 12) and report.bound == 12 and report.nodes == single.nodes
+    assert [row["bound"] for row in report.iterations] == list(range(13))
+    first = threshold_search(Walk(24), executor=VirtualExecutor(workers), parent_nodes=0,
+                             per_worker=4)
+    assert first.solution == (24, 12) and first.nodes <= single.nodes
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_the_next_iteration_in_the_tail_on_64_simulated_workers(
+        monkeypatch: pytest.MonkeyPatch, wrong: bool) -> None:
+    """Korf #79 (42 moves) on 64 simulated workers, next iterations started in the last
+    ones' tails (on the right bound, or dropped): the sequential node count."""
+    from parallel_backtrack.engine import VirtualExecutor
+
+    board = Board((0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15), "blank-first")
+    one = solve(board, "manhattan", complete_last=True)
+    seen = _spy_on_the_next_iteration(monkeypatch, wrong)
+    many = solve(board, "manhattan", complete_last=True, workers=64,
+                 executor=VirtualExecutor(64), parent_nodes=0)
+    assert "started" in seen and ("dropped" in seen) == wrong
+    assert many.nodes == one.nodes and many.iterations == one.iterations
+    assert len(many.moves or "") == 42 and solves(board.tiles, many.moves or "", "blank-first")

@@ -171,6 +171,7 @@ def task_sizes(work: float, workers: int, task_cost: float, tail: float = TAIL
     else:
         sizes = [top - i * task_cost for i in range(first)]
     left = work - sum(sizes)
+    least = min(least, sizes[-1])  # none longer than the first wave's last: no straggler
     while left > 1e-9 * work and len(sizes) < 32 * workers + first:
         size = min(left, max(left / (2 * workers), least))
         sizes.append(size)

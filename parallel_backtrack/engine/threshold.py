@@ -46,6 +46,17 @@ plan
     into ``per_worker`` subtrees per worker at most and 8 per task at least.
     ``parent_nodes`` given: iterations whose predecessor had fewer nodes run
     here (the old fixed rule).
+ahead
+    The next iteration, started once this one has sent all its tasks, so its tasks
+    fill the workers this one's tail leaves idle.  Its bound is a guess: the least f
+    over the bound seen so far (exact for the sliding puzzles, whose f rise by 2).
+    It counts only if this iteration ends without a solution and with that next
+    bound; otherwise it is dropped (its results ignored).  Its plan takes this
+    iteration's nodes as the ones counted plus those expected of the rest.
+poll
+    Every ``POLL`` tasks sent the parent takes in the results already back
+    (``wait_any(timeout=0)``), so a solution ends the iteration before the parent
+    has sent a whole wave.
 
 Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
 """
@@ -70,8 +81,7 @@ from .frontier import (
     pack,
     task_sizes,
 )
-from .threshold_tasks import BudgetSpace, Tasks, search_budgeted
-from .worker import unship
+from .threshold_tasks import Iteration, Round, Tasks, cuts, run_part
 
 __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
            "ThresholdReport", "ThresholdSpace", "iteration_table", "pack", "run_part",
@@ -83,6 +93,7 @@ ORDERS = ("tree", "size")
 TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
 RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
+POLL = 8  # tasks sent between two looks at the results that came back meanwhile
 
 
 @dataclass
@@ -102,47 +113,6 @@ class ThresholdReport:
     @property
     def complete(self) -> bool:
         return self.stop_reason is None
-
-
-def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool,
-             budget: int | None = None, handle: Any = None) -> tuple[int, Part, float]:
-    """A task: search the subtrees of ``part``; (their first index, Part, seconds).
-    ``context``: the pickled (space handle, stop flag) of the search, made once.
-    ``budget``: start no subtree once that many nodes are spent (``threshold_tasks``).
-    ``handle``: the shipped space, when the pool sends it apart from the context (Dask)."""
-    began = time.perf_counter()
-    packed, flag = pickle.loads(context)
-    space = unship(packed if handle is None else handle)
-
-    def stop(nodes: int = 0) -> bool:
-        return bool(flag.is_set())
-
-    if isinstance(space, CutSpace):
-        budgeted: BudgetSpace = space  # type: ignore[assignment]
-        found = budgeted.search_part(part, bound, complete, stop, budget)
-    else:
-        found = search_budgeted(space, part, bound, complete, stop, budget)
-    return start, found, time.perf_counter() - began
-
-
-class _Iteration:
-    """The reduction of one iteration: nodes, next bound, the solution that wins."""
-
-    def __init__(self, complete: bool) -> None:
-        self.complete = complete
-        self.nodes = 0
-        self.next_bound = INFINITE
-        self.best: tuple[tuple[int, int], Any] | None = None
-
-    def add(self, key: tuple[int, int], nodes: int, next_bound: float, solution: Any) -> None:
-        self.nodes += nodes
-        self.next_bound = min(self.next_bound, next_bound)
-        if solution is not None and (self.best is None or (self.complete
-                                                            and key < self.best[0])):
-            self.best = (key, solution)
-
-    def done(self) -> bool:
-        return self.best is not None and not self.complete
 
 
 def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | None = None,
@@ -181,11 +151,12 @@ class _Search:
         self.context = b""  # the pickled (space handle, stop flag), made at the first dispatch
         self.handle: tuple[Any, ...] = ()  # the handle, when it must travel on its own
         self.flag: Any = None
-        self.inflight: dict[Any, Any] = {}
+        self.inflight: dict[Any, tuple[Round, int]] = {}  # future -> its round, range end
         self.per_worker, self.parent_nodes, self.order = PER_WORKER, PARENT_NODES, "tree"
         self.max_nodes: int | None = None
         self.stop: Callable[[], bool] | None = None
-        self.previous: tuple[Any, list[int]] | None = None  # last frontier, its sizes
+        self.previous: tuple[Any, list[float]] | None = None  # last frontier, its sizes
+        self.ahead: Round | None = None  # the next iteration, started in this one's tail
         self.history: list[int] = []  # nodes per iteration
         self.rate, self.task_cost = RATE, TASK_COST
 
@@ -227,36 +198,132 @@ class _Search:
             bound = it.next_bound
         self.report.bound = INFINITE
 
-    def _expected(self) -> float:
-        """The next iteration's nodes, from the growth of the last two."""
-        if not self.history:
+    def _expected(self, history: list[int]) -> float:
+        """The next iteration's nodes, from the growth of the last two of ``history``."""
+        if not history:
             return 0.0
-        last = self.history[-1]
-        growth = last / self.history[-2] if len(self.history) > 1 and self.history[-2] else 0
+        last = history[-1]
+        growth = last / history[-2] if len(history) > 1 and history[-2] else 0
         return last * (growth if 1.5 <= growth <= 20 else GROWTH)
 
-    def _iterate(self, bound: float) -> _Iteration:
-        it = _Iteration(self.complete)
+    def _plan(self, history: list[int]) -> tuple[float, list[float]] | None:
+        """The next iteration's expected nodes and task sizes (seconds), or None: run it
+        here (after the iterations of ``history``)."""
         workers = self.pool.workers
-        work = self._expected() / self.rate  # seconds of one worker
+        expected = self._expected(history)
+        work = expected / self.rate  # seconds of one worker
         if self.parent_nodes is not None:
-            here = not self.history or self.history[-1] < self.parent_nodes
+            here = not history or history[-1] < self.parent_nodes
         else:  # here when cheaper than ~2 sqrt(work * task cost) + work / workers
-            here = not self.history or work * (1 - 1 / workers) ** 2 < 4 * self.task_cost
+            here = not history or work * (1 - 1 / workers) ** 2 < 4 * self.task_cost
         if workers == 1 or here:
+            return None
+        return expected, task_sizes(work, workers, self.task_cost)
+
+    def _iterate(self, bound: float) -> Iteration:
+        ahead, self.ahead = self.ahead, None
+        if ahead is not None and ahead.bound == bound:  # started in the last one's tail
+            self._drive(ahead)
+            return ahead.it
+        if ahead is not None:
+            ahead.dropped = True  # its bound was a wrong guess: its results are ignored
+        it = Iteration(self.complete)
+        plan = self._plan(self.history)
+        if plan is None:
             self._in_parent(bound, it)
             return it
-        sizes = task_sizes(work, workers, self.task_cost)
-        target = max(8 * len(sizes), min(self.per_worker * workers, round(work / 1e-3)))
-        frontier = self._cut(bound, target, it)
-        if frontier is not None and not it.done():
-            self._dispatch(bound, frontier, sizes, it)
+        dispatched = self._start(bound, it, *plan)
+        if dispatched is not None:
+            self._drive(dispatched)
         return it
 
-    def _cut(self, bound: float, target: int, it: _Iteration) -> Frontier | None:
+    def _start(self, bound: float, it: Iteration, expected: float, sizes: list[float]
+               ) -> Round | None:
+        """Cut the iteration at ``bound`` and queue its tasks (None: nothing to send)."""
+        work, workers = sum(sizes), self.pool.workers
+        target = max(8 * len(sizes), min(self.per_worker * workers, round(work / 1e-3)))
+        frontier = self._cut(bound, target, it)
+        if frontier is None or it.done():
+            return None
+        if not self.context:
+            self.flag = self.pool.stop_flag()
+            handle = self.pool.ship(self.space)
+            # Dask swaps a shipped handle for the space only as an argument of its own.
+            self.handle = (handle,) if self.pool.handle_as_argument else ()
+            self.context = pickle.dumps((None if self.handle else handle, self.flag))
+        weights = frontier.weights(*(self.previous or (None, [])))
+        ranges = pack(weights, sizes)
+        if self.order == "size":
+            ranges.sort(key=lambda r: -sum(weights[r[0]:r[1]]))
+        total = float(sum(weights)) or 1.0
+        least = total * workers * self.task_cost / work if work > 0 else total
+        return Round(bound, it, frontier, Tasks(weights, ranges, expected / total, workers,
+                                                 least))
+
+    def _drive(self, now: Round) -> None:
+        """Run the round ``now`` to its end (the next iteration may start in its tail)."""
+        while (now.tasks or now.running) and not now.it.done():
+            self._fill(now)
+            self._gather(self.pool.wait_any(list(self.inflight), timeout=0.25))
+            reason = None if now.it.done() else self._stop_reason(self.report.nodes
+                                                                  + now.it.nodes)
+            if reason:
+                self.report.stop_reason = reason
+                break
+        self._learn(now.busy, now.it)
+        self.previous = (now.frontier, now.sizes())
+        if now.it.done() or self.report.stop_reason:
+            self._stop_running()
+
+    def _fill(self, now: Round) -> None:
+        """Send tasks while workers would be free: this round's, then the next one's;
+        every ``POLL`` tasks take in the results that came back meanwhile."""
+        room = self.pool.workers + max(2, self.pool.workers // 8)
+        sent = 0
+        while len(self.inflight) < room and not now.it.done():
+            source = now if now.tasks else self._ahead_of(now)
+            if source is None or not source.tasks or source.it.done():
+                return
+            start, stop, budget = source.tasks.next()
+            future = self.pool.submit(run_part, self.context, start,
+                                      source.frontier.part(start, stop), source.bound,
+                                      self.complete, budget, *self.handle)
+            self.inflight[future] = (source, stop)
+            source.running += 1
+            sent += 1
+            if sent % POLL == 0:
+                self._gather(self.pool.wait_any(list(self.inflight), timeout=0))
+
+    def _ahead_of(self, now: Round) -> Round | None:
+        """The next iteration, started once ``now`` has sent all its tasks, at the bound
+        its results so far point to (a guess: if the iteration ends lower, it is dropped)."""
+        if now.spawned:
+            return self.ahead
+        now.spawned = True
+        guess = now.it.next_bound
+        if guess >= INFINITE or now.it.best is not None:
+            return None
+        history = [*self.history, round(now.estimate())]
+        plan = self._plan(history)
+        if plan is None:
+            return None
+        saved, self.previous = self.previous, (now.frontier, now.sizes())
+        self.ahead = self._start(guess, Iteration(self.complete), *plan)
+        self.previous = saved
+        return self.ahead
+
+    def _gather(self, futures: Iterable[Any]) -> None:
+        for future in futures:
+            source, stop = self.inflight.pop(future)
+            source.running -= 1
+            if not source.dropped:
+                source.busy += self._collect(source, future.result(), stop)
+
+    def _cut(self, bound: float, target: int, it: Iteration) -> Frontier | None:
         previous = None if self.previous is None else self.previous[0]
-        if isinstance(self.space, CutSpace):
-            frontier = self.space.cut(bound, target, previous)
+        if cuts(self.space):
+            cutting: CutSpace = self.space  # type: ignore[assignment]
+            frontier = cutting.cut(bound, target, previous)
         else:
             frontier = ListFrontier(self.space, bound, target)
         it.nodes += frontier.nodes
@@ -265,7 +332,7 @@ class _Search:
             it.add((frontier.solution_before, 0), 0, INFINITE, frontier.solution)
         return frontier if len(frontier) else None
 
-    def _in_parent(self, bound: float, it: _Iteration) -> None:
+    def _in_parent(self, bound: float, it: Iteration) -> None:
         reason: list[str | None] = [None]
 
         def stop(nodes: int = 0) -> bool:
@@ -281,56 +348,20 @@ class _Search:
         if reason[0] is not None and it.best is None:
             self.report.stop_reason = reason[0]
 
-    def _dispatch(self, bound: float, frontier: Frontier, sizes: list[float],
-                  it: _Iteration) -> None:
-        if not self.context:
-            self.flag = self.pool.stop_flag()
-            handle = self.pool.ship(self.space)
-            # Dask swaps a shipped handle for the space only as an argument of its own.
-            self.handle = (handle,) if self.pool.handle_as_argument else ()
-            self.context = pickle.dumps((None if self.handle else handle, self.flag))
-        taken = [0] * len(frontier)
-        weights = frontier.weights(*(self.previous or (None, [])))
-        ranges = pack(weights, sizes)
-        if self.order == "size":
-            ranges.sort(key=lambda r: -sum(weights[r[0]:r[1]]))
-        work, workers = sum(sizes), self.pool.workers
-        total = float(sum(weights)) or 1.0
-        least = total * workers * self.task_cost / work if work > 0 else total
-        tasks = Tasks(weights, ranges, self._expected() / total, workers, least)
-        busy = 0.0
-        while (tasks or self.inflight) and not it.done():
-            while tasks and len(self.inflight) < workers + max(2, workers // 8):
-                start, stop, budget = tasks.next()
-                future = self.pool.submit(run_part, self.context, start,
-                                          frontier.part(start, stop), bound, self.complete,
-                                          budget, *self.handle)
-                self.inflight[future] = stop
-            for future in self.pool.wait_any(list(self.inflight), timeout=0.25):
-                stop = self.inflight.pop(future)
-                busy += self._collect(future.result(), stop, taken, tasks, it)
-            reason = None if it.done() else self._stop_reason(self.report.nodes + it.nodes)
-            if reason:
-                self.report.stop_reason = reason
-                break
-        self._learn(busy, it)
-        self.previous = (frontier, taken)
-        self._stop_running()
-
-    def _collect(self, result: tuple[int, Part, float], stop: int, sizes: list[int],
-                 tasks: Tasks, it: _Iteration) -> float:
+    def _collect(self, source: Round, result: tuple[int, Part, float], stop: int) -> float:
         start, found, seconds = result
         self.report.task_seconds.append(seconds)
-        sizes[start:start + len(found.nodes)] = found.nodes
+        source.taken[start:start + len(found.nodes)] = found.nodes
         solution = found.solution
         # A solution ends the iteration unless it is completed: then the rest is owed.
-        tasks.returned(start, stop, found.nodes, solution is not None and not self.complete)
+        source.tasks.returned(start, stop, found.nodes, solution is not None
+                              and not self.complete)
         key = (start + solution[0], 1) if solution is not None else (0, 0)
-        it.add(key, sum(found.nodes), found.next_bound,
-               None if solution is None else solution[1])
+        source.it.add(key, sum(found.nodes), found.next_bound,
+                      None if solution is None else solution[1])
         return seconds
 
-    def _learn(self, busy: float, it: _Iteration) -> None:
+    def _learn(self, busy: float, it: Iteration) -> None:
         """The worker node rate, from this iteration's tasks."""
         if busy > 0 and it.nodes >= 100_000:
             self.rate = it.nodes / busy

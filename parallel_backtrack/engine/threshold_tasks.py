@@ -23,6 +23,12 @@ least
 BudgetSpace
     A ``CutSpace`` whose ``search_part`` takes the budget as a fifth argument.
     ``search_budgeted`` is the same for any other ``ThresholdSpace``.
+run_part
+    What a task runs in a worker: the subtrees of one range, on its budget.
+Iteration, Round
+    The parent's side: one iteration's reduction (nodes, next bound, the winning
+    solution), and one dispatched iteration (its frontier, ``Tasks``, the nodes each
+    subtree took, the tasks running; ``threshold.py`` runs two at once, see "ahead").
 
 Example: ``Tasks([1.0] * 8, [(0, 4), (4, 8)], 10.0, 2, 1.0).next()`` is
 ``(0, 4, 60)``: four subtrees expected at 10 nodes each, times 1.5.
@@ -31,12 +37,15 @@ Example: ``Tasks([1.0] * 8, [(0, 4), (4, 8)], 10.0, 2, 1.0).next()`` is
 from __future__ import annotations
 
 import math
+import pickle
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any, Protocol
 
-from .frontier import INFINITE, Part, ThresholdSpace, pack
+from .frontier import INFINITE, CutSpace, Frontier, Part, ThresholdSpace, pack
+from .worker import unship
 
 SLACK = 1.5  # a task's budget over its expected nodes
 LEAST_BUDGET = 10_000
@@ -111,3 +120,78 @@ class Tasks:
         ranges = pack(self.weights[searched:stop], [1.0] * pieces)
         for first, last in reversed(ranges):
             self.queue.appendleft((searched + first, searched + last))
+
+
+def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool,
+             budget: int | None = None, handle: Any = None) -> tuple[int, Part, float]:
+    """A task: search the subtrees of ``part``; (their first index, Part, seconds).
+    ``context``: the pickled (space handle, stop flag) of the search, made once.
+    ``budget``: start no subtree once that many nodes are spent (``threshold_tasks``).
+    ``handle``: the shipped space, when the pool sends it apart from the context (Dask)."""
+    began = time.perf_counter()
+    packed, flag = pickle.loads(context)
+    space = unship(packed if handle is None else handle)
+
+    def stop(nodes: int = 0) -> bool:
+        return bool(flag.is_set())
+
+    if cuts(space):
+        budgeted: BudgetSpace = space  # type: ignore[assignment]
+        found = budgeted.search_part(part, bound, complete, stop, budget)
+    else:
+        found = search_budgeted(space, part, bound, complete, stop, budget)
+    return start, found, time.perf_counter() - began
+
+
+CUT_KINDS: dict[type, bool] = {}
+
+
+def cuts(space: Any) -> bool:
+    """Is ``space`` a CutSpace?  Asked once per type: a protocol's isinstance takes some
+    40 us, which every task paid."""
+    kind = type(space)
+    if kind not in CUT_KINDS:
+        CUT_KINDS[kind] = isinstance(space, CutSpace)
+    return CUT_KINDS[kind]
+
+
+class Iteration:
+    """The reduction of one iteration: nodes, next bound, the solution that wins."""
+
+    def __init__(self, complete: bool) -> None:
+        self.complete = complete
+        self.nodes = 0
+        self.next_bound = INFINITE
+        self.best: tuple[tuple[int, int], Any] | None = None
+
+    def add(self, key: tuple[int, int], nodes: int, next_bound: float, solution: Any) -> None:
+        self.nodes += nodes
+        self.next_bound = min(self.next_bound, next_bound)
+        if solution is not None and (self.best is None or (self.complete
+                                                            and key < self.best[0])):
+            self.best = (key, solution)
+
+    def done(self) -> bool:
+        return self.best is not None and not self.complete
+
+
+class Round:
+    """One dispatched iteration: its bound, reduction, frontier, task queue, the nodes
+    each subtree took (-1: not back yet) and the tasks running."""
+
+    def __init__(self, bound: float, it: Iteration, frontier: Frontier, tasks: Tasks) -> None:
+        self.bound, self.it, self.frontier, self.tasks = bound, it, frontier, tasks
+        self.taken = [-1] * len(frontier)
+        self.running, self.busy = 0, 0.0
+        self.spawned = False  # has it started the next iteration (``_Search._ahead_of``)?
+        self.dropped = False  # started on a wrong guess of its bound: results ignored
+
+    def sizes(self) -> list[float]:
+        """Nodes per subtree: as taken, or as expected for those not back yet."""
+        scale, weights = self.tasks.scale(), self.tasks.weights
+        return [t if t >= 0 else w * scale for t, w in zip(self.taken, weights)]
+
+    def estimate(self) -> float:
+        """The iteration's nodes: those counted, and those expected of the rest."""
+        scale, weights = self.tasks.scale(), self.tasks.weights
+        return self.it.nodes + scale * sum(w for t, w in zip(self.taken, weights) if t < 0)
