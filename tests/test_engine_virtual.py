@@ -69,28 +69,6 @@ def test_idle_time_and_work_add_up_to_the_clock(workers):
         assert before >= executor.clock * (workers - executor.tasks) / workers - 1e-9
 
 
-def test_the_cut_is_shorter_with_many_workers(monkeypatch):
-    from parallel_backtrack.engine import scheduler, split
-
-    seen = []
-    given = split.expand
-
-    def recording(space, roots, target, **options):
-        if "seconds" in options:  # the cut (a split in the tail has no time limit)
-            seen.append(options["seconds"])
-        return given(space, roots, target, **options)
-
-    monkeypatch.setattr(scheduler, "expand", recording)
-    space = NoAdjacentOnes(16)
-    for workers in (2, 64, 256):
-        assert count(space, executor=VirtualExecutor(workers)).count == sequential_count(
-            space).count
-    assert seen[0] == scheduler.CUT_SECONDS  # few workers: as before
-    assert seen[1] == pytest.approx(scheduler.CUT_WORKER_SECONDS / 64)
-    assert seen[2] == pytest.approx(scheduler.CUT_WORKER_SECONDS / 256)
-    assert seen[2] < seen[1] < seen[0]
-
-
 def test_virtual_workers_validate():
     with pytest.raises(ValueError, match="positive integer"):
         VirtualExecutor(0)

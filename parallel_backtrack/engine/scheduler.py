@@ -76,10 +76,6 @@ MAX_CUT = 1024
 # worker has a subtree): every worker waits for it.  N-Queens cuts 1,024 subtrees in
 # 5 ms; a 16x16 Sudoku needs 0.1 s for as many, and runs better from 256 and leftovers.
 CUT_SECONDS = 0.01
-# ... and no more than this many worker-seconds: above 20 workers the cut is shorter
-# (3 ms at 64).  The 9x9 count at 64 workers started its first task at 15 ms with 10 ms
-# (efficiency 0.62-0.70, parent warm) and at 4 ms with 3 ms (0.78-0.80).
-CUT_WORKER_SECONDS = 0.2
 MAX_CRASHES = 3
 
 
@@ -157,8 +153,7 @@ class Run:
                 return
         target = 1 if inline else min(self.per_worker * self.executor.workers, MAX_CUT,
                                       MAX_PENDING)
-        seconds = min(CUT_SECONDS, CUT_WORKER_SECONDS / self.executor.workers)
-        frontier = expand(self.space, roots, target, seconds=seconds,
+        frontier = expand(self.space, roots, target, seconds=CUT_SECONDS,
                           least=min(target, self.executor.workers))
         self.report.nodes += frontier.nodes
         self.report.split_depth = frontier.depth
