@@ -1,7 +1,9 @@
 """Run the real scheduler on P virtual workers (``engine.VirtualExecutor``) and print
 one JSON object: per P, the simulated wall clock, speedup and efficiency, as run and
 again with the tasks replayed so the parent's caches stay warm (``..._warm``), the
-most subtree roots that waited in the parent and the process's peak RSS so far.  The
+parent's seconds per task, where the workers' idle time went (``VirtualExecutor.idle``:
+before the first task, between tasks, after the last, per worker), the most subtree
+roots that waited in the parent and the process's peak RSS so far.  The
 same curve goes to stderr as a Markdown table with an ``efficiency`` column.
 
 Every task runs in this process, one after another, and is timed; the virtual
@@ -73,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         serial = executor.clock if workers == 1 else serial
         serial_warm = warm.clock if workers == 1 else serial_warm
         speedup, speedup_warm = serial / executor.clock, serial_warm / warm.clock
+        before, between, after = executor.idle()
         rows.append({"workers": workers, "clock_s": round(executor.clock, 5),
                      "work_s": round(executor.busy, 5), "parent_s": round(executor.parent, 5),
                      "tasks": report.tasks, "count": report.count,
@@ -82,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
                      "tasks_warm": again.tasks, "speedup_warm": round(speedup_warm, 3),
                      "efficiency_warm": round(speedup_warm / workers, 4),
                      "peak_pending": report.peak_pending,
+                     "idle_before_ms": round(1e3 * before, 2),
+                     "idle_between_ms": round(1e3 * between, 2),
+                     "idle_after_ms": round(1e3 * after, 2),
+                     "parent_per_task_us": round(1e6 * executor.parent / max(1, report.tasks), 1),
                      "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
         print(f"  virtual P={workers}: {executor.clock:.3f} s, speedup {speedup:.2f}, "
               f"{report.tasks} tasks, parent {executor.parent:.3f} s; parent warm: "
@@ -94,12 +101,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def print_table(rows: list[dict]) -> None:
     """The curve as a Markdown table on stderr (stdout stays one JSON object)."""
-    print("| P | clock s | speedup | efficiency | tasks | parent s | efficiency, parent warm "
+    print("| P | clock s | speedup | efficiency | tasks | parent s | parent us/task "
+          "| idle before / between / after ms | efficiency, parent warm "
           "| peak pending roots | parent max RSS MB |", file=sys.stderr)
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=sys.stderr)
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=sys.stderr)
     for row in rows:
+        idle = " / ".join(f"{row[k]:.1f}" for k in ("idle_before_ms", "idle_between_ms",
+                                                      "idle_after_ms"))
         print(f"| {row['workers']} | {row['clock_s']:.4f} | {row['speedup']:.2f} | "
               f"{row['efficiency']:.2f} | {row['tasks']} | {row['parent_s']:.4f} | "
+              f"{row['parent_per_task_us']:.0f} | {idle} | "
               f"{row['efficiency_warm']:.2f} | {row['peak_pending']} | {row['max_rss_mb']:.0f} |",
               file=sys.stderr)
 

@@ -56,6 +56,19 @@ def test_more_virtual_workers_finish_sooner_and_one_worker_is_serial():
     assert many.clock < one.clock / 2
 
 
+@pytest.mark.parametrize("workers", [1, 8, 300])
+def test_idle_time_and_work_add_up_to_the_clock(workers):
+    space = NoAdjacentOnes(20)
+    executor = VirtualExecutor(workers)
+    report = count(space, executor=executor, budget=2_000)
+    assert report.count == sequential_count(space).count
+    before, between, after = executor.idle()
+    assert min(before, between, after) >= -1e-9
+    assert before + between + after + executor.busy / workers == pytest.approx(executor.clock)
+    if workers > executor.tasks:  # a worker that got no task waited the whole run
+        assert before >= executor.clock * (workers - executor.tasks) / workers - 1e-9
+
+
 def test_virtual_workers_validate():
     with pytest.raises(ValueError, match="positive integer"):
         VirtualExecutor(0)

@@ -31,6 +31,11 @@ timer
     process waited for a core: a task descheduled for 50 ms would look like a
     straggler, and the same run would give another curve an hour later.  Pass
     ``timer=time.perf_counter`` for the wall clock.
+idle
+    ``idle()``: per worker, on average, the seconds it waited before its first
+    task (the cut and the first wave's dispatch), between tasks (the parent was
+    late) and after its last one (the tail), which with the work add up to the
+    clock: where a curve's efficiency goes.
 replay
     A dict shared by several runs, keyed by what a task searches (its roots, mode
     and budgets): a task met before is not run again, its recorded result and
@@ -81,6 +86,7 @@ class VirtualExecutor(Executor):
         self.first_submit: float | None = None  # the clock at the first task
         self.parent = 0.0  # the parent's own seconds (outside waits and tasks)
         self._free = [(boot, index) for index in range(workers)]  # (free at, worker)
+        self._spans: dict[int, list[float]] = {}  # worker -> [first start, last end]
         self._ends: dict[cf.Future, float] = {}
         self.timer = timer
         self._mark = timer()
@@ -129,6 +135,8 @@ class VirtualExecutor(Executor):
             future.set_result(result)
         end = start + seconds
         heapq.heappush(self._free, (end, worker))
+        span = self._spans.setdefault(worker, [start, end])
+        span[1] = end
         self._ends[future] = end
         self.busy += seconds
         self.tasks += 1
@@ -164,6 +172,17 @@ class VirtualExecutor(Executor):
 
     def cancel(self, futures: Iterable[Any]) -> None:
         """Tasks already ran; a cancelled one simply never ends in virtual time."""
+
+    def idle(self) -> tuple[float, float, float]:
+        """Seconds a worker waited, on average: before its first task, between tasks,
+        after its last one (a worker that got no task waited the whole clock)."""
+        before = between = after = 0.0
+        for worker in range(self.workers):
+            first, last = self._spans.get(worker, (self.clock, self.clock))
+            before += first
+            after += max(0.0, self.clock - last)
+        between = self.workers * self.clock - self.busy - before - after
+        return before / self.workers, between / self.workers, after / self.workers
 
     def efficiency(self) -> float:
         """The work over what ``workers`` workers had in the clock's time."""
