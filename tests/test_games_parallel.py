@@ -258,7 +258,7 @@ def test_brothers_at_a_cut_node_go_cut_width_at_a_time(seed):
 
     game = RandomTree(5, 6, seed)
     search = _Watched(game, VirtualExecutor(16), split_depth=3)
-    search.cut_width, search.cut_tries = 1, 99
+    search.by_kind, search.cut_width, search.cut_tries = True, 1, 99
     found = search.run(game.initial)
     assert found.value == minimax(game, game.initial).value
     assert search.most_at_cut == 1

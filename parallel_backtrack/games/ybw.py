@@ -32,12 +32,12 @@ helper
     shared table).  A twin gives way when a real task waits.
 kind
     What a split node is expected to be (``chain.child_kind``: PV, CUT, ALL).  With
-    ``cut_width``, a CUT node whose eldest did not cut sends its younger brothers
-    that many at a time until ``cut_tries`` more failed, then all: sent at once,
+    ``by_kind``, a CUT node whose eldest did not cut sends its younger brothers
+    ``cut_width`` at a time until ``cut_tries`` more failed, then all: sent at once,
     the brothers of the one that cuts are work thrown away.
 speculative
     A worker that would idle takes the younger brothers of the leftmost split node
-    still waiting for its eldest child (``speculate``), ``ALL`` nodes first.
+    still waiting for its eldest child (``speculate``); with ``by_kind``, ALL first.
 heavy
     States whose task searched at least ``heavy_nodes`` nodes, a set kept across runs
     (the probes of one solve): met again, they are split rather than sent whole.
@@ -78,8 +78,8 @@ IN_FLIGHT_EXTRA = 1
 # children run alone (their brothers wait), so keeping them small keeps workers busy.
 PV_EXTRA = 3
 # From this many workers on, ``parallel_alphabeta`` lets idle workers speculate and
-# sends the younger brothers of a node expected to cut CUT_WIDTH at a time, until
-# CUT_TRIES of them failed (random tree b=8 d=10 on 64 simulated workers: 1.3x fewer
+# searches ``by_kind``: the younger brothers of a node expected to cut go CUT_WIDTH at
+# a time until CUT_TRIES of them failed (random tree b=8 d=10 on 64 simulated workers: 1.3x fewer
 # nodes than all at once; docs/results.md).
 SPECULATE_WORKERS = 8
 CUT_WIDTH, CUT_TRIES = 2, 2
@@ -119,9 +119,11 @@ class YoungBrothersWait:
         self.occupied: Callable[[], int] = lambda: len(self.futures)
         self.split_nodes = self.task_nodes = self.tasks = self.twins = 0
         self.answer: tuple[int, Any, list[Any]] | None = None
-        # At a node expected to cut, younger brothers go ``cut_width`` at a time until
-        # ``cut_tries`` of them failed to cut (see ``kind``); by default all at once.
-        self.cut_width, self.cut_tries = MAX_SPLIT_NODES, 0
+        # ``by_kind``: at a node expected to cut, younger brothers go ``cut_width`` at a
+        # time until ``cut_tries`` of them failed to cut, and speculation takes ALL nodes
+        # first (see ``kind``); else brothers go all at once, speculation leftmost first.
+        self.by_kind = False
+        self.cut_width, self.cut_tries = CUT_WIDTH, CUT_TRIES
 
     def run(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> ParallelResult:
         self.start(state, alpha, beta)
@@ -183,7 +185,7 @@ class YoungBrothersWait:
         if parent is not None:
             node.kind = child_kind(parent, action)
             parent.children.append(node)
-        heapq.heappush(self.waiting, (node.kind != ALL, path, node.slot, node))
+        heapq.heappush(self.waiting, (self.by_kind and node.kind != ALL, path, node.slot, node))
         return node
 
     def _slot(self) -> int:
@@ -201,7 +203,8 @@ class YoungBrothersWait:
         """Start the next child: the eldest alone, or the younger brothers (at a node
         expected to cut, ``cut_width`` at a time while it may still cut)."""
         stop = 1 if not node.eldest_done else len(node.actions)
-        if node.eldest_done and node.kind == CUT and node.answered <= self.cut_tries:
+        if self.by_kind and node.eldest_done and node.kind == CUT \
+                and node.answered <= self.cut_tries:
             stop = min(stop, node.launched + max(0, self.cut_width - node.pending))
         while node.launched < stop and not node.dead:
             action = node.actions[node.launched]
@@ -265,8 +268,8 @@ class YoungBrothersWait:
         """While a worker idles and no task waits: release the younger brothers of the
         leftmost split node still waiting for its eldest child, before its value is
         known (as if the node needed every child; a cut-off still cancels them).
-        Nodes expected to need every child (``ALL``) go first: there, brothers sent
-        early are rarely wasted."""
+        With ``by_kind``, nodes expected to need every child (ALL) go first: there,
+        brothers sent early are rarely wasted."""
         while (self.speculative and self.answer is None and not self.ready
                and self.waiting and self.occupied() < self.executor.workers):
             _, _, _, node = heapq.heappop(self.waiting)
@@ -415,13 +418,12 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
     value equals the sequential alpha-beta's.  ``executor``: a pool to borrow (else
     one is made from ``workers``, ``backend`` and ``pool_options``, e.g.
     ``address`` for Dask, and closed at the end).  ``speculative``: idle workers take
-    younger brothers early, and brothers at nodes expected to cut go ``CUT_WIDTH`` at a
-    time (None: from ``SPECULATE_WORKERS`` workers on)."""
+    younger brothers early, and the search goes ``by_kind`` (None: both from
+    ``SPECULATE_WORKERS`` workers on)."""
     state = game.initial if state is None else state
     with pool_for_run(executor, workers, backend, **pool_options) as pool:
         search = YoungBrothersWait(game, pool, split_depth=split_depth, pv_depth=pv_depth)
         search.speculative = (pool.workers >= SPECULATE_WORKERS if speculative is None
                               else speculative)
-        if search.speculative:
-            search.cut_width, search.cut_tries = CUT_WIDTH, CUT_TRIES
+        search.by_kind = search.speculative
         return search.run(state, alpha, beta)
