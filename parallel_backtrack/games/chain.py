@@ -86,7 +86,7 @@ class SplitNode:
         self.parent, self.action, self.sign = parent, action, sign
         self.slot = chain[-1][0]
         self.launched = self.pending = self.answered = 0
-        self.kind = PV
+        self.kind = PV if parent is None else child_kind(parent, action)
         self.best, self.best_action = -UNBOUNDED, None
         self.pv: list[Any] = []
         self.eldest_done = self.dead = False

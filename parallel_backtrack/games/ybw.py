@@ -58,16 +58,7 @@ from typing import Any
 
 from ..engine.executors import Executor, pool_for_run, run_shipped
 from ..engine.window import UNBOUNDED, shared_bounds
-from .chain import (
-    ALL,
-    CUT,
-    ParallelResult,
-    SplitNode,
-    Task,
-    chain_window,
-    child_kind,
-    search_task,
-)
+from .chain import ALL, CUT, ParallelResult, SplitNode, Task, chain_window, search_task
 from .game import Game, hooks_of
 
 MAX_SPLIT_NODES = 4096
@@ -77,10 +68,8 @@ IN_FLIGHT_EXTRA = 1
 # The eldest line (the leftmost path) is split this many plies deeper: its eldest
 # children run alone (their brothers wait), so keeping them small keeps workers busy.
 PV_EXTRA = 3
-# From this many workers on, ``parallel_alphabeta`` lets idle workers speculate and
-# searches ``by_kind``: the younger brothers of a node expected to cut go CUT_WIDTH at
-# a time until CUT_TRIES of them failed (random tree b=8 d=10 on 64 simulated workers: 1.3x fewer
-# nodes than all at once; docs/results.md).
+# From this many workers on, ``parallel_alphabeta`` speculates and searches ``by_kind``
+# (random tree b=8 d=10, 64 simulated workers: 1.3x fewer nodes; docs/results.md).
 SPECULATE_WORKERS = 8
 CUT_WIDTH, CUT_TRIES = 2, 2
 TaskRunner = Callable[..., tuple[int, int, list[Any]]]
@@ -119,10 +108,7 @@ class YoungBrothersWait:
         self.occupied: Callable[[], int] = lambda: len(self.futures)
         self.split_nodes = self.task_nodes = self.tasks = self.twins = 0
         self.answer: tuple[int, Any, list[Any]] | None = None
-        # ``by_kind``: at a node expected to cut, younger brothers go ``cut_width`` at a
-        # time until ``cut_tries`` of them failed to cut, and speculation takes ALL nodes
-        # first (see ``kind``); else brothers go all at once, speculation leftmost first.
-        self.by_kind = False
+        self.by_kind = False  # see ``kind`` and ``speculative``
         self.cut_width, self.cut_tries = CUT_WIDTH, CUT_TRIES
 
     def run(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> ParallelResult:
@@ -183,7 +169,6 @@ class YoungBrothersWait:
         node = SplitNode(state, self.game.to_move(state), list(self.game.actions(state)), chain,
                      parent, action, sign, path)
         if parent is not None:
-            node.kind = child_kind(parent, action)
             parent.children.append(node)
         heapq.heappush(self.waiting, (self.by_kind and node.kind != ALL, path, node.slot, node))
         return node
