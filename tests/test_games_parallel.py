@@ -215,3 +215,51 @@ def test_tasks_lost_with_their_worker_run_again(seed):
         executor.close()
     assert executor.lost > 0
     assert found.value == minimax(game, game.initial).value
+
+
+class _Watched(YoungBrothersWait):
+    """Records every split node made, and the most brothers in flight at once below
+    a CUT node that may still cut."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.made, self.most_at_cut = [], 0
+
+    def _node(self, *args):
+        node = super()._node(*args)
+        self.made.append(node)
+        return node
+
+    def _launch(self, node):
+        super()._launch(node)
+        if node.kind == "cut" and node.eldest_done and node.answered <= self.cut_tries:
+            self.most_at_cut = max(self.most_at_cut, node.pending)
+
+
+def test_node_kinds_follow_the_minimal_tree():
+    from parallel_backtrack.engine import VirtualExecutor
+
+    game = RandomTree(3, 5, 2)
+    search = _Watched(game, VirtualExecutor(8), split_depth=3, pv_depth=3)
+    search.speculative = True
+    assert search.run(game.initial).value == minimax(game, game.initial).value
+    by_path = {node.path: node.kind for node in search.made}
+    assert by_path[()] == "pv" and by_path[(0,)] == "pv" and by_path[(0, 0)] == "pv"
+    assert by_path[(1,)] == by_path[(0, 2)] == "cut" and by_path[(1, 0)] == "all"
+    for path, kind in by_path.items():  # below a CUT node ALL, below an ALL node CUT
+        parent = by_path.get(path[:-1])
+        if parent in ("cut", "all"):
+            assert kind == ("all" if parent == "cut" else "cut"), path
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_brothers_at_a_cut_node_go_cut_width_at_a_time(seed):
+    from parallel_backtrack.engine import VirtualExecutor
+
+    game = RandomTree(5, 6, seed)
+    search = _Watched(game, VirtualExecutor(16), split_depth=3)
+    search.by_kind, search.cut_width, search.cut_tries = True, 1, 99
+    found = search.run(game.initial)
+    assert found.value == minimax(game, game.initial).value
+    assert search.most_at_cut == 1
+    assert any(node.kind == "cut" and node.answered > 1 for node in search.made)

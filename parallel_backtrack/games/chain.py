@@ -10,6 +10,11 @@ chain
     window is negated).
 root window
     ``(alpha, beta)`` of the whole run (a null window for a probe).
+kind
+    What a split node is expected to be, as in Knuth and Moore's minimal tree: the
+    root and the eldest child of a ``PV`` node are ``PV``; the other children of a
+    ``PV`` node and the children of an ``ALL`` node are ``CUT`` (one child should
+    cut); the children of a ``CUT`` node are ``ALL`` (every child is searched).
 
 Example: ``chain_window([(0, 1), (1, -1)], (-5, 5), bounds)`` with slot 0 at 2 and
 slot 1 at -4 gives ``(-4, -2)``.
@@ -25,6 +30,7 @@ from .game import Game
 from .search import alphabeta
 
 Chain = list[tuple[int, int]]
+PV, CUT, ALL = "pv", "cut", "all"
 
 
 def chain_window(chain: Chain, root_window: tuple[int, int],
@@ -50,6 +56,13 @@ def search_task(game: Game, state: Any, chain: Chain, root_window: tuple[int, in
     return int(found.value), found.nodes, found.pv
 
 
+def child_kind(parent: SplitNode, action: Any) -> str:
+    """The kind of ``parent``'s child by ``action`` (see the glossary)."""
+    if parent.kind == PV:
+        return PV if action == parent.actions[0] else CUT
+    return ALL if parent.kind == CUT else CUT
+
+
 class Task:
     """A task sent to a worker (a twin: the same subtree, ``variant`` > 0)."""
 
@@ -72,7 +85,8 @@ class SplitNode:
         self.path = path  # the action indices from the root: the sequential order
         self.parent, self.action, self.sign = parent, action, sign
         self.slot = chain[-1][0]
-        self.launched = self.pending = 0
+        self.launched = self.pending = self.answered = 0
+        self.kind = PV if parent is None else child_kind(parent, action)
         self.best, self.best_action = -UNBOUNDED, None
         self.pv: list[Any] = []
         self.eldest_done = self.dead = False
