@@ -184,39 +184,3 @@ def test_the_next_iteration_in_the_tail_on_64_simulated_workers(
     assert "started" in seen and ("dropped" in seen) == wrong
     assert many.nodes == one.nodes and many.iterations == one.iterations
     assert len(many.moves or "") == 42 and solves(board.tiles, many.moves or "", "blank-first")
-
-
-def test_heavy_subtrees_are_split_deeper_with_the_same_counts() -> None:
-    """The cut's heaviest subtrees (by the last iteration's sizes) split into their
-    descendants: the same nodes, next bound and goal as the cut not split, and every
-    subtree root the board its moves from the root give."""
-    from parallel_backtrack.sliding.board import to_frame
-    from parallel_backtrack.sliding.space import SlidingSpace
-
-    board = Board((0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15), "blank-first")
-    space = SlidingSpace(to_frame(board), 4, "manhattan")
-    bound = space.f(space.root()) + 8
-
-    def never(nodes: int = 0) -> bool:
-        return False
-
-    last = space.cut(bound - 2, 40, None)
-    sizes = space.search_part(last.part(0, len(last)), bound - 2, True, never).nodes
-    plain, split = space.cut(bound, 40, last), space.cut(bound, 40, last)
-    weights = split.weights(last, sizes)
-    nodes, least = split.refine(sum(weights) / 8, bound, last, sizes)
-    assert nodes > 0 and len(split) > len(plain) and max(split.depths) > split.depth
-    low, high = split.spans()
-    assert all(high[:-1] <= low[1:])  # disjoint, in search order
-    whole = space.search_part(plain.part(0, len(plain)), bound, True, never)
-    parts = space.search_part(split.part(0, len(split)), bound, True, never)
-    assert plain.nodes + sum(whole.nodes) == split.nodes + nodes + sum(parts.nodes)
-    assert min(plain.next_bound, whole.next_bound) == min(split.next_bound, least,
-                                                          parts.next_bound)
-    assert (whole.solution is None) == (parts.solution is None)
-    for code, depth, row in zip(split.codes, split.depths, split.tiles):
-        state = space.root()
-        for move in range(int(depth) - 1, -1, -1):
-            state = next(c for c in space.branch(state) if c.last == (int(code) >> 2 * move) & 3)
-        assert state.tiles == tuple(row.tolist())
-    assert max(split.weights(last, sizes)) < max(weights)

@@ -93,7 +93,6 @@ ORDERS = ("tree", "size")
 TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
 RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
-SPLIT = 4  # a subtree over 1 / (SPLIT * workers) of the expected work is split deeper
 POLL = 8  # tasks sent between two looks at the results that came back meanwhile
 
 
@@ -252,14 +251,7 @@ class _Search:
             # Dask swaps a shipped handle for the space only as an argument of its own.
             self.handle = (handle,) if self.pool.handle_as_argument else ()
             self.context = pickle.dumps((None if self.handle else handle, self.flag))
-        previous = self.previous or (None, [])
-        weights = frontier.weights(*previous)
-        refine = getattr(frontier, "refine", None)
-        if refine is not None and self.previous is not None:  # split the heavy subtrees
-            nodes, least = refine(sum(weights) / (SPLIT * workers), bound, *previous)
-            if nodes:
-                it.nodes, it.next_bound = it.nodes + nodes, min(it.next_bound, least)
-                weights = frontier.weights(*previous)
+        weights = frontier.weights(*(self.previous or (None, [])))
         ranges = pack(weights, sizes)
         if self.order == "size":
             ranges.sort(key=lambda r: -sum(weights[r[0]:r[1]]))

@@ -20,12 +20,6 @@ code
     A frontier node's path from the root, one base-4 digit per move: codes rise
     in search order, and a node's ancestor k levels up is ``code >> 2 * k``; the
     previous iteration's sizes are matched through them (``weights``).
-span
-    A subtree's codes at ``MAX_CUT_DEPTH`` below it: how subtrees cut at other
-    depths are matched (``weights``).
-refine
-    The cut's subtrees heavier than a limit (by the previous iteration's sizes) split
-    into their descendants, up to ``REFINE`` levels deeper.
 part
     What a task carries: the tiles, last moves and codes of some frontier nodes
     as bytes (about 30 bytes a subtree).
@@ -54,7 +48,6 @@ from .tables import Tables
 
 CHUNK = 1 << 20
 MAX_CUT_DEPTH = 30  # codes are int64: two bits a move
-REFINE = 3  # the most levels a large subtree is split below the cut
 _kernel: Any = kernel  # numba's Dispatcher type lists no arguments
 _cut: Any = compiled_cut
 
@@ -216,150 +209,36 @@ class SlidingSpace:
 
 
 class SlidingFrontier:
-    """The subtrees of one cut (see the glossary: codes, span, refine, part)."""
+    """The subtrees of one cut (see the glossary: codes, part)."""
 
-    def __init__(self, space: SlidingSpace, depth: int, found: tuple[int, ...],
-                 tiles: np.ndarray, codes: np.ndarray, lasts: np.ndarray,
-                 goal: list[int]) -> None:
+    def __init__(self, n: int, depth: int, found: tuple[int, ...], tiles: np.ndarray,
+                 codes: np.ndarray, lasts: np.ndarray, goal: list[int]) -> None:
         count, self.nodes, least, goal_depth, self.solution_before = found
-        n = space.n
-        self.space, self.depth = space, depth
+        self.depth = depth
         self.next_bound = least if least < kernel.NO_BOUND else INFINITE
         self.tiles, self.codes, self.lasts = tiles[:count], codes[:count], lasts[:count]
-        self.depths = np.full(count, depth, np.int8)
         self.solution = None if goal_depth < 0 else Node(
             tuple(range(n * n)), goal_depth, goal[goal_depth - 1], tuple(goal[:goal_depth]))
 
     def __len__(self) -> int:
         return int(self.codes.shape[0])
 
-    def part(self, start: int, stop: int) -> tuple[bytes, bytes, bytes, bytes]:
-        return (self.depths[start:stop].tobytes(), self.tiles[start:stop].tobytes(),
+    def part(self, start: int, stop: int) -> tuple[int, bytes, bytes, bytes]:
+        return (self.depth, self.tiles[start:stop].tobytes(),
                 self.lasts[start:stop].tobytes(), self.codes[start:stop].tobytes())
 
-    def spans(self) -> tuple[np.ndarray, np.ndarray]:
-        return _spans(self.codes, self.depths)
-
     def weights(self, previous: SlidingFrontier | None, sizes: list[int]) -> list[float]:
-        """1 plus each subtree's expected size from the previous cut: the sizes of the
-        previous subtrees inside its span, or its share of the one whose span holds it."""
+        """Each subtree's share of its ancestor's size in the previous cut (the
+        ancestor's size over its descendants here), plus 1."""
         if previous is None or not len(previous):
             return [1.0] * len(self)
-        weights: list[float] = (1.0 + _mapped(previous, sizes, *self.spans())).tolist()
+        ancestors = self.codes >> (2 * (self.depth - previous.depth))
+        at = np.minimum(np.searchsorted(previous.codes, ancestors), len(previous) - 1)
+        known = previous.codes[at] == ancestors
+        _, inverse, counts = np.unique(ancestors, return_inverse=True, return_counts=True)
+        shares = np.asarray(sizes, np.float64)[at] / counts[inverse]
+        weights: list[float] = (1.0 + np.where(known, shares, 0.0)).tolist()
         return weights
-
-    def refine(self, limit: float, bound: float, previous: SlidingFrontier,
-               sizes: list[int]) -> tuple[int, float]:
-        """Split the subtrees whose weight (from ``previous``) exceeds ``limit`` into
-        their children, down to ``REFINE`` levels more; (nodes generated, least f over
-        ``bound`` met).  A subtree with a goal among its children stays whole."""
-        if not len(previous) or self.solution is not None:
-            return 0, INFINITE
-        weights = 1.0 + _mapped(previous, sizes, *self.spans())
-        todo = np.flatnonzero((weights > limit) & (self.depths < MAX_CUT_DEPTH))
-        if not len(todo):
-            return 0, INFINITE
-        rows: list[np.ndarray] = []
-        codes: list[int] = []
-        lasts: list[int] = []
-        depths: list[int] = []
-        nodes, least = 0, INFINITE
-        level = [(self.tiles[i], int(self.codes[i]), int(self.lasts[i]), int(self.depths[i]),
-                  True) for i in todo]
-        for step in range(REFINE):
-            children, made, low = _children(self.space, level, int(bound))
-            nodes, least = nodes + made, min(least, low)
-            spans = _spans(np.array([c[1] for c in children], np.int64),
-                           np.array([c[3] for c in children], np.int8))
-            heavy = 1.0 + _mapped(previous, sizes, *spans) > limit
-            level = []
-            for child, big in zip(children, heavy):
-                if big and child[4] and step + 1 < REFINE and child[3] < MAX_CUT_DEPTH:
-                    level.append(child)
-                else:
-                    rows.append(child[0])
-                    codes.append(child[1])
-                    lasts.append(child[2])
-                    depths.append(child[3])
-            if not level:
-                break
-        keep = np.ones(len(self), bool)
-        keep[todo] = False
-        width = self.tiles.shape[1]
-        all_codes = np.concatenate([self.codes[keep], np.array(codes, np.int64)])
-        all_depths = np.concatenate([self.depths[keep], np.array(depths, np.int8)])
-        order = np.argsort(_spans(all_codes, all_depths)[0], kind="stable")
-        self.tiles = np.concatenate([self.tiles[keep], np.array(rows, np.int8).reshape(
-            -1, width)])[order]
-        self.lasts = np.concatenate([self.lasts[keep], np.array(lasts, np.int8)])[order]
-        self.codes, self.depths = all_codes[order], all_depths[order]
-        return nodes, least
-
-
-def _spans(codes: np.ndarray, depths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each subtree's span: the codes at ``MAX_CUT_DEPTH`` below it, [low, high)."""
-    shift = 2 * (MAX_CUT_DEPTH - depths.astype(np.int64))
-    low = codes << shift
-    return low, low + (np.int64(1) << shift)
-
-
-def _mapped(previous: SlidingFrontier, sizes: list[int], low: np.ndarray,
-            high: np.ndarray) -> np.ndarray:
-    """The expected nodes of the spans ``low``..``high`` from the previous cut's sizes:
-    a share of the previous subtree that holds a span, else the sum of those it holds."""
-    if not len(low):
-        return np.zeros(0)
-    was_low, was_high = previous.spans()
-    size = np.asarray(sizes, np.float64)
-    summed = np.concatenate(([0.0], np.cumsum(size)))
-    holder = np.searchsorted(was_low, low, "right") - 1
-    at = np.maximum(holder, 0)
-    within = (holder >= 0) & (high <= was_high[at])
-    count = np.bincount(at[within], minlength=len(previous))
-    share = size[at] / np.maximum(count[at], 1)
-    held = (summed[np.searchsorted(was_low, high, "left")]
-            - summed[np.searchsorted(was_low, low, "left")])
-    return np.where(within, share, held)
-
-
-Child = tuple[np.ndarray, int, int, int, bool]  # tiles, code, last move, depth, may split
-
-
-def _children(space: SlidingSpace, level: list[Child], bound: int
-              ) -> tuple[list[Child], int, float]:
-    """The children within ``bound`` of the nodes of ``level``, in search order, with the
-    nodes generated and the least f over the bound; a node with a goal among its
-    children is given back itself, not to be split (its children uncounted)."""
-    tables, n = space.tables, space.n
-    args9 = tables.kernel_args()[:9]
-    aux = np.zeros(tables.aux_width(), np.int64)
-    goal = list(range(n * n))
-    found: list[Child] = []
-    nodes, least = 0, INFINITE
-    for row, code, last, depth, _ in level:
-        blank = int(row.argmin())
-        kids: list[Child] = []
-        made, low, whole = 0, INFINITE, False
-        for d in range(4):
-            to = int(tables.neighbors[blank * 4 + d])
-            if to < 0 or d == 3 - last:
-                continue
-            made += 1
-            child = row.copy()
-            child[blank], child[to] = child[to], 0
-            h = int(_kernel.initial_h(child, n, *args9, aux))
-            if depth + 1 + h > bound:
-                low = min(low, depth + 1 + h)
-            elif h == 0 and child.tolist() == goal:
-                whole = True
-            else:
-                kids.append((child, code * 4 + d, d, depth + 1, True))
-        if whole:
-            found.append((row, code, last, depth, False))
-        else:
-            found.extend(kids)
-            nodes, least = nodes + made, min(least, low)
-    return found, nodes, least
 
 
 def _moves(code: int, depth: int) -> tuple[int, ...]:
@@ -386,27 +265,26 @@ def cut_space(space: SlidingSpace, bound: float, target: int,
             capacity = count
             continue
         if count >= target or depth >= MAX_CUT_DEPTH or found[3] >= 0 or count == 0:
-            return SlidingFrontier(space, depth, tuple(int(x) for x in found), tiles, codes,
+            return SlidingFrontier(n, depth, tuple(int(x) for x in found), tiles, codes,
                                    lasts, goal.tolist())
         depth += 1
 
 
-def search_part(space: SlidingSpace, part: tuple[bytes, bytes, bytes, bytes], bound: float,
+def search_part(space: SlidingSpace, part: tuple[int, bytes, bytes, bytes], bound: float,
                 complete: bool, stop: Any, budget: int | None = None) -> Part:
     """``SlidingSpace.search_part``: the compiled pass below each subtree of a task (one
     ``Pass`` reused; a solution's moves are rebuilt from its subtree's code).  No
     subtree is started once ``budget`` nodes are spent (the rest is handed back)."""
-    depths, tiles, lasts, codes = part
+    depth, tiles, lasts, codes = part
     rows = np.frombuffer(tiles, np.int8).reshape(-1, space.n * space.n).copy()  # writable
     last = np.frombuffer(lasts, np.int8).tolist()
-    depth = np.frombuffer(depths, np.int8).tolist()
-    one = space.pass_for(rows[0], depth[0], last[0])
+    one = space.pass_for(rows[0], depth, last[0])
     nodes, least, found, whole, chunk = [], INFINITE, None, not complete, space.chunk
     spent, budget = 0, budget or kernel.NO_BOUND
     for offset in range(rows.shape[0]):
         if (whole and stop(0)) or spent >= budget:
             break
-        one.reset_row(rows[offset], depth[offset], last[offset])
+        one.reset_row(rows[offset], depth, last[offset])
         one.begin(int(bound))
         while one.run(chunk, whole) == kernel.PAUSED and not stop(one.nodes):
             pass
@@ -416,8 +294,7 @@ def search_part(space: SlidingSpace, part: tuple[bytes, bytes, bytes, bytes], bo
             least = one.next_bound
         moves = one.goal_moves()
         if moves is not None and found is None:
-            path = _moves(int(np.frombuffer(codes, np.int64)[offset]), depth[offset]) + tuple(
-                moves)
+            path = _moves(int(np.frombuffer(codes, np.int64)[offset]), depth) + tuple(moves)
             found = (offset, Node(tuple(range(space.n * space.n)), len(path), path[-1], path))
             if whole:
                 break
