@@ -52,7 +52,8 @@ ahead
     over the bound seen so far (exact for the sliding puzzles, whose f rise by 2).
     It counts only if this iteration ends without a solution and with that next
     bound; otherwise it is dropped (its results ignored).  Its plan takes this
-    iteration's nodes as the ones counted plus those expected of the rest.
+    iteration's nodes as the ones counted plus those expected of the rest, grown by
+    the growth of the two iterations before (both counted).
 poll
     Every ``POLL`` tasks sent the parent takes in the results already back
     (``wait_any(timeout=0)``), so a solution ends the iteration before the parent
