@@ -184,3 +184,15 @@ def test_the_next_iteration_in_the_tail_on_64_simulated_workers(
     assert "started" in seen and ("dropped" in seen) == wrong
     assert many.nodes == one.nodes and many.iterations == one.iterations
     assert len(many.moves or "") == 42 and solves(board.tiles, many.moves or "", "blank-first")
+
+
+def test_the_next_iteration_started_ahead_grows_by_the_known_growth() -> None:
+    """Planned in the tail of the last iteration, whose node count is an estimate, the
+    next one grows from it by the growth of the two iterations before (known counts),
+    not by the estimate's own ratio (an estimate twice too high would count 4 times)."""
+    from parallel_backtrack.engine.threshold import _Search
+
+    plain = _Search._expected(None, [100, 600, 3600])  # type: ignore[arg-type]
+    ahead = _Search._expected(None, [100, 600, 7200], True)  # type: ignore[arg-type]
+    assert plain == 3600 * 6 and ahead == 7200 * 6
+    assert _Search._expected(None, [100, 600, 7200]) == 7200 * 12  # type: ignore[arg-type]

@@ -52,7 +52,8 @@ ahead
     over the bound seen so far (exact for the sliding puzzles, whose f rise by 2).
     It counts only if this iteration ends without a solution and with that next
     bound; otherwise it is dropped (its results ignored).  Its plan takes this
-    iteration's nodes as the ones counted plus those expected of the rest.
+    iteration's nodes as the ones counted plus those expected of the rest, grown by
+    the growth of the two iterations before (both counted).
 poll
     Every ``POLL`` tasks sent the parent takes in the results already back
     (``wait_any(timeout=0)``), so a solution ends the iteration before the parent
@@ -198,19 +199,21 @@ class _Search:
             bound = it.next_bound
         self.report.bound = INFINITE
 
-    def _expected(self, history: list[int]) -> float:
-        """The next iteration's nodes, from the growth of the last two of ``history``."""
+    def _expected(self, history: list[int], estimated: bool = False) -> float:
+        """The next iteration's nodes, from the growth of the last two of ``history``
+        (``estimated``: the last is an estimate; the growth is of the two before it)."""
         if not history:
             return 0.0
-        last = history[-1]
-        growth = last / history[-2] if len(history) > 1 and history[-2] else 0
+        last, known = history[-1], history[:-1] if estimated else history
+        growth = known[-1] / known[-2] if len(known) > 1 and known[-2] else 0
         return last * (growth if 1.5 <= growth <= 20 else GROWTH)
 
-    def _plan(self, history: list[int]) -> tuple[float, list[float]] | None:
+    def _plan(self, history: list[int], estimated: bool = False
+              ) -> tuple[float, list[float]] | None:
         """The next iteration's expected nodes and task sizes (seconds), or None: run it
-        here (after the iterations of ``history``)."""
+        here (after the iterations of ``history``; ``estimated``: see ``_expected``)."""
         workers = self.pool.workers
-        expected = self._expected(history)
+        expected = self._expected(history, estimated)
         work = expected / self.rate  # seconds of one worker
         if self.parent_nodes is not None:
             here = not history or history[-1] < self.parent_nodes
@@ -304,7 +307,7 @@ class _Search:
         if guess >= INFINITE or now.it.best is not None:
             return None
         history = [*self.history, round(now.estimate())]
-        plan = self._plan(history)
+        plan = self._plan(history, estimated=True)
         if plan is None:
             return None
         saved, self.previous = self.previous, (now.frontier, now.sizes())
