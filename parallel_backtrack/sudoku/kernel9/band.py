@@ -249,26 +249,6 @@ def naked_singles(s, k, dirty):  # type: ignore[no-untyped-def]
                 return DEAD
             singles &= singles - 1
     return dirty
-    dirty &= ALL27
-    for b in range(3):
-        ones = twos = np.int64(0)
-        for d in range(9):
-            w = s[k, 3 * d + b]
-            twos |= ones & w
-            ones |= w
-        if ones != ALL27:
-            return DEAD
-        singles = ones & ~twos & ~s[k, SOLVED + b]
-        while singles:
-            i = low_index(singles)
-            digit = 0  # the one digit whose word holds the bit
-            for d in range(9):
-                digit += d * ((s[k, 3 * d + b] >> i) & 1)
-            dirty = take_from_peers(s, k, digit, b, i, dirty)
-            if dirty == DEAD:
-                return DEAD
-            singles &= singles - 1
-    return dirty
 
 
 @hot_njit
