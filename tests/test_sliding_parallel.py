@@ -144,6 +144,7 @@ def _spy_on_the_next_iteration(monkeypatch: pytest.MonkeyPatch, wrong: bool) -> 
         return iterate(self, bound)
 
     monkeypatch.setattr(threshold_tasks.Round, "spawned_seen", False, raising=False)
+    monkeypatch.setattr(threshold, "AHEAD_FROM", 2)  # small pools too, for the tests
     monkeypatch.setattr(threshold._Search, "_ahead_of", guess)
     monkeypatch.setattr(threshold._Search, "_iterate", spy)
     return seen
@@ -167,6 +168,28 @@ def test_the_next_iteration_starts_in_the_tail_of_the_last(monkeypatch: pytest.M
     first = threshold_search(Walk(24), executor=VirtualExecutor(workers), parent_nodes=0,
                              per_worker=4)
     assert first.solution == (24, 12) and first.nodes <= single.nodes
+
+
+def test_few_workers_start_no_next_iteration_in_the_tail(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below ``AHEAD_FROM`` workers (2 here) an iteration's tail is not filled with the
+    next one: every look for it finds none, and the answer is the sequential one."""
+    from parallel_backtrack.engine import VirtualExecutor, threshold
+
+    found: list[object] = []
+    ahead_of = threshold._Search._ahead_of
+
+    def spy(self: threshold._Search, now: object) -> object:
+        found.append(ahead_of(self, now))  # type: ignore[arg-type]
+        return found[-1]
+
+    monkeypatch.setattr(threshold._Search, "_ahead_of", spy)
+    single = threshold_search(Walk(24), complete_last=True)
+    assert threshold.AHEAD_FROM > 2  # 2 real workers: no speculation on the next bound
+    report = threshold_search(Walk(24), executor=VirtualExecutor(2), parent_nodes=0,
+                              per_worker=4, complete_last=True)
+    assert found and all(round_ is None for round_ in found)
+    assert report.solution == (24, 12) and report.nodes == single.nodes
 
 
 @pytest.mark.parametrize("wrong", [False, True])

@@ -47,13 +47,14 @@ plan
     ``parent_nodes`` given: iterations whose predecessor had fewer nodes run
     here (the old fixed rule).
 ahead
-    The next iteration, started once this one has sent all its tasks, so its tasks
-    fill the workers this one's tail leaves idle.  Its bound is a guess: the least f
-    over the bound seen so far (exact for the sliding puzzles, whose f rise by 2).
-    It counts only if this iteration ends without a solution and with that next
-    bound; otherwise it is dropped (its results ignored).  Its plan takes this
-    iteration's nodes as the ones counted plus those expected of the rest, grown by
-    the growth of the two iterations before (both counted).
+    The next iteration, started once this one has sent all its tasks (from
+    ``AHEAD_FROM`` workers on), so its tasks fill the workers this one's tail leaves
+    idle.  Its bound is a guess: the least f over the bound seen so far (exact for
+    the sliding puzzles, whose f rise by 2).  It counts only if this iteration ends
+    without a solution and with that next bound; otherwise it is dropped (its
+    results ignored).  Its plan takes this iteration's nodes as the ones counted
+    plus those expected of the rest, grown by the growth of the two iterations
+    before (both counted).
 poll
     Every ``POLL`` tasks sent the parent takes in the results already back
     (``wait_any(timeout=0)``), so a solution ends the iteration before the parent
@@ -72,6 +73,7 @@ from typing import Any
 
 from .executors import Executor, pool_for_run
 from .frontier import (
+    FEW,
     INFINITE,
     Bounded,
     CutSpace,
@@ -95,6 +97,11 @@ TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
 RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
 POLL = 8  # tasks sent between two looks at the results that came back meanwhile
+# From this many workers on the next iteration may start in the last one's tail; on
+# fewer, the tail is short, and on 2 real workers a task of the next iteration held a
+# worker while the last one's handed-back subtrees waited (Korf #92: 1.25 billion nodes
+# in 5.2 s against 0.95 billion in 4.1 s).
+AHEAD_FROM = FEW + 1
 
 
 @dataclass
@@ -304,7 +311,7 @@ class _Search:
             return self.ahead
         now.spawned = True
         guess = now.it.next_bound
-        if guess >= INFINITE or now.it.best is not None:
+        if guess >= INFINITE or now.it.best is not None or self.pool.workers < AHEAD_FROM:
             return None
         history = [*self.history, round(now.estimate())]
         plan = self._plan(history, estimated=True)
