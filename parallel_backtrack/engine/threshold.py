@@ -98,8 +98,8 @@ RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
 POLL = 8  # tasks sent between two looks at the results that came back meanwhile
 # From this many workers on the next iteration may start in the last one's tail; on
-# fewer, the tail is short, and on 2 real workers a task of the next iteration held a
-# worker while the last one's handed-back subtrees waited (Korf #92: 1.25 billion nodes
+# fewer, the tail is short, and a task of the next iteration can hold one of 2 real
+# workers while the last one's subtrees wait (Korf #92 once searched 1.25 billion nodes
 # in 5.2 s against 0.95 billion in 4.1 s).
 AHEAD_FROM = FEW + 1
 
