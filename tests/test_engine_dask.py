@@ -76,3 +76,27 @@ def test_bad_addresses_are_named():
         make_executor(1, "dask", address="tcp://a b")
     with pytest.raises(ValueError, match="needs backend 'dask', got backend 'loky'"):
         count(NoAdjacentOnes(3), workers=2, backend="loky", address="tcp://127.0.0.1:1")
+
+
+def test_a_future_the_cluster_cancelled_is_done_and_a_crash(cluster):
+    """Dask's ``wait`` raises when a future it waits on was cancelled (a worker died and
+    the scheduler forgot its key): ``wait_any`` returns it as done instead, and its
+    error counts as a crash (sent again) unless this executor cancelled it itself."""
+    import time
+
+    executor = make_executor(2, "dask", address=cluster.scheduler_address)
+    try:
+        theirs = executor.submit(time.sleep, 30)
+        ours = executor.submit(time.sleep, 30)
+        executor.client.cancel([theirs])  # as the cluster does with a lost task
+        executor.cancel([ours])
+        done = executor.wait_any([theirs, ours], timeout=10)
+        assert done == {theirs, ours}
+        errors = {}
+        for future in done:
+            with pytest.raises(Exception) as caught:
+                future.result()
+            errors[future.key] = executor.is_crash(caught.value)
+        assert errors == {theirs.key: True, ours.key: False}
+    finally:
+        executor.close()

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-
 import pytest
+from lossy_pool import LosesTasks
 
 from parallel_backtrack.engine import make_executor
-from parallel_backtrack.engine.executors import ThreadExecutor
 from parallel_backtrack.games import Nim, TicTacToe, alphabeta, minimax
 from parallel_backtrack.games.__main__ import main
 from parallel_backtrack.games.connect4.board import Board
@@ -178,37 +176,10 @@ def test_speculative_brothers_keep_the_value(seed):
     assert virtual.value == threads.value == window.value == expected
 
 
-class _LosesTasks(ThreadExecutor):
-    """Threads where every third task is lost as with its worker (as on Dask: only
-    that task is lost, the pool goes on)."""
-
-    crash_loses_all = False
-
-    def __init__(self, workers: int) -> None:
-        super().__init__(workers)
-        self.submitted = self.lost = 0
-
-    def submit(self, fn, *args):
-        self.submitted += 1
-        if self.submitted % 3:
-            return super().submit(fn, *args)
-        self.lost += 1
-        future = cf.Future()
-        future.set_exception(_Lost())
-        return self._tracked(future)
-
-    def is_crash(self, error):
-        return isinstance(error, _Lost)
-
-
-class _Lost(Exception):
-    pass
-
-
 @pytest.mark.parametrize("seed", [3, 8])
 def test_tasks_lost_with_their_worker_run_again(seed):
     game = RandomTree(3, 5, seed)
-    executor = _LosesTasks(2)
+    executor = LosesTasks(2)
     try:
         found = parallel_alphabeta(game, executor=executor, split_depth=2)
     finally:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from lossy_pool import LosesTasks
 from sliding_check import CACHE, solves
 
 from parallel_backtrack.engine.threshold import INFINITE, Bounded, threshold_search
@@ -219,3 +220,17 @@ def test_the_next_iteration_started_ahead_grows_by_the_known_growth() -> None:
     ahead = _Search._expected(None, [100, 600, 7200], True)  # type: ignore[arg-type]
     assert plain == 3600 * 6 and ahead == 7200 * 6
     assert _Search._expected(None, [100, 600, 7200]) == 7200 * 12  # type: ignore[arg-type]
+
+
+def test_tasks_lost_with_their_worker_are_sent_again() -> None:
+    """A pool that loses every third task (as Dask loses a task with its worker): each
+    is sent again, and the search ends with the sequential answer and node count."""
+    single = threshold_search(Walk(24), complete_last=True)
+    executor = LosesTasks(2)
+    try:
+        report = threshold_search(Walk(24), executor=executor, parent_nodes=0,
+                                  per_worker=4, complete_last=True)
+    finally:
+        executor.close()
+    assert executor.lost > 0
+    assert report.solution == (24, 12) and report.nodes == single.nodes

@@ -135,6 +135,9 @@ class DaskExecutor(Executor):
                                              return_when="FIRST_COMPLETED")
         except TimeoutError:
             return set()
+        except CancelledError:  # some were cancelled (by us, or lost with a worker):
+            # they are done too; the caller's ``result()`` tells which (``is_crash``)
+            return {future for future in futures if future.status != "pending"}
         return set(done)
 
     def ship(self, obj: Any) -> Any:

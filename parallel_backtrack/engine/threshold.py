@@ -97,10 +97,8 @@ TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
 RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
 POLL = 8  # tasks sent between two looks at the results that came back meanwhile
-# From this many workers on the next iteration may start in the last one's tail; on
-# fewer, the tail is short, and a task of the next iteration can hold one of 2 real
-# workers while the last one's subtrees wait (Korf #92 once searched 1.25 billion nodes
-# in 5.2 s against 0.95 billion in 4.1 s).
+# From this many workers on the next iteration may start in the last one's tail (on 2
+# real workers Korf #92 once took 5.2 s with it, not 4.1 s: docs/results.md).
 AHEAD_FROM = FEW + 1
 
 
@@ -159,7 +157,8 @@ class _Search:
         self.context = b""  # the pickled (space handle, stop flag), made at the first dispatch
         self.handle: tuple[Any, ...] = ()  # the handle, when it must travel on its own
         self.flag: Any = None
-        self.inflight: dict[Any, tuple[Round, int]] = {}  # future -> its round, range end
+        # future -> its round and the task's arguments (start, stop, budget)
+        self.inflight: dict[Any, tuple[Round, int, int, int | None]] = {}
         self.per_worker, self.parent_nodes, self.order = PER_WORKER, PARENT_NODES, "tree"
         self.max_nodes: int | None = None
         self.stop: Callable[[], bool] | None = None
@@ -294,12 +293,7 @@ class _Search:
             source = now if now.tasks else self._ahead_of(now)
             if source is None or not source.tasks or source.it.done():
                 return
-            start, stop, budget = source.tasks.next()
-            future = self.pool.submit(run_part, self.context, start,
-                                      source.frontier.part(start, stop), source.bound,
-                                      self.complete, budget, *self.handle)
-            self.inflight[future] = (source, stop)
-            source.running += 1
+            self._send(source, *source.tasks.next())
             sent += 1
             if sent % POLL == 0:
                 self._gather(self.pool.wait_any(list(self.inflight), timeout=0))
@@ -322,12 +316,26 @@ class _Search:
         self.previous = saved
         return self.ahead
 
+    def _send(self, source: Round, start: int, stop: int, budget: int | None) -> None:
+        future = self.pool.submit(run_part, self.context, start,
+                                  source.frontier.part(start, stop), source.bound,
+                                  self.complete, budget, *self.handle)
+        self.inflight[future] = (source, start, stop, budget)
+        source.running += 1
+
     def _gather(self, futures: Iterable[Any]) -> None:
         for future in futures:
-            source, stop = self.inflight.pop(future)
+            source, start, stop, budget = self.inflight.pop(future)
             source.running -= 1
+            try:
+                result = future.result()
+            except Exception as error:  # lost with its worker (Dask): sent again
+                if self.pool.crash_loses_all or not self.pool.is_crash(error):
+                    raise
+                self._send(source, start, stop, budget)
+                continue
             if not source.dropped:
-                source.busy += self._collect(source, future.result(), stop)
+                source.busy += self._collect(source, result, stop)
 
     def _cut(self, bound: float, target: int, it: Iteration) -> Frontier | None:
         previous = None if self.previous is None else self.previous[0]

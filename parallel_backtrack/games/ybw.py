@@ -315,7 +315,7 @@ class YoungBrothersWait:
         """Take the finished futures of this run (others are ignored)."""
         for future in done:
             task = self.futures.pop(future, None)
-            if task is None or future.cancelled():
+            if task is None:  # not this run's, or dropped (``_drop``)
                 continue
             node = task.node
             node.futures.discard(future)
