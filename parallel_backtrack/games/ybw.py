@@ -60,6 +60,7 @@ from ..engine.executors import Executor, pool_for_run, run_shipped
 from ..engine.window import UNBOUNDED, shared_bounds
 from .chain import ALL, CUT, ParallelResult, SplitNode, Task, chain_window, search_task
 from .game import Game, hooks_of
+from .twins import Twins
 
 MAX_SPLIT_NODES = 4096
 # Tasks sent beyond one per worker: one waits in the pool so a worker that finishes
@@ -75,7 +76,7 @@ CUT_WIDTH, CUT_TRIES = 2, 2
 TaskRunner = Callable[..., tuple[int, int, list[Any]]]
 
 
-class YoungBrothersWait:
+class YoungBrothersWait(Twins):
     """One parallel alpha-beta run over ``game`` from ``state`` (see the module doc)."""
 
     def __init__(self, game: Game, executor: Executor, *, split_depth: int = 2,
@@ -273,29 +274,6 @@ class YoungBrothersWait:
         task.future = future
         self.futures[future] = task
         task.node.futures.add(future)
-
-    def _twin(self) -> bool:
-        """Give an idle worker a twin of the leftmost running task without one."""
-        alone = [t for t in self.futures.values() if t.twin is None and not t.variant]
-        if not alone:
-            return False
-        task = min(alone, key=lambda t: t.path)
-        twin = Task(task.node, task.action, task.sign, task.state, task.path, variant=1)
-        self._submit(twin)
-        task.twin, twin.twin = twin, task
-        self.twins += 1
-        return True
-
-    def _yield_twin(self) -> bool:
-        """Stop one running twin (the rightmost) for a real task; False if none."""
-        twins = [t for t in self.futures.values() if t.variant]
-        if not twins:
-            return False
-        twin = max(twins, key=lambda t: t.path)
-        assert twin.twin is not None
-        twin.twin.twin = None
-        self._drop(twin)
-        return True
 
     def _drop(self, task: Task) -> None:
         """Forget a running task and close its window (it stops at its next look)."""
