@@ -17,9 +17,9 @@ capabilities
     its name: ``runs_inline`` (tasks run inside ``submit``, in this process:
     nothing to probe, split or pickle), ``handle_as_argument`` (a shipped
     handle must reach ``submit`` as an argument of its own), ``slow_start``,
-    ``start_cost``, ``crash_loses_all``, ``shares_files`` (tasks run on this
-    machine and see the files the parent writes: a stop flag, shared bounds, a
-    shared table).
+    ``start_cost``, ``crash_loses_all`` (else ``lost_alone(error)``: only that
+    task is lost, send it again), ``shares_files`` (tasks run on this machine and
+    see the files the parent writes: a stop flag, shared bounds, a shared table).
 workers
     joblib's ``n_jobs`` convention: a positive count, or -1 for every core
     loky can see.  0 and values below -1 are refused.
@@ -185,6 +185,11 @@ class Executor:
     def is_crash(self, error: BaseException) -> bool:
         """Did a worker process die under this task (rather than the task fail)?"""
         return False
+
+    def lost_alone(self, error: BaseException) -> bool:
+        """Was only this task lost with its worker (a pool that goes on, as Dask):
+        send it again?"""
+        return not self.crash_loses_all and self.is_crash(error)
 
     def restart(self) -> None:
         """A fresh pool after a crash; tasks in flight are lost and must be re-run."""

@@ -241,17 +241,18 @@ class _Search:
         if plan is None:
             self._in_parent(bound, it)
             return it
-        dispatched = self._start(bound, it, *plan)
+        dispatched = self._start(bound, it, *plan, self.previous)
         if dispatched is not None:
             self._drive(dispatched)
         return it
 
-    def _start(self, bound: float, it: Iteration, expected: float, sizes: list[float]
-               ) -> Round | None:
-        """Cut the iteration at ``bound`` and queue its tasks (None: nothing to send)."""
+    def _start(self, bound: float, it: Iteration, expected: float, sizes: list[float],
+               previous: tuple[Any, list[float]] | None) -> Round | None:
+        """Cut the iteration at ``bound`` and queue its tasks (None: nothing to send);
+        ``previous``: the last iteration's frontier and its subtrees' sizes."""
         work, workers = sum(sizes), self.pool.workers
         target = max(8 * len(sizes), min(self.per_worker * workers, round(work / 1e-3)))
-        frontier = self._cut(bound, target, it)
+        frontier = self._cut(bound, target, it, None if previous is None else previous[0])
         if frontier is None or it.done():
             return None
         if not self.context:
@@ -260,7 +261,7 @@ class _Search:
             # Dask swaps a shipped handle for the space only as an argument of its own.
             self.handle = (handle,) if self.pool.handle_as_argument else ()
             self.context = pickle.dumps((None if self.handle else handle, self.flag))
-        weights = frontier.weights(*(self.previous or (None, [])))
+        weights = frontier.weights(*(previous or (None, [])))
         ranges = pack(weights, sizes)
         if self.order == "size":
             ranges.sort(key=lambda r: -sum(weights[r[0]:r[1]]))
@@ -311,9 +312,8 @@ class _Search:
         plan = self._plan(history, estimated=True)
         if plan is None:
             return None
-        saved, self.previous = self.previous, (now.frontier, now.sizes())
-        self.ahead = self._start(guess, Iteration(self.complete), *plan)
-        self.previous = saved
+        self.ahead = self._start(guess, Iteration(self.complete), *plan,
+                                 (now.frontier, now.sizes()))
         return self.ahead
 
     def _send(self, source: Round, start: int, stop: int, budget: int | None) -> None:
@@ -330,15 +330,15 @@ class _Search:
             try:
                 result = future.result()
             except Exception as error:  # lost with its worker (Dask): sent again
-                if self.pool.crash_loses_all or not self.pool.is_crash(error):
+                if not self.pool.lost_alone(error):
                     raise
                 self._send(source, start, stop, budget)
                 continue
             if not source.dropped:
                 source.busy += self._collect(source, result, stop)
 
-    def _cut(self, bound: float, target: int, it: Iteration) -> Frontier | None:
-        previous = None if self.previous is None else self.previous[0]
+    def _cut(self, bound: float, target: int, it: Iteration, previous: Any
+             ) -> Frontier | None:
         if cuts(self.space):
             cutting: CutSpace = self.space  # type: ignore[assignment]
             frontier = cutting.cut(bound, target, previous)

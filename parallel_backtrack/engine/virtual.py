@@ -176,7 +176,7 @@ class VirtualExecutor(Executor):
     def idle(self) -> tuple[float, float, float]:
         """Seconds a worker waited, on average: before its first task, between tasks,
         after its last one (a worker that got no task waited the whole clock)."""
-        before = between = after = 0.0
+        before = after = 0.0
         for worker in range(self.workers):
             first, last = self._spans.get(worker, (self.clock, self.clock))
             before += first

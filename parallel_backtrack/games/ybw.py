@@ -300,7 +300,7 @@ class YoungBrothersWait(Twins):
             try:
                 value, nodes, pv = future.result()
             except Exception as error:  # a task lost with its worker runs again
-                if self.executor.crash_loses_all or not self.executor.is_crash(error):
+                if not self.executor.lost_alone(error):
                     raise
                 self._submit(task)
                 continue
