@@ -3,6 +3,8 @@ node counts on 2 to 256 simulated workers equal to the sequential ones."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from sliding_check import CACHE, solves
 
@@ -47,6 +49,38 @@ def test_pack_follows_the_shares() -> None:
     ranges = pack([5, 0, 0, 1, 1, 1, 1, 1], [1, 1, 1, 1])
     assert ranges[0] == (0, 1) and ranges[-1][1] == 8
     assert all(a < b for a, b in ranges) and all(x[1] == y[0] for x, y in zip(ranges, ranges[1:]))
+
+
+def _pack_by_loop(weights: list[float], shares: list[float]) -> list[tuple[int, int]]:
+    """``pack`` as first written: a range ends where the running total reaches its mark."""
+    total, whole = float(sum(weights)) or 1.0, float(sum(shares)) or 1.0
+    marks, running = [], 0.0
+    for share in shares[:-1]:
+        running += share
+        marks.append(total * running / whole)
+    ranges, start, done, at = [], 0, 0.0, 0
+    for index, weight in enumerate(weights):
+        done += weight
+        if at < len(marks) and done >= marks[at] and index + 1 < len(weights):
+            ranges.append((start, index + 1))
+            start = index + 1
+            while at < len(marks) and done >= marks[at]:
+                at += 1
+    return ranges + [(start, len(weights))] if start < len(weights) else ranges
+
+
+def test_pack_by_binary_search_is_pack_by_loop() -> None:
+    """The binary search over running totals cuts the same ranges as the loop, zero and
+    huge weights included."""
+    rng = random.Random(7)
+    for _ in range(3000):
+        weights = [rng.choice([0.0, 1.0, 2.5, 1e6, rng.random() * 10])
+                   for _ in range(rng.randint(1, 50))]
+        shares = [rng.choice([1.0, 2.0, rng.random() + 0.01]) for _ in range(rng.randint(1, 20))]
+        assert pack(weights, shares) == _pack_by_loop(weights, shares)
+    weights = [rng.random() * 100 for _ in range(16_000)]
+    shares = task_sizes(10.0, 256, 2e-4)
+    assert pack(weights, shares) == _pack_by_loop(weights, shares)
 
 
 @pytest.mark.parametrize("work, workers", [(10.0, 64), (10.0, 256), (0.05, 64), (1e-3, 8)])
