@@ -129,8 +129,8 @@ class ListFrontier:
 def pack(weights: Sequence[float], shares: Sequence[float]) -> list[tuple[int, int]]:
     """Contiguous ranges of ``weights`` whose totals follow ``shares`` (relative sizes of
     the tasks in order), one range per share at most, none empty.  Each range ends at
-    the first subtree whose running total reaches its mark (a binary search of the
-    running totals: 16,000 subtrees in 256 ranges take 0.1 ms, a loop over them 1.6)."""
+    the first subtree whose running total reaches its mark, found by a binary search
+    of the running totals."""
     total, whole = float(sum(weights)) or 1.0, float(sum(shares)) or 1.0
     marks, running = [], 0.0
     for share in shares[:-1]:
