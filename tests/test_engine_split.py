@@ -178,3 +178,37 @@ def test_a_branch_all_that_declines_is_asked_once_per_cut():
     roots = [(plain.root(), 1)]
     assert expand(space, roots, 500) == expand(plain, roots, 500)
     assert len(space.calls) == 1
+
+
+class _SlowBranches(NoAdjacentOnes):
+    """NoAdjacentOnes whose branching burns CPU time, so a timed cut runs out of time."""
+
+    def branch(self, state):
+        until = time.thread_time() + 2e-4
+        while time.thread_time() < until:
+            pass
+        return super().branch(state)
+
+
+def test_a_timed_expansion_stops_inside_a_pass_and_keeps_the_order():
+    space = _SlowBranches(14)
+    frontier = expand(space, [(space.root(), 1)], 10_000, seconds=0.005, least=20)
+    # 0.2 ms a node: about 25 nodes fit in the limit, far from the target, yet each
+    # pass is finished only while fewer than ``least`` subtrees exist.
+    assert 20 <= len(frontier.subtrees) < 10_000
+    assert frontier.nodes < 200
+    depths = {len(state) for leaf, state, _ in frontier.items if not leaf}
+    assert len(depths) == 2  # stopped in the middle of a pass: the front a level higher
+    ordered = []
+    for leaf, state, _ in frontier.items:
+        ordered.extend([state] if leaf else sequential_solutions(_Below(space, state)))
+    assert ordered == sequential_solutions(space)
+
+
+def test_a_timed_expansion_branches_in_batches_of_bounded_size():
+    batched = _Batched(tuple(range(1, 16)), 30)
+    object.__setattr__(batched, "calls", [])
+    roots = [(batched.root(), 1)]
+    frontier = expand(batched, roots, 2_000, seconds=60.0)
+    assert frontier == expand(SubsetSum(tuple(range(1, 16)), 30), roots, 2_000)
+    assert max(batched.calls) == 64  # some passes want more: they take it in pieces

@@ -72,10 +72,13 @@ MAX_PENDING = 20_000
 # The first cut makes at most this many subtrees: with many workers the parent's
 # dispatching is the limit, and budgets, packing and leftovers keep them balanced.
 MAX_CUT = 1024
-# The cut starts no new level after this many seconds of the parent's time (once each
-# worker has a subtree): every worker waits for it.  N-Queens cuts 1,024 subtrees in
-# 5 ms; a 16x16 Sudoku needs 0.1 s for as many, and runs better from 256 and leftovers.
-CUT_SECONDS = 0.01
+# The cut stops after this many seconds of the parent's time, once it holds
+# CUT_LEAST subtrees per worker (in the middle of a level if need be): every worker
+# waits for it.  N-Queens cuts 1,024 subtrees in 3 ms; a 9x9 Sudoku count 256 in 3 ms
+# and 1,024 in 12 ms; a 16x16 Sudoku needs 0.1 s for 1,024, and runs better from
+# 256 and leftovers (with fewer, its tasks are fewer roots' leftovers: more tasks).
+CUT_SECONDS = 0.003
+CUT_LEAST = 4
 MAX_CRASHES = 3
 
 
@@ -154,7 +157,7 @@ class Run:
         target = 1 if inline else min(self.per_worker * self.executor.workers, MAX_CUT,
                                       MAX_PENDING)
         frontier = expand(self.space, roots, target, seconds=CUT_SECONDS,
-                          least=min(target, self.executor.workers))
+                          least=min(target, CUT_LEAST * self.executor.workers))
         self.report.nodes += frontier.nodes
         self.report.split_depth = frontier.depth
         for work in self._items(prefix, frontier.items, -1, 0):

@@ -92,23 +92,26 @@ def expand(space: Space[Any], roots: Sequence[Subtree], target: int, *,
     A solution met on the way becomes a solution item (and is still branched,
     in case the space lets solutions have children).  A space with a
     ``branch_all`` hook branches the states a pass is about to reach in batches.
-    With ``seconds``, no pass starts once the expansion has taken that much of this
-    thread's CPU time and at least ``least`` subtrees exist: where branching is dear
-    the cut stays short, and budgets and leftovers share the work out.
+    With ``seconds``, the expansion stops once it has taken that much of this
+    thread's CPU time and at least ``least`` subtrees exist, in the middle of a pass
+    if need be (the items left of it stay a level higher: the frontier's front holds
+    the bigger subtrees, dispatched first): where branching is dear the cut stays
+    short, and budgets and leftovers share the work out.
     """
     items: list[tuple[bool, Any, int]] = [(False, s, w) for s, w in roots]
-    branches = _Branches(space)
+    branches = _Branches(space, timed=seconds is not None)
     nodes = depth = 0
     started = time.thread_time()
+    limit = float("inf") if seconds is None else started + seconds
     while 0 < _open(items) < target:
-        if (seconds is not None and time.thread_time() - started >= seconds
-                and _open(items) >= least):
+        if time.thread_time() >= limit and _open(items) >= least:
             break
         before = _open(items)  # open items still left of (and at) the index
         after = 0  # open items produced right of the index
         grown: list[tuple[bool, Any, int]] = []  # built right to left
         for index in range(len(items) - 1, -1, -1):
-            if before + after >= target:
+            if before + after >= target or (before + after >= least
+                                            and time.thread_time() >= limit):
                 grown.extend(reversed(items[: index + 1]))
                 break
             leaf, state, weight = items[index]
@@ -134,13 +137,17 @@ def expand(space: Space[Any], roots: Sequence[Subtree], target: int, *,
 class _Branches:
     """The children of the states ``expand`` reaches, right to left.  Without a
     ``branch_all`` hook each state is branched when reached; with one, the open
-    states up to ``wanted`` to its left go in the same call, and those a pass does
-    not reach wait for the next (the same state objects stay in the items)."""
+    states up to ``wanted`` to its left go in the same call (at most
+    ``LARGEST_TIMED_BATCH`` when the expansion is ``timed``, so that it can stop
+    between calls: a 9x9 Sudoku branches 512 states in some 5 ms), and those a pass
+    does not reach wait for the next (the same state objects stay in the items)."""
 
     SMALLEST_BATCH = 8
+    LARGEST_TIMED_BATCH = 64
 
-    def __init__(self, space: Space[Any]) -> None:
+    def __init__(self, space: Space[Any], timed: bool = False) -> None:
         self.space = space
+        self.largest = self.LARGEST_TIMED_BATCH if timed else None
         self.batch: Callable[[Sequence[Any]], Sequence[Sequence[Any]] | None] | None = (
             hooks.of(space).branch_all)
         self.known: dict[int, tuple[Any, Sequence[Any]]] = {}
@@ -152,7 +159,8 @@ class _Branches:
         if found is not None and found[0] is state:
             return found[1]
         if self.batch is not None:
-            states, size = [], max(self.SMALLEST_BATCH, wanted)
+            size = max(self.SMALLEST_BATCH, wanted)
+            states, size = [], size if self.largest is None else min(size, self.largest)
             for at in range(index, -1, -1):
                 leaf, other, _ = items[at]
                 if not leaf and id(other) not in self.known:
