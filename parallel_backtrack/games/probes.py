@@ -25,6 +25,9 @@ gap
 priority
     Probes take workers eldest first: the pool serves the speculative probes only
     with workers the eldest cannot use.
+final
+    A probe whose answer ends the search either way: ``[low, high]`` leaves it the
+    only point (``high == low + 1``), so it runs alone and may take the whole pool.
 tally
     Nodes, tasks, probes answered, twins and probes stopped, summed over the run.
 
@@ -65,11 +68,12 @@ def next_point(low: int, high: int, points: list[int],
     return int(point(a, b))
 
 
-def probe_range(start: Callable[[int], YoungBrothersWait], executor: Executor,
+def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Executor,
                 limits: tuple[int, int], point: Callable[[int, int], int],
                 at_once: int = 1, tally: ProbeTally | None = None) -> int:
     """The score in ``limits`` by null-window probes, up to ``at_once`` at a time;
-    ``start(m)``: a Young Brothers Wait run started in the window ``(m, m + 1)``."""
+    ``start(m, final)``: a Young Brothers Wait run started in the window ``(m, m + 1)``
+    (``final``: see the glossary)."""
     if isinstance(at_once, bool) or not isinstance(at_once, int) or at_once < 1:
         raise ValueError(f"at_once must be a positive integer, got {at_once!r}")
     low, high = limits
@@ -107,7 +111,8 @@ def probe_range(start: Callable[[int], YoungBrothersWait], executor: Executor,
     return low
 
 
-def _fill(running: dict[int, YoungBrothersWait], start: Callable[[int], YoungBrothersWait],
+def _fill(running: dict[int, YoungBrothersWait],
+          start: Callable[[int, bool], YoungBrothersWait],
           low: int, high: int, point: Callable[[int, int], int], at_once: int,
           occupied: Callable[[], int]) -> None:
     """Start probes until ``at_once`` run or no gap is left."""
@@ -115,7 +120,7 @@ def _fill(running: dict[int, YoungBrothersWait], start: Callable[[int], YoungBro
         m = next_point(low, high, list(running), point)
         if m is None or m in running:
             return
-        search = running[m] = start(m)
+        search = running[m] = start(m, high - low == 1)
         search.occupied = occupied
 
 

@@ -58,7 +58,7 @@ from typing import Any
 
 from ..engine.executors import Executor, pool_for_run, run_shipped
 from ..engine.window import UNBOUNDED, shared_bounds
-from .chain import ALL, CUT, ParallelResult, SplitNode, Task, chain_window, search_task
+from .chain import ALL, CUT, ParallelResult, SplitNode, Task, chain_window, search_task, task_bounds
 from .game import Game, hooks_of
 from .twins import Twins
 
@@ -267,8 +267,9 @@ class YoungBrothersWait(Twins):
     def _submit(self, task: Task) -> None:
         slot = self._slot() if self.twinning else -1
         task.chain = task.node.chain + [(slot, task.sign)]
-        args = (run_shipped, self.runner, self.handle, task.state, task.chain,
-                self.root_window, self.bounds)
+        chain, bounds = task_bounds(task.chain, self.bounds)
+        args = (run_shipped, self.runner, self.handle, task.state, chain,
+                self.root_window, bounds)
         future = self.executor.submit(*args, task.variant) if task.variant \
             else self.executor.submit(*args)
         task.future = future

@@ -53,7 +53,7 @@ from .kernel.scores import (
     table_limits,
     win_score,
 )
-from .kernel.search import U64, probe_point
+from .kernel.search import U64, can_win_next, probe_point
 from .kernel.table import ENTRY_BYTES, load, store
 from .solver import Solver, Watch, board_table_size, ordered_columns
 
@@ -61,6 +61,12 @@ from .solver import Solver, Watch, board_table_size, ordered_columns
 # probe's mean nodes is split one ply deeper in the later probes (``ybw``'s heavy states).
 HEAVY_WORKERS = 8
 HEAVY_SHARE = 2
+# From this many workers on, every probe is split ``DEEPER`` plies deeper than
+# ``split_depth`` and a final one (``games.probes``: it runs alone) ``FINAL_DEEPER`` more:
+# on 64 simulated workers a probe split 4 plies deep waited for single tasks of a second
+# (docs/results.md).
+DEEPER_WORKERS = 32
+DEEPER, FINAL_DEEPER = 1, 1
 SPECULATE = True  # and idle workers take younger brothers early (``ybw.speculate``)
 _SOLVERS: dict[tuple[int, int, float], Solver] = {}
 _RUNS: dict[tuple[int, int, float], str] = {}  # the run each worker table belongs to
@@ -76,16 +82,20 @@ class SplitGame(Connect4Game):
         self.tt_mb = tt_mb
         self.run = uuid.uuid4().hex  # a worker's table starts empty for each run
         self.table_path: str | None = None  # the shared table's file, if any
+        self._actions: tuple[Position, list[int]] | None = None
 
     def wins_now(self, state: Position) -> bool:
-        return any(self.board.can_play(state, c)
-                   and self.board.last_mover_won(self.board.play(state, c))
-                   for c in range(self.board.width))
+        board = self.board
+        return bool(can_win_next(U64(state.current), U64(state.mask), board.height,
+                                 U64(board.bottom), U64(board.full)))
 
     def actions(self, state: Position) -> list[int]:
         """The compiled negamax's moves in its order: the split plies are the top of
-        the sequential search's tree, and their tasks its subtrees."""
-        return ordered_columns(self.board, state)
+        the sequential search's tree, and their tasks its subtrees (the last state's
+        kept: the parent asks ``is_terminal`` and then ``actions`` of each)."""
+        if self._actions is None or self._actions[0] != state:
+            self._actions = (state, ordered_columns(self.board, state))
+        return list(self._actions[1])
 
     def is_terminal(self, state: Position) -> bool:
         return super().is_terminal(state) or self.wins_now(state) or not self.actions(state)
@@ -248,9 +258,10 @@ class ParallelSolver:
         """Pons' null-window probes, each split over the workers, ``probes`` at once
         (``games.probes``: the eldest is the sequential solve's)."""
 
-        def start(med: int) -> YoungBrothersWait:
+        def start(med: int, final: bool) -> YoungBrothersWait:
+            deeper = DEEPER + FINAL_DEEPER * final if workers >= DEEPER_WORKERS else 0
             search = YoungBrothersWait(self.game, self.executor,
-                                       split_depth=self.split_depth, runner=c4_task,
+                                       split_depth=self.split_depth + deeper, runner=c4_task,
                                        shipped=self.handle, fail_soft=True,
                                        helpers=self.helpers and at_once == 1)
             if workers >= HEAVY_WORKERS:  # a big task of an earlier probe: split deeper

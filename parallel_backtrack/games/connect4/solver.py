@@ -64,12 +64,27 @@ def ordered_columns(board: Board, position: Position) -> list[int]:
     bottom, full = U64(board.bottom), U64(board.full)
     current, mask = U64(position.current), U64(position.mask)
     possible = non_losing_moves(current, mask, board.height, bottom, full)
-    col_masks = np.array([board.column_mask(c) for c in range(board.width)], np.uint64)
+    order, col_masks, columns = _board_arrays(board)
     out = np.empty(board.width, np.uint64)
-    count = _ordered(current, mask, possible, board.height, full,
-                     np.array(board.order, np.int64), col_masks, out)
-    return [next(c for c in range(board.width) if int(out[i]) & board.column_mask(c))
-            for i in range(count)]
+    count = _ordered(current, mask, possible, board.height, full, order, col_masks, out)
+    return [columns[int(out[i])] for i in range(count)]
+
+
+_ARRAYS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, dict[int, int]]] = {}
+
+
+def _board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray, dict[int, int]]:
+    """``board``'s move order and column masks as the kernel takes them, and each
+    column's playable bits -> its column (built once per board size)."""
+    key = (board.width, board.height)
+    found = _ARRAYS.get(key)
+    if found is None:
+        masks = [board.column_mask(c) for c in range(board.width)]
+        columns = {1 << (c * (board.height + 1) + row): c
+                   for c in range(board.width) for row in range(board.height)}
+        found = _ARRAYS[key] = (np.array(board.order, np.int64),
+                                np.array(masks, np.uint64), columns)
+    return found
 
 
 def board_table_size(board: Board, megabytes: float) -> int:
