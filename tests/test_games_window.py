@@ -70,3 +70,19 @@ def test_a_snapshot_carries_every_raised_slot_and_only_those():
     assert copy.values == bounds.values and copy.slots == 4096
     assert [copy.read(s) for s in (0, 1, 5, 600, 601, 4095)] == [3, -7, UNBOUNDED, -2, -7, -7]
     assert len(sent) < 8 * 601 + 400  # the raised prefix packed, not 4,096 list items
+
+
+def test_a_task_of_a_shared_file_carries_its_path_not_the_values():
+    bounds = SharedBounds(4096, initial=-7, shared=True)
+    try:
+        for slot, value in ((0, 3), (5, UNBOUNDED), (4000, -2)):
+            bounds.raise_to(slot, value)
+        sent = pickle.dumps(bounds)
+        copy = pickle.loads(sent)
+        copy._owner = -1  # as in another process
+        assert len(sent) < 400  # the path, not 4,001 raised slots
+        assert [copy.read(s) for s in (0, 1, 5, 4000, 4095)] == [3, -7, UNBOUNDED, -2, -7]
+        bounds.raise_to(1, 11)
+        assert copy.read(1) == 11
+    finally:
+        bounds.close()

@@ -15,7 +15,7 @@ shared
     On a pool whose tasks share this machine's files (``executor.shares_files``),
     the slots live in a small file
     the parent writes and every worker maps; tasks see a raise within
-    microseconds.  Elsewhere (a Dask cluster) a task sees the values the bounds
+    microseconds, and a task is sent with the file's path, not the values.  Elsewhere (a Dask cluster) a task sees the values the bounds
     had when it was submitted: still correct, only less pruning.
 UNBOUNDED
     2^62, standing for infinity (values are integers).
@@ -64,9 +64,10 @@ class SharedBounds:
         return self._state(self.path)
 
     def _state(self, path: str | None) -> dict[str, Any]:
-        # Only the raised slots travel, packed: a task is pickled for every send, and
+        # A task that maps the file reads every slot there, so none travels with it;
+        # else only the raised slots, packed: a task is pickled for every send, and
         # 4,096 slots as a list cost the parent about 0.6 ms a task.
-        raised = array("q", self.values[:self._top]).tobytes()
+        raised = b"" if path is not None else array("q", self.values[:self._top]).tobytes()
         return {"slots": self.slots, "initial": self.initial, "raised": raised,
                 "path": path}
 
