@@ -15,8 +15,9 @@ shared
     On a pool whose tasks share this machine's files (``executor.shares_files``),
     the slots live in a small file
     the parent writes and every worker maps; tasks see a raise within
-    microseconds, and a task is sent with the file's path, not the values.  Elsewhere (a Dask cluster) a task sees the values the bounds
-    had when it was submitted: still correct, only less pruning.
+    microseconds, and a task is sent with the file's path, not the values.
+    Elsewhere (a Dask cluster) a task sees the values the bounds had when it was
+    submitted: still correct, only less pruning.
 UNBOUNDED
     2^62, standing for infinity (values are integers).
 
