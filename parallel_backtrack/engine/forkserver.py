@@ -34,6 +34,12 @@ preload
 ready file
     Appears when the server has finished its preload: until then starting a
     worker would block the parent, so the parent goes on searching.
+resource tracker
+    The stdlib's process that unlinks the semaphores of processes that died
+    without doing it; the server starts it.  Workers are killed when a run ends
+    (a Ctrl-C, a timeout), so at exit it may find such semaphores, or ones their
+    owner unlinked already, and warn about each after the command's last line:
+    it starts with those warnings off (``QUIET_TRACKER``, passed as ``-W``).
 
 Example: ``start(handle)`` in the parent, then ``context()`` as loky's context;
 ``ready()`` turns true milliseconds later (a forked server) or some 0.7 s later
@@ -66,6 +72,8 @@ PRELOAD = "parallel_backtrack.engine._preload"
 # A server not ready after this long (it died, or its preload hangs) is used anyway.
 BOOT_LIMIT = 10.0
 _state: dict[str, Any] = {"ready": None, "pid": None, "started": 0.0}
+# The tracker's shutdown warnings all begin "resource_tracker:" (see the glossary).
+QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
 
 
 def wanted() -> bool:
@@ -100,6 +108,8 @@ def start(handle: Any) -> None:
     # the whole process group while it is still importing cannot print a traceback
     # from it; ``_preload`` ignores it, then unblocks.
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    if QUIET_TRACKER not in sys.warnoptions:  # the stdlib passes these to the tracker
+        sys.warnoptions.append(QUIET_TRACKER)
     try:
         context().set_forkserver_preload([PRELOAD])
         with _forking_here():
@@ -156,6 +166,7 @@ def _fork_server(spawn: Callable[..., int], path: Any, args: Sequence[Any],
     try:
         gc.freeze()  # objects of this process that hold closed descriptors stay put
         _close_all_but({0, 1, 2, *passfds})
+        warnings.filterwarnings("ignore", "resource_tracker", UserWarning)  # QUIET_TRACKER
         exec(args[-1], {"__name__": "__pb_forkserver__"})  # noqa: S102 - the stdlib's command
         code = 0
     except SystemExit as stop:  # the server loop ends so when its clients are gone
