@@ -86,3 +86,16 @@ def test_a_task_of_a_shared_file_carries_its_path_not_the_values():
         assert copy.read(1) == 11
     finally:
         bounds.close()
+
+
+def test_a_snapshot_of_some_slots_renumbers_them_and_a_shared_file_needs_none():
+    bounds = SharedBounds(100, initial=-7)
+    bounds.raise_to(40, 5)
+    copy = bounds.snapshot([40, 3])
+    assert copy is not None and copy.slots == 2
+    assert [copy.read(0), copy.read(1)] == [5, -7]
+    shared = SharedBounds(100, shared=True)
+    try:
+        assert shared.snapshot([40, 3]) is None
+    finally:
+        shared.close()

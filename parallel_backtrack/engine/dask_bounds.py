@@ -50,7 +50,7 @@ import struct
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -199,6 +199,9 @@ class DaskBounds(SharedBounds):
     def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)
         self.key, self._send, self._remote = state["key"], None, True
+
+    def snapshot(self, slots: Sequence[int]) -> SharedBounds | None:
+        return None  # raises are pushed to running tasks: they read them live
 
     @property  # type: ignore[override]
     def path(self) -> str | None:

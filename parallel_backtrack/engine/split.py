@@ -159,8 +159,9 @@ class _Branches:
         if found is not None and found[0] is state:
             return found[1]
         if self.batch is not None:
-            size = max(self.SMALLEST_BATCH, wanted)
-            states, size = [], size if self.largest is None else min(size, self.largest)
+            states, size = [], max(self.SMALLEST_BATCH, wanted)
+            if self.largest is not None:
+                size = min(size, self.largest)
             for at in range(index, -1, -1):
                 leaf, other, _ = items[at]
                 if not leaf and id(other) not in self.known:

@@ -36,6 +36,7 @@ import os
 import struct
 import tempfile
 from array import array
+from collections.abc import Sequence
 from typing import Any
 
 UNBOUNDED = 1 << 62
@@ -100,6 +101,18 @@ class SharedBounds:
         if self._fd is not None:
             os.pwrite(self._fd, _SLOT.pack(int(value)), slot * _SLOT.size)
         return True
+
+    def snapshot(self, slots: Sequence[int]) -> SharedBounds | None:
+        """For a task that cannot read the bounds live: ``slots``' values alone, as
+        slots 0, 1, ... of a small copy (pickling every raised slot, some 1,500 at 64
+        simulated workers, cost the parent up to 65 us a task).  None where tasks read
+        them live (a shared file): they are sent as they are."""
+        if self.path is not None:
+            return None
+        copy = SharedBounds(max(1, len(slots)), self.initial)
+        for index, slot in enumerate(slots):
+            copy.raise_to(index, self.read(slot))
+        return copy
 
     def close(self) -> None:
         """End of the run: remove the file (tasks still running keep their snapshot)."""

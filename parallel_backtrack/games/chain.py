@@ -47,17 +47,16 @@ def chain_window(chain: Chain, root_window: tuple[int, int],
 
 def task_bounds(chain: Chain, bounds: SharedBounds) -> tuple[Chain, SharedBounds]:
     """The chain and bounds a task is sent with: the run's own where tasks read them
-    live (a shared file, a remote channel), else a snapshot of the chain's slots alone,
-    renumbered from 0 (pickling a snapshot of every raised slot, at 64 simulated workers
-    some 1,500 of them, cost the parent up to 65 us a task and the task as much)."""
-    if type(bounds) is not SharedBounds or bounds.path is not None:
+    live, else a snapshot of the chain's slots alone, renumbered from 0
+    (``SharedBounds.snapshot``)."""
+    slots = [slot for slot, _ in chain if slot >= 0]
+    snapshot = bounds.snapshot(slots)
+    if snapshot is None:
         return chain, bounds
-    snapshot = SharedBounds(max(1, len(chain)), bounds.initial)
-    renumbered = []
-    for index, (slot, sign) in enumerate(chain):
+    renumbered, kept = [], 0
+    for slot, sign in chain:
         if slot >= 0:
-            snapshot.raise_to(index, bounds.read(slot))
-            slot = index
+            slot, kept = kept, kept + 1
         renumbered.append((slot, sign))
     return renumbered, snapshot
 
