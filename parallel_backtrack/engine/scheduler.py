@@ -60,7 +60,7 @@ from .reduction import REDUCTIONS, Reduction
 from .report import SearchInterrupted, SearchReport, WorkerCrashError
 from .space import Space
 from .split import Subtree, TaskResult, expand
-from .worker import pickled, run_pickled, run_task
+from .worker import pickled, run_pickled, run_task, unseal
 
 DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
@@ -189,7 +189,7 @@ class Run:
                             level=pending.MAX_LEVELS if stack else work.level + 1),
                     replace(work, key=work.key + (1,), roots=work.roots[cut:],
                             level=work.level + 1)]
-        frontier = expand(self.space, work.roots, 2)
+        frontier = expand(self.space, unseal(work.roots), 2)
         self.report.nodes += frontier.nodes
         return self._items(work.key, frontier.items, work.parent, work.crashes, work.level + 1)
 

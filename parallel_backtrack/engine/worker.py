@@ -24,6 +24,12 @@ task
     arguments ``pickled`` into one bytes object (what a process pool sends
     cheapest), and ``task_key`` names what such a task searches.  ``warm_task``
     only unships and warms: it is how a pool is started.
+sealed
+    ``Sealed(data)``: a subtree root's state kept as its own pickle.  A
+    ``run_pickled`` task hands its leftover back sealed; the parent queues and
+    sends those roots on as they are, and unpickles one (``unseal``) only to
+    branch it itself.  A 16x16 Sudoku state is 256 ints: sealed, the parent's
+    time per task fell from some 73 to 48 us on a count at 64 virtual workers.
 
 Example: ``run_task(space, [(space.root(), 1)], "count", None, None, None,
 StopFlag())`` counts the whole tree in this process.
@@ -166,12 +172,44 @@ def pickled(obj: Any) -> bytes:
         return cloudpickle.dumps(obj)  # states of classes made on the fly
 
 
+class Sealed:
+    """A subtree root's state kept in its pickle: the parent hands a leftover root on
+    to another task without ever unpickling it (a 16x16 Sudoku state is 256 ints,
+    some 3 us to unpickle and 2 us to pickle again), unless it branches it itself."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Sealed, (self.data,))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sealed) and other.data == self.data
+
+    def __hash__(self) -> int:
+        return hash(self.data)
+
+
+def seal(roots: Sequence[Subtree]) -> tuple[Subtree, ...]:
+    """Each root's state in a ``Sealed`` pickle of its own (those already sealed stay)."""
+    return tuple((state if type(state) is Sealed else Sealed(pickled(state)), weight)
+                 for state, weight in roots)
+
+
+def unseal(roots: Sequence[Subtree]) -> list[Subtree]:
+    """The states of ``roots`` as objects again."""
+    return [(pickle.loads(state.data) if type(state) is Sealed else state, weight)
+            for state, weight in roots]
+
+
 def run_task(handle: Any, roots: Sequence[Subtree] | bytes, mode: str, budget: int | None,
              keep: int | None, seconds: float | None, stop: StopFlag) -> TaskResult:
     """The body of one task, in a worker: load the space once, then ``run_subtrees``
-    (``roots`` may come ``pickled``)."""
+    (``roots`` may come ``pickled``, and states ``Sealed``)."""
     started = time.perf_counter()
-    given: Sequence[Subtree] = pickle.loads(roots) if isinstance(roots, bytes) else roots
+    given = unseal(pickle.loads(roots) if isinstance(roots, bytes) else roots)
     space = warm(unship(handle))
     setup = time.perf_counter() - started
     result = run_subtrees(space, given, mode, budget, keep, seconds=seconds, stop=stop)
@@ -186,8 +224,12 @@ def task_key(arguments: bytes) -> bytes:
 
 
 def run_pickled(arguments: bytes) -> TaskResult:
-    """``run_task`` with all its arguments ``pickled`` into one bytes object."""
-    return run_task(*pickle.loads(arguments))
+    """``run_task`` with all its arguments ``pickled`` into one bytes object; the
+    leftover comes back ``Sealed``, for the parent to pass on as it is."""
+    result = run_task(*pickle.loads(arguments))
+    if not result.leftover:
+        return result
+    return replace(result, leftover=seal(result.leftover))
 
 
 def warm_task(handle: Any) -> float:
