@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from parallel_backtrack._cli import kill_worker_pools
 from parallel_backtrack.engine import make_executor
@@ -225,21 +226,24 @@ def concurrency(branching: int, depth: int, seed: int, split: int) -> dict:
             "mean_running": sum(e - s for s, e in spans) / wall}
 
 
-def _curve_point(workers: int, base: float, clock: float, busy: float) -> dict:
+def _curve_point(workers: int, base: float, executor: Any) -> dict:
     """One row of a simulated curve: efficiency is the speedup over the one-worker
     clock divided by P; busy is the tasks' seconds over P x clock (a task still running
-    when the value is known counts whole, so it can pass 1)."""
-    speedup = base / clock
-    return {"workers": workers, "clock_s": clock, "speedup": speedup,
-            "efficiency": speedup / workers, "busy": busy}
+    when the value is known counts until it would stop, so it can pass 1); stopped, the
+    seconds of work dropped tasks did not do (``VirtualExecutor.stopped``)."""
+    speedup = base / executor.clock
+    return {"workers": workers, "clock_s": executor.clock, "speedup": speedup,
+            "efficiency": speedup / workers, "busy": executor.efficiency(),
+            "work_s": executor.busy, "stopped_s": executor.stopped}
 
 
 def simulate(branching: int, depth: int, seed: int, split: int,
              workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)) -> list[dict]:
     """Young Brothers Wait on P virtual workers (engine/virtual.py): every task runs
     here and is timed; a virtual clock says when it would end on P workers.  A task
-    runs whole at submit, with the bounds known then (a real one narrows its window
-    as bounds improve), so node counts are an upper bound."""
+    runs at submit with the bounds known then (a real one narrows its window as bounds
+    improve), so node counts are an upper bound; one dropped after a cut stops in
+    virtual time as a real one does at its next look (``VirtualExecutor.cancel``)."""
     from parallel_backtrack.engine import VirtualExecutor
 
     game, rows, base = RandomTree(branching, depth, seed), [], None
@@ -247,7 +251,7 @@ def simulate(branching: int, depth: int, seed: int, split: int,
         executor = VirtualExecutor(count)
         found = parallel_alphabeta(game, executor=executor, split_depth=split)
         base = base or executor.clock
-        rows.append({**_curve_point(count, base, executor.clock, executor.efficiency()),
+        rows.append({**_curve_point(count, base, executor),
                      "nodes": found.nodes, "tasks": found.tasks})
     return rows
 
@@ -268,7 +272,7 @@ def simulate_c4(moves: str, split: int,
                                split_depth=split, helpers=False,  # no twins when simulated
                                probes=probes)
         base = base or executor.clock
-        rows.append({**_curve_point(count, base, executor.clock, executor.efficiency()),
+        rows.append({**_curve_point(count, base, executor),
                      "nodes": found.nodes, "tasks": found.tasks, "probes": found.probes,
                      "score": found.score})
     return rows
@@ -367,12 +371,12 @@ def main() -> int:
             rows = simulate(b, d, s, split, sizes)
             title = f"random tree b={b} d={d} seed={s}, split depth {split}"
         print(f"simulated Young Brothers Wait, {title}\n"
-              "| workers | virtual s | speedup | efficiency | busy | nodes | tasks |"
-              "\n|---|---|---|---|---|---|---|")
+              "| workers | virtual s | speedup | efficiency | busy | work s | stopped s "
+              "| nodes | tasks |\n|---|---|---|---|---|---|---|---|---|")
         for row in rows:
             print(f"| {row['workers']} | {row['clock_s']:.2f} | {row['speedup']:.2f} | "
-                  f"{row['efficiency']:.2f} | {row['busy']:.2f} | {row['nodes']:,} | "
-                  f"{row['tasks']} |")
+                  f"{row['efficiency']:.2f} | {row['busy']:.2f} | {row['work_s']:.2f} | "
+                  f"{row['stopped_s']:.2f} | {row['nodes']:,} | {row['tasks']} |")
         Path(args.json).write_text(json.dumps({"machine": machine(), "simulated": rows},
                                               indent=1))
         return 0
