@@ -31,6 +31,7 @@ from typing import Any
 
 from parallel_backtrack._cli import kill_worker_pools
 from parallel_backtrack.engine import make_executor
+from parallel_backtrack.engine.virtual import STOP_AFTER
 from parallel_backtrack.games.connect4.board import Board
 from parallel_backtrack.games.connect4.parallel import parallel_solve
 from parallel_backtrack.games.connect4.solver import Solver
@@ -226,6 +227,19 @@ def concurrency(branching: int, depth: int, seed: int, split: int) -> dict:
             "mean_running": sum(e - s for s, e in spans) / wall}
 
 
+def _stop_after(text: str) -> float | None:
+    """``--stop-after``: seconds, or ``whole`` (None)."""
+    if text == "whole":
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0:
+        raise argparse.ArgumentTypeError(f"expected seconds >= 0 or 'whole', got {text!r}")
+    return seconds
+
+
 def _curve_point(workers: int, base: float, executor: Any) -> dict:
     """One row of a simulated curve: efficiency is the speedup over the one-worker
     clock divided by P; busy is the tasks' seconds over P x clock (a task still running
@@ -238,7 +252,8 @@ def _curve_point(workers: int, base: float, executor: Any) -> dict:
 
 
 def simulate(branching: int, depth: int, seed: int, split: int,
-             workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)) -> list[dict]:
+             workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64),
+             stop_after: float | None = STOP_AFTER) -> list[dict]:
     """Young Brothers Wait on P virtual workers (engine/virtual.py): every task runs
     here and is timed; a virtual clock says when it would end on P workers.  A task
     runs at submit with the bounds known then (a real one narrows its window as bounds
@@ -248,7 +263,7 @@ def simulate(branching: int, depth: int, seed: int, split: int,
 
     game, rows, base = RandomTree(branching, depth, seed), [], None
     for count in workers:
-        executor = VirtualExecutor(count)
+        executor = VirtualExecutor(count, stop_after=stop_after)
         found = parallel_alphabeta(game, executor=executor, split_depth=split)
         base = base or executor.clock
         rows.append({**_curve_point(count, base, executor),
@@ -258,7 +273,8 @@ def simulate(branching: int, depth: int, seed: int, split: int,
 
 def simulate_c4(moves: str, split: int,
                 workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64),
-                probes: int | None = None) -> list[dict]:
+                probes: int | None = None,
+                stop_after: float | None = STOP_AFTER) -> list[dict]:
     """The same on Connect-Four: each probe's tasks run here on one table (as the
     workers' shared table), timed; the virtual clock gives P workers' time."""
     from parallel_backtrack.engine import VirtualExecutor
@@ -267,7 +283,7 @@ def simulate_c4(moves: str, split: int,
     Solver.warm()
     parallel_solve(board, board.parse("11223"), executor=VirtualExecutor(1), tt_mb=64)
     for count in workers:
-        executor = VirtualExecutor(count)
+        executor = VirtualExecutor(count, stop_after=stop_after)
         found = parallel_solve(board, board.parse(moves), executor=executor, tt_mb=64,
                                split_depth=split, helpers=False,  # no twins when simulated
                                probes=probes)
@@ -343,6 +359,10 @@ def main() -> int:
                              "(PROBES: null-window probes at once; default by workers)")
     parser.add_argument("--workers", default="1,2,4,8,16,32,64", metavar="P,P,...",
                         help="the simulated pool sizes (the first is the base)")
+    parser.add_argument("--stop-after", default=STOP_AFTER, type=_stop_after,
+                        metavar="SECONDS|whole",
+                        help="simulated: seconds a dropped task runs on after it is "
+                             f"cancelled (default {STOP_AFTER}); 'whole': it runs to its end")
     args = parser.parse_args()
     if args.write_tree:
         b, d, target = args.write_tree.split(",")
@@ -362,13 +382,13 @@ def main() -> int:
         if args.simulate_c4:
             moves, split, *probes = args.simulate_c4.split(",")
             rows = simulate_c4(moves, int(split), sizes,
-                               int(probes[0]) if probes else None)
+                               int(probes[0]) if probes else None, args.stop_after)
             title = f"Connect-Four {moves}, split depth {split}"
             if probes:
                 title += f", {probes[0]} probes at once"
         else:
             b, d, s, split = map(int, args.simulate.split(","))
-            rows = simulate(b, d, s, split, sizes)
+            rows = simulate(b, d, s, split, sizes, args.stop_after)
             title = f"random tree b={b} d={d} seed={s}, split depth {split}"
         print(f"simulated Young Brothers Wait, {title}\n"
               "| workers | virtual s | speedup | efficiency | busy | work s | stopped s "

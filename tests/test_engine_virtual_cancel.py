@@ -79,3 +79,13 @@ def test_a_freed_worker_takes_the_next_task_at_once():
     late = pool.submit(spend, 2.0)  # the first free worker is the one ``busy`` left
     assert pool.wait_any([late, other]) == {late}
     assert pool.clock == pytest.approx(1.5 + 2.0)
+
+
+def test_without_stop_after_a_cancelled_task_runs_whole():
+    pool = _pool(1)
+    pool.stop_after = None
+    running, queued = pool.submit(spend, 4.0), pool.submit(spend, 2.0)
+    _later(1.0)
+    pool.cancel([running, queued])
+    assert pool.stopped == 0.0 and pool.busy == pytest.approx(6.0)
+    assert pool.wait_any([queued]) == {queued} and pool.clock == pytest.approx(6.0)

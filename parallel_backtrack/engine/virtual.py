@@ -39,7 +39,9 @@ stop
     compiled Connect-Four some 0.1 ms), one not started yet ends as it starts, and
     the tasks queued behind it on its worker move up.  ``stopped`` adds up the
     seconds of work this took off; the task's own result (of the whole subtree) is
-    what the caller gets, if it looks.
+    what the caller gets, if it looks.  ``stop_after=None``: a cancelled task runs
+    whole and holds its worker (for comparison; it overstates the work of searches
+    that drop tasks, such as alpha-beta's brothers after a cut).
 idle
     ``idle()``: per worker, on average, the seconds it waited before its first
     task (the cut and the first wave's dispatch), between tasks (the parent was
@@ -88,7 +90,7 @@ class VirtualExecutor(Executor):
     def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
                  replay: dict[bytes, tuple[bytes, float]] | None = None,
                  timer: Callable[[], float] = time.thread_time,
-                 stop_after: float = STOP_AFTER) -> None:
+                 stop_after: float | None = STOP_AFTER) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive integer, got {workers!r}")
         super().__init__(workers)
@@ -196,6 +198,8 @@ class VirtualExecutor(Executor):
         """Tasks already ran here; in virtual time a cancelled task still running ends
         ``stop_after`` seconds from now, one not started ends as it starts, and the
         tasks behind it on its worker start sooner (see ``stop`` in the glossary)."""
+        if self.stop_after is None:
+            return
         self._tick()
         now = self.clock
         gone = {f for f in futures if self._ends.get(f, now) > now}
@@ -212,13 +216,13 @@ class VirtualExecutor(Executor):
 
     def _retime(self, worker: int, gone: set[Any], now: float) -> None:
         """Time the queue of ``worker`` again after a cancel of the futures ``gone``."""
-        end = None
+        end, stop_after = None, self.stop_after or 0.0
         for task in self._queues[worker]:
             future, sent, start, seconds = task
             if end is not None:
                 start = task[2] = max(sent, end)
             if future in gone:
-                kept = 0.0 if start >= now else min(seconds, now + self.stop_after - start)
+                kept = 0.0 if start >= now else min(seconds, now + stop_after - start)
                 self.busy -= seconds - kept
                 self.stopped += seconds - kept
                 seconds = task[3] = kept
