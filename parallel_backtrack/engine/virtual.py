@@ -104,8 +104,8 @@ class VirtualExecutor(Executor):
         self._free = [(boot, index) for index in range(workers)]  # (free at, worker)
         self._spans: dict[int, list[float]] = {}  # worker -> [first start, last end]
         self._ends: dict[cf.Future, float] = {}
-        # Per worker, its tasks not ended at the last cancel: [future, sent, start,
-        # seconds], in the order they run there (``cancel`` times them again).
+        # Per worker, its tasks not ended when it was last sent one: [future, sent,
+        # start, seconds], in the order they run there (``cancel`` times them again).
         self._queues: dict[int, list[list[Any]]] = {}
         self.stop_after = stop_after
         self.stopped = 0.0
@@ -198,31 +198,31 @@ class VirtualExecutor(Executor):
         """Tasks already ran here; in virtual time a cancelled task still running ends
         ``stop_after`` seconds from now, one not started ends as it starts, and the
         tasks behind it on its worker start sooner (see ``stop`` in the glossary)."""
-        if self.stop_after is None:
+        stop_after = self.stop_after
+        if stop_after is None:
             return
         self._tick()
         now = self.clock
         gone = {f for f in futures if self._ends.get(f, now) > now}
-        workers = set()
-        for worker, queue in self._queues.items():
-            queue[:] = [task for task in queue if self._ends[task[0]] > now]
-            if any(task[0] in gone for task in queue):
-                workers.add(worker)
+        workers = [worker for worker, queue in self._queues.items()
+                   if any(task[0] in gone for task in queue)]
         for worker in workers:
-            self._retime(worker, gone, now)
+            self._retime(worker, gone, now + stop_after)
         if workers:
             heapq.heapify(self._free)
         self._mark = self.timer()
 
-    def _retime(self, worker: int, gone: set[Any], now: float) -> None:
-        """Time the queue of ``worker`` again after a cancel of the futures ``gone``."""
-        end, stop_after = None, self.stop_after or 0.0
+    def _retime(self, worker: int, gone: set[Any], stops: float) -> None:
+        """Time the queue of ``worker`` again after a cancel of the futures ``gone``:
+        those running end by ``stops``, those not started take no time."""
+        now = self.clock
+        end = None
         for task in self._queues[worker]:
             future, sent, start, seconds = task
             if end is not None:
                 start = task[2] = max(sent, end)
             if future in gone:
-                kept = 0.0 if start >= now else min(seconds, now + stop_after - start)
+                kept = 0.0 if start >= now else min(seconds, stops - start)
                 self.busy -= seconds - kept
                 self.stopped += seconds - kept
                 seconds = task[3] = kept
