@@ -244,26 +244,31 @@ def _curve_point(workers: int, base: float, executor: Any) -> dict:
     """One row of a simulated curve: efficiency is the speedup over the one-worker
     clock divided by P; busy is the tasks' seconds over P x clock (a task still running
     when the value is known counts until it would stop, so it can pass 1); stopped, the
-    seconds of work dropped tasks did not do (``VirtualExecutor.stopped``)."""
+    seconds of work dropped tasks did not do (``VirtualExecutor.stopped``); renewed,
+    those tasks whose window narrowed as they ran did not do (``renewed``)."""
     speedup = base / executor.clock
     return {"workers": workers, "clock_s": executor.clock, "speedup": speedup,
             "efficiency": speedup / workers, "busy": executor.efficiency(),
-            "work_s": executor.busy, "stopped_s": executor.stopped}
+            "work_s": executor.busy, "stopped_s": executor.stopped,
+            "renewed_s": executor.renewed}
 
 
 def simulate(branching: int, depth: int, seed: int, split: int,
              workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64),
-             stop_after: float | None = STOP_AFTER) -> list[dict]:
+             virtual: dict[str, Any] | None = None) -> list[dict]:
     """Young Brothers Wait on P virtual workers (engine/virtual.py): every task runs
     here and is timed; a virtual clock says when it would end on P workers.  A task
-    runs at submit with the bounds known then (a real one narrows its window as bounds
-    improve), so node counts are an upper bound; one dropped after a cut stops in
-    virtual time as a real one does at its next look (``VirtualExecutor.cancel``)."""
+    runs at submit with the bounds known then; one whose window narrowed while it ran
+    is run again with it, and ends at the sooner of the two (``VirtualExecutor.renew``:
+    an upper bound of a real task, which narrows its window at its next look); one
+    dropped after a cut stops in virtual time as a real one does at its next look
+    (``VirtualExecutor.cancel``).  ``virtual``: the pool's options (``stop_after``,
+    ``renew``)."""
     from parallel_backtrack.engine import VirtualExecutor
 
     game, rows, base = RandomTree(branching, depth, seed), [], None
     for count in workers:
-        executor = VirtualExecutor(count, stop_after=stop_after)
+        executor = VirtualExecutor(count, **(virtual or {}))
         found = parallel_alphabeta(game, executor=executor, split_depth=split)
         base = base or executor.clock
         rows.append({**_curve_point(count, base, executor),
@@ -274,7 +279,7 @@ def simulate(branching: int, depth: int, seed: int, split: int,
 def simulate_c4(moves: str, split: int,
                 workers: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64),
                 probes: int | None = None,
-                stop_after: float | None = STOP_AFTER) -> list[dict]:
+                virtual: dict[str, Any] | None = None) -> list[dict]:
     """The same on Connect-Four: each probe's tasks run here on one table (as the
     workers' shared table), timed; the virtual clock gives P workers' time."""
     from parallel_backtrack.engine import VirtualExecutor
@@ -283,7 +288,7 @@ def simulate_c4(moves: str, split: int,
     Solver.warm()
     parallel_solve(board, board.parse("11223"), executor=VirtualExecutor(1), tt_mb=64)
     for count in workers:
-        executor = VirtualExecutor(count, stop_after=stop_after)
+        executor = VirtualExecutor(count, **(virtual or {}))
         found = parallel_solve(board, board.parse(moves), executor=executor, tt_mb=64,
                                split_depth=split, helpers=False,  # no twins when simulated
                                probes=probes)
@@ -363,6 +368,9 @@ def main() -> int:
                         metavar="SECONDS|whole",
                         help="simulated: seconds a dropped task runs on after it is "
                              f"cancelled (default {STOP_AFTER}); 'whole': it runs to its end")
+    parser.add_argument("--no-renew", action="store_true",
+                        help="simulated: a task whose window narrowed while it ran "
+                             "keeps the time it took with the window it was sent with")
     args = parser.parse_args()
     if args.write_tree:
         b, d, target = args.write_tree.split(",")
@@ -379,24 +387,26 @@ def main() -> int:
         return 1 if any(row["mismatches"] for row in checked) else 0
     if args.simulate or args.simulate_c4:
         sizes = tuple(int(p) for p in args.workers.split(","))
+        virtual = {"stop_after": args.stop_after, "renew": not args.no_renew}
         if args.simulate_c4:
             moves, split, *probes = args.simulate_c4.split(",")
             rows = simulate_c4(moves, int(split), sizes,
-                               int(probes[0]) if probes else None, args.stop_after)
+                               int(probes[0]) if probes else None, virtual)
             title = f"Connect-Four {moves}, split depth {split}"
             if probes:
                 title += f", {probes[0]} probes at once"
         else:
             b, d, s, split = map(int, args.simulate.split(","))
-            rows = simulate(b, d, s, split, sizes, args.stop_after)
+            rows = simulate(b, d, s, split, sizes, virtual)
             title = f"random tree b={b} d={d} seed={s}, split depth {split}"
         print(f"simulated Young Brothers Wait, {title}\n"
               "| workers | virtual s | speedup | efficiency | busy | work s | stopped s "
-              "| nodes | tasks |\n|---|---|---|---|---|---|---|---|---|")
+              "| renewed s | nodes | tasks |\n|---|---|---|---|---|---|---|---|---|---|")
         for row in rows:
             print(f"| {row['workers']} | {row['clock_s']:.2f} | {row['speedup']:.2f} | "
                   f"{row['efficiency']:.2f} | {row['busy']:.2f} | {row['work_s']:.2f} | "
-                  f"{row['stopped_s']:.2f} | {row['nodes']:,} | {row['tasks']} |")
+                  f"{row['stopped_s']:.2f} | {row['renewed_s']:.2f} | {row['nodes']:,} | "
+                  f"{row['tasks']} |")
         Path(args.json).write_text(json.dumps({"machine": machine(), "simulated": rows},
                                               indent=1))
         return 0

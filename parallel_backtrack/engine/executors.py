@@ -127,6 +127,10 @@ class Executor:
     # Tasks run on this machine and see the files the parent writes (a stop flag that
     # appears, bounds in a mapped file, a shared table): pools of local processes.
     shares_files = False
+    # A task in flight whose inputs narrowed (a window raised while it runs) is timed
+    # again by ``renew``: only a pool that ran it without seeing the raise (the
+    # virtual one) needs this; real tasks read the raise themselves.
+    renews = False
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
@@ -170,6 +174,10 @@ class Executor:
     def cancel(self, futures: Iterable[Any]) -> None:
         for future in futures:
             future.cancel()
+
+    def renew(self, future: Any, fn: Callable[..., Any], *args: Any) -> None:
+        """``future``'s task would now run as ``fn(*args)`` (its window narrowed while
+        it ran): nothing to do where tasks read the change themselves."""
 
     def stop_flag(self) -> StopFlag:
         """A fresh flag for one run (in-process tasks never need one)."""

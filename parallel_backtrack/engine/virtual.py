@@ -42,6 +42,16 @@ stop
     what the caller gets, if it looks.  ``stop_after=None``: a cancelled task runs
     whole and holds its worker (for comparison; it overstates the work of searches
     that drop tasks, such as alpha-beta's brothers after a cut).
+renew
+    ``renew(future, fn, *args)``: a task in flight would now run as ``fn(*args)``,
+    because a bound it reads rose after it was sent (alpha-beta's window).  A real
+    task narrows its window at its next look and goes on with fewer nodes; here it ran
+    before the raise.  The new call runs too, and the task ends at the sooner of its
+    old end and (the raise, plus ``stop_after``, plus the new call's seconds), with
+    that call's result; one not started yet takes the new call's seconds.  This
+    bounds the real end from above when a narrower window never visits more nodes
+    (plain alpha-beta without a table).  ``renewed`` adds up the seconds it took off;
+    ``renew=False`` keeps the tasks as sent.
 idle
     ``idle()``: per worker, on average, the seconds it waited before its first
     task (the cut and the first wave's dispatch), between tasks (the parent was
@@ -81,16 +91,25 @@ from .worker import StopFlag, run_pickled, task_key
 STOP_AFTER = 0.0005
 
 
+class _Future(cf.Future):
+    """A virtual task's future, whose result a renewed run may replace."""
+
+    def replace_result(self, result: Any) -> None:
+        with self._condition:
+            self._result = result
+
+
 class VirtualExecutor(Executor):
     """``workers`` simulated workers; tasks run here, one after another."""
 
     name = "virtual"
     runs_inline = False  # it stands for a pool of ``workers``: probe, cut and pickle
+    renews = True  # tasks run before the raises they would have seen: ``renew``
 
     def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
                  replay: dict[bytes, tuple[bytes, float]] | None = None,
                  timer: Callable[[], float] = time.thread_time,
-                 stop_after: float | None = STOP_AFTER) -> None:
+                 stop_after: float | None = STOP_AFTER, renew: bool = True) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive integer, got {workers!r}")
         super().__init__(workers)
@@ -109,6 +128,8 @@ class VirtualExecutor(Executor):
         self._queues: dict[int, list[list[Any]]] = {}
         self.stop_after = stop_after
         self.stopped = 0.0
+        self.renews = renew
+        self.renewed = 0.0
         self.timer = timer
         self._mark = timer()
         self.replay = replay
@@ -129,21 +150,14 @@ class VirtualExecutor(Executor):
             self.first_submit = self.clock
         free_at, worker = heapq.heappop(self._free)
         start = max(self.clock, free_at)
-        future: cf.Future = cf.Future()
+        future = _Future()
         key = self._replay_key(fn, args)
         known = None if key is None else self.replay.get(key)  # type: ignore[union-attr]
         if known is not None:
             data, seconds = known
             self.replayed += 1
         else:
-            began = self.timer()
-            try:  # the worker's side: receive, run, send the result back
-                fn, args = pickle.loads(sent)
-                data = cloudpickle.dumps(fn(*args))
-            except Exception as error:  # noqa: BLE001 - handed to the caller via the future
-                future.set_exception(error)
-                data = None
-            seconds = self.timer() - began
+            data, seconds = self._run(sent, future)
             if key is not None and data is not None:
                 self.replay[key] = (data, seconds)  # type: ignore[index]
         self._mark = self.timer()  # the task's time is the worker's, not the parent's
@@ -165,6 +179,45 @@ class VirtualExecutor(Executor):
         self.busy += seconds
         self.tasks += 1
         return future
+
+    def _run(self, sent: bytes, future: cf.Future | None) -> tuple[bytes | None, float]:
+        """The worker's side: receive, run, send the result back; its seconds.  An
+        error goes to ``future`` (None: dropped)."""
+        began = self.timer()
+        try:
+            fn, args = pickle.loads(sent)
+            data = cloudpickle.dumps(fn(*args))
+        except Exception as error:  # noqa: BLE001 - handed to the caller via the future
+            if future is not None:
+                future.set_exception(error)
+            data = None
+        return data, self.timer() - began
+
+    def renew(self, future: Any, fn: Callable[..., Any], *args: Any) -> None:
+        """A task in flight would now run as ``fn(*args)`` (see ``renew`` in the
+        glossary): run that too, and keep whichever ends first in virtual time."""
+        if not self.renews:
+            return
+        self._tick()
+        now = self.clock
+        found = [(worker, task) for worker, queue in self._queues.items()
+                 for task in queue if task[0] is future]
+        if not found or self._ends[future] <= now or future.exception() is not None:
+            self._mark = self.timer()
+            return
+        worker, task = found[0]
+        data, seconds = self._run(cloudpickle.dumps((fn, args)), None)
+        _, _, start, before = task
+        look = STOP_AFTER if self.stop_after is None else self.stop_after
+        after = seconds if start >= now else now - start + look + seconds
+        if data is not None and after < before:
+            future.replace_result(pickle.loads(data))
+            task[3] = after
+            self.busy -= before - after
+            self.renewed += before - after
+            self._retime(worker, set(), now)
+            heapq.heapify(self._free)
+        self._mark = self.timer()
 
     def _replay_key(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bytes | None:
         """What a search task searches, without the run's own handle and stop flag."""

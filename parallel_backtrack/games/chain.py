@@ -88,6 +88,7 @@ class Task:
             node, action, sign, state, path)
         self.variant = variant
         self.chain: Chain = []
+        self.window = (-UNBOUNDED, UNBOUNDED)  # as sent (or last renewed)
         self.future: Any = None
         self.twin: Task | None = None
 

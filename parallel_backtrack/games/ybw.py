@@ -91,6 +91,10 @@ class YoungBrothersWait(Twins):
         self.pv_depth = max(split_depth, split_depth + PV_EXTRA if pv_depth is None
                             else pv_depth)
         self.handle = shipped if shipped is not None else executor.ship(game)
+        # A pool that ran a task before a raise it would have read times it again
+        # (``Executor.renew``); not for runners that share a table, whose second run
+        # would find the first one's entries.
+        self.renewing = executor.renews and runner is search_task
         self.futures: dict[Any, Task] = {}
         self.helpers = helpers  # idle workers run twins (see the module doc)
         # Tasks wait here, leftmost (the sequential order) first, until a worker is
@@ -267,14 +271,19 @@ class YoungBrothersWait(Twins):
     def _submit(self, task: Task) -> None:
         slot = self._slot() if self.twinning else -1
         task.chain = task.node.chain + [(slot, task.sign)]
-        chain, bounds = task_bounds(task.chain, self.bounds)
-        args = (run_shipped, self.runner, self.handle, task.state, chain,
-                self.root_window, bounds)
-        future = self.executor.submit(*args, task.variant) if task.variant \
-            else self.executor.submit(*args)
+        if self.renewing:
+            task.window = chain_window(task.chain, self.root_window, self.bounds)
+        future = self.executor.submit(*self._args(task))
         task.future = future
         self.futures[future] = task
         task.node.futures.add(future)
+
+    def _args(self, task: Task) -> tuple[Any, ...]:
+        """What ``executor.submit`` takes to run ``task`` with the latest bounds."""
+        chain, bounds = task_bounds(task.chain, self.bounds)
+        args = (run_shipped, self.runner, self.handle, task.state, chain,
+                self.root_window, bounds)
+        return (*args, task.variant) if task.variant else args
 
     def _drop(self, task: Task) -> None:
         """Forget a running task and close its window (it stops at its next look)."""
@@ -341,6 +350,20 @@ class YoungBrothersWait(Twins):
                 self._finish(node)
             else:
                 stack.extend(node.children)
+                if self.renewing:
+                    self._renew(node)
+
+    def _renew(self, node: SplitNode) -> None:
+        """Tell a pool that ran ``node``'s tasks before this raise (the virtual one)
+        the windows they would see now (``Executor.renew``)."""
+        for future in list(node.futures):
+            task = self.futures.get(future)
+            if task is None:
+                continue
+            window = chain_window(task.chain, self.root_window, self.bounds)
+            if window != task.window:
+                task.window = window
+                self.executor.renew(future, *self._args(task))
 
     def _finish(self, node: SplitNode) -> None:
         if node.dead:
