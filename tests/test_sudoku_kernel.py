@@ -21,6 +21,7 @@ from parallel_backtrack.sudoku.kernel.masks import (
     mask_rows,
     masks_from_cells,
     solve_masks,
+    trusted_rows,
     values_of,
 )
 from parallel_backtrack.sudoku.kernel.search import explore_roots, search_many
@@ -314,6 +315,23 @@ def test_the_frontier_is_the_reference_stack_without_dead_ends() -> None:
             assert again.is_dead() == state.is_dead()
             if not state.is_dead():
                 assert again == state
+
+
+def test_trusted_rows_are_mask_rows_and_several_roots_explore_as_the_reference() -> None:
+    puzzle = ImmutableSudokuPuzzle(HARDEST, "peers")
+    space = SudokuSpace(puzzle, order_named("fewest"))
+    reference = SudokuSpace(puzzle, order_named("fewest"), "reference")
+    states = list(explore(reference, [puzzle], budget=6).leftover)
+    assert any(state.is_dead() for state in states) and len(states) >= 3
+    masks = [state.masks for state in states]
+    assert np.array_equal(trusted_rows(masks), mask_rows(3, masks))
+    assert trusted_rows(masks).dtype == np.uint64 and trusted_rows(masks).flags.c_contiguous
+    for budget in (1, 5, 40, None):
+        fast = space.explore_fast(states, budget=budget)
+        generic = explore(reference, states, budget=budget)
+        assert (fast.count, fast.nodes) == (generic.count, generic.nodes)
+        assert [s.is_dead() or s.masks for s in fast.leftover] == [
+            s.is_dead() or s.masks for s in generic.leftover]
 
 
 def test_first_mode_keeps_the_solution_and_stops() -> None:

@@ -186,12 +186,18 @@ class ImmutableSudokuPuzzle:
         children), as ``from_masks`` would make them, without its checks: the kernel
         only writes masks of this size.  ``tolist`` turns a whole array into Python
         ints at once; per mask that cost as much as a kernel node."""
+        if not len(rows):
+            return ()
         check_box(box)
         check_propagation(propagation)
         made = []
-        for masks in rows.tolist():
+        lists = rows.tolist()
+        # Which rows hold a zero: one numpy pass for many rows, a scan each for few.
+        dead = (rows == 0).any(axis=1).tolist() if len(lists) > 8 else [
+            0 in masks for masks in lists]
+        for masks, gone in zip(lists, dead):
             puzzle = object.__new__(cls)
-            puzzle._set(box, tuple(masks), propagation, 0 in masks)
+            puzzle._set(box, tuple(masks), propagation, gone)
             made.append(puzzle)
         return tuple(made)
 

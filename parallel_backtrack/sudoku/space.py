@@ -116,14 +116,15 @@ class SudokuSpace:
         (None on the reference path, which branches one state at a time)."""
         if not self.fast:
             return None
-        from .kernel.masks import branch_masks
+        from .kernel.calls import kernel_codes
+        from .kernel.masks import branch_rows, trusted_rows
 
         box, propagation = self.puzzle.box, self.puzzle.propagation
         live = [index for index, state in enumerate(states) if not state.is_dead()]
         branched: list[list[ImmutableSudokuPuzzle]] = [[] for _ in states]
         if live:
-            rows, firsts = branch_masks(box, [states[i].masks for i in live],
-                                        self.order.name, propagation)  # type: ignore[attr-defined]
+            rows, firsts = branch_rows(box, trusted_rows([states[i].masks for i in live]),
+                                       kernel_codes(propagation, self.order.name))  # type: ignore[attr-defined]
             children = ImmutableSudokuPuzzle.from_kernel_rows(box, rows, propagation)
             bounds = firsts.tolist()
             for k, index in enumerate(live):
@@ -155,17 +156,19 @@ class SudokuSpace:
 
         Solutions are kept (``keep``) only up to ``stop_after``.
         """
-        from .kernel.masks import explore_masks
+        from .kernel.calls import kernel_codes
+        from .kernel.masks import explore_rows, trusted_rows
 
-        box, propagation = self.puzzle.box, self.puzzle.propagation
-        rows = [(0,) * len(state.masks) if state.is_dead() else state.masks for state in roots]
-        if not rows:
+        if not roots:
             return Explored(0, 0)
-        run = explore_masks(
-            box, rows, self.order.name, propagation,  # type: ignore[attr-defined]
-            mode="first" if stop_after == 1 else "count", budget=budget, limit=stop_after,
-            keep=stop_after if keep and stop_after else 0,
-        )
+        box, propagation = self.puzzle.box, self.puzzle.propagation
+        # The puzzles' own masks are valid: not checked again (``explore_rows``).
+        rows = trusted_rows([(0,) * len(state.masks) if state.is_dead() else state.masks
+                             for state in roots])
+        limit = stop_after or 0
+        run = explore_rows(box, rows, kernel_codes(propagation, self.order.name),  # type: ignore[attr-defined]
+                           first=stop_after == 1, budget=budget or 0, limit=limit,
+                           keep=limit if keep else 0)
 
         def puzzles(rows: Any) -> tuple[ImmutableSudokuPuzzle, ...]:
             return ImmutableSudokuPuzzle.from_kernel_rows(box, rows, propagation)

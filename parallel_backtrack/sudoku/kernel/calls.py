@@ -12,6 +12,7 @@ interrupt
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,8 +21,12 @@ from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean, is_
 
 from ..boxes import BOX_SIZES, check_box
 
-__all__ = ["BOX_SIZES", "call_kernel", "check_box", "order_code", "propagation_code"]
+__all__ = ["BOX_SIZES", "call_kernel", "check_box", "kernel_codes", "order_code",
+           "propagation_code"]
 T = TypeVar("T")
+# Kernels called once in this process: later calls skip the compile notice's look at
+# numba's signatures and cache (some 3 us a call).
+_CALLED: set[Any] = set()
 # What a first compile is called on stderr, and about how long it takes on a laptop core.
 COMPILED = {
     "parallel_backtrack.sudoku.kernel.search": ("the Sudoku search kernel", "20-40 s"),
@@ -38,14 +43,25 @@ def call_kernel(function: Callable[..., T], *args: Any) -> T:
     deep; callers should see the KeyboardInterrupt.  A first call that compiles is
     announced on stderr (``_jit_cache.compile_notice``).
     """
-    what, seconds = COMPILED.get(getattr(function, "__module__", ""), ("a kernel", "seconds"))
     try:
-        with compile_notice(what, [function], seconds):
+        if function in _CALLED:  # compiled or loaded by now: no notice to look for
             return function(*args)
+        what, seconds = COMPILED.get(getattr(function, "__module__", ""),
+                                     ("a kernel", "seconds"))
+        with compile_notice(what, [function], seconds):
+            result = function(*args)
+        _CALLED.add(function)
+        return result
     except SystemError as error:
         if is_interrupt(error):
             raise KeyboardInterrupt from error
         raise
+
+
+@functools.lru_cache(maxsize=64)
+def kernel_codes(propagation: str, order: str) -> tuple[int, int]:
+    """``(propagation_code(propagation), order_code(order))``, looked up once."""
+    return propagation_code(propagation), order_code(order)
 
 
 def order_code(order: str) -> int:

@@ -38,6 +38,7 @@ Example::
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -102,6 +103,15 @@ def mask_rows(box: int, masks: MaskRows) -> np.ndarray:
     return np.ascontiguousarray(rows, dtype=np.uint64)
 
 
+def trusted_rows(masks: Sequence[Sequence[int]]) -> np.ndarray:
+    """Rows of masks known to be valid (a puzzle's own) as ``mask_rows`` gives them,
+    without its checks: some 2 us for a 16x16 state instead of 7."""
+    flat = array("Q")
+    for row in masks:
+        flat.extend(row)
+    return np.frombuffer(flat, dtype=np.uint64).reshape(len(masks), -1)
+
+
 def masks_from_cells(box: int, cells: Sequence[int]) -> np.ndarray:
     """Givens (0 for a blank) as one row of masks: all values for a blank."""
     size = check_box(box) ** 2
@@ -143,24 +153,25 @@ def explore_masks(
     if mode not in MODES:
         raise UnknownNameError(did_you_mean("mode", mode, MODES))
     rows = mask_rows(box, roots)
-    budget_code = _check_count("budget", budget, 1)
-    limit_code = _check_count("limit", limit, 1)
-    keep = _check_count("keep", keep, 0)
-    if mode == "first":
-        limit_code, keep = 1, max(keep, 1)
-    if limit_code:
-        keep = min(keep, limit_code)  # never more rows than solutions wanted
+    codes = (propagation_code(propagation), order_code(order))
+    return explore_rows(box, rows, codes, first=mode == "first",
+                        budget=_check_count("budget", budget, 1),
+                        limit=_check_count("limit", limit, 1), keep=_check_count("keep", keep, 0))
+
+
+def explore_rows(box: int, rows: np.ndarray, codes: tuple[int, int], *, first: bool,
+                 budget: int, limit: int, keep: int) -> KernelRun:
+    """``explore_masks`` on rows already checked (a C-contiguous ``uint64`` array of
+    valid masks, as a puzzle's own or the kernel's), with the propagation and order
+    codes and the counts already turned into the kernel's (0: no limit): the path of
+    the engine's many small calls, some 20 us cheaper each."""
+    if first:
+        limit, keep = 1, max(keep, 1)
+    if limit:
+        keep = min(keep, limit)  # never more rows than solutions wanted
     count, nodes, solutions, leftover, _ = call_kernel(
-        explore_roots,
-        rows,
-        propagation_code(propagation),
-        order_code(order),
-        kernel_tables(box).as_tuple(),
-        limit_code,
-        budget_code,
-        keep,
-        False,
-    )
+        explore_roots, rows, codes[0], codes[1], kernel_tables(box).as_tuple(), limit,
+        budget, keep, False)
     return KernelRun(int(count), int(nodes), solutions, leftover)
 
 
@@ -170,10 +181,16 @@ def branch_masks(
     """Every root's children in one call: ``(rows, firsts)``, root ``i``'s children
     (the states ``explore_masks(box, root, budget=1)`` leaves) being
     ``rows[firsts[i]:firsts[i + 1]]``."""
-    rows = mask_rows(box, roots)
+    return branch_rows(box, mask_rows(box, roots),
+                       (propagation_code(propagation), order_code(order)))
+
+
+def branch_rows(box: int, rows: np.ndarray, codes: tuple[int, int]) -> tuple[
+        np.ndarray, np.ndarray]:
+    """``branch_masks`` on rows already checked, with the codes looked up (as
+    ``explore_rows``)."""
     _, _, _, children, firsts = call_kernel(
-        explore_roots, rows, propagation_code(propagation), order_code(order),
-        kernel_tables(box).as_tuple(), 0, 1, 0, True)
+        explore_roots, rows, codes[0], codes[1], kernel_tables(box).as_tuple(), 0, 1, 0, True)
     return children, firsts
 
 
