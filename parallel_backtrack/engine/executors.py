@@ -131,6 +131,9 @@ class Executor:
     # again by ``renew``: only a pool that ran it without seeing the raise (the
     # virtual one) needs this; real tasks read the raise themselves.
     renews = False
+    # Tail tasks may be asked for their rest while workers idle (``handback``): where
+    # they can read the ask (a shared file) or where the pool models it (virtual).
+    hands_back = False
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
@@ -179,6 +182,14 @@ class Executor:
         """``future``'s task would now run as ``fn(*args)`` (its window narrowed while
         it ran): nothing to do where tasks read the change themselves."""
 
+    def hand_back(self, future: Any, rerun: Callable[[float, Any], tuple[Any, ...] | None]
+                  ) -> bool:
+        """The task of ``future`` was asked for its rest (its slot is raised): True while
+        it still runs and will see the ask.  ``rerun(share, result)``, for a pool that
+        ran it before the ask: the call that ends as it would, asked once ``share`` of
+        it had run."""
+        return not future.done()
+
     def stop_flag(self) -> StopFlag:
         """A fresh flag for one run (in-process tasks never need one)."""
         return StopFlag(None)
@@ -220,6 +231,7 @@ class _LocalPool(Executor):
 
     runs_inline = False
     shares_files = True
+    hands_back = True
 
     def __init__(self, workers: int) -> None:
         super().__init__(workers)

@@ -156,6 +156,10 @@ class Pending:
             return work
         return Work(work.key, tuple(roots), work.parent, work.crashes, work.level)
 
+    def in_tail(self) -> bool:
+        """Fewer items pending than workers (see ``tail``)."""
+        return len(self.items) < self.workers
+
     def budget_now(self) -> int | None:
         """The node budget of the next task: a ``tail_shrink``-th of it once fewer
         items than workers are pending, so the last tasks end close together; all of
@@ -164,7 +168,7 @@ class Pending:
         of it otherwise."""
         if self.budget is None:
             return None
-        if len(self.items) < self.workers:
+        if self.in_tail():
             return max(1, self.budget // self.tail_shrink)
         if (self.per_root is not None
                 and self.roots * self.per_root >= FULL_AHEAD * self.workers * self.budget):

@@ -29,6 +29,9 @@ peak_pending
     The most subtree roots that waited in the parent at once (bounded memory).
 restarts
     Pools restarted because a worker process died.
+asked
+    Tail tasks asked for the rest of their subtrees while workers idled
+    (``engine.handback``).
 solution_seconds
     In ``solve``: seconds from the start until a worker found the solution;
     ``seconds - solution_seconds`` is how long stopping took.
@@ -88,6 +91,7 @@ class SearchReport:
     setup_seconds: float = 0.0
     peak_pending: int = 0
     restarts: int = 0
+    asked: int = 0  # tail tasks asked for their rest while workers idled
     solution_seconds: float | None = None
     task_starts: list[float] = field(default_factory=list)
     task_subtrees: list[str] = field(default_factory=list)
@@ -143,6 +147,7 @@ class SearchReport:
             "setup_seconds": round(self.setup_seconds, 6),
             "peak_pending": self.peak_pending,
             "restarts": self.restarts,
+            "asked": self.asked,
             "solution_seconds": _rounded(self.solution_seconds),
             "worker_stats": [_rounded_stats(s) for s in self.worker_stats()],
         }

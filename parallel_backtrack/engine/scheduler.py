@@ -49,10 +49,12 @@ from __future__ import annotations
 import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from . import hooks, pending
 from .executors import Executor
+from .handback import CHUNKS, Ask, Asks
 from .pending import Pending, Work
 from .probe import Probe
 from .progress import progress_bar
@@ -60,7 +62,7 @@ from .reduction import REDUCTIONS, Reduction
 from .report import SearchInterrupted, SearchReport, WorkerCrashError
 from .space import Space
 from .split import Subtree, TaskResult, expand
-from .worker import pickled, run_pickled, run_task, unseal
+from .worker import StopFlag, pickled, run_pickled, run_task, unseal
 
 DEFAULT_BUDGET = 20_000
 DEFAULT_PER_WORKER = 50
@@ -87,14 +89,19 @@ def _check_positive(name: str, value: int | float | None) -> None:
         raise ValueError(f"{name} must be a positive number, got {value!r}")
 
 
-def _submit(executor: Executor, arguments: tuple[Any, ...]) -> Any:
-    """Submit one search task in the form ``executor`` takes best."""
+def _call(executor: Executor, arguments: tuple[Any, ...]) -> tuple[Any, ...]:
+    """One search task as ``(fn, *args)``, in the form ``executor`` takes best."""
     if executor.runs_inline:  # nothing travels: the arguments as they are
-        return executor.submit(run_task, *arguments)
+        return (run_task, *arguments)
     if executor.handle_as_argument:  # the shipped space's handle where Dask sees it
         handle, roots, *rest = arguments
-        return executor.submit(run_task, handle, pickled(roots), *rest)
-    return executor.submit(run_pickled, pickled(arguments))  # one bytes object: cheapest
+        return (run_task, handle, pickled(roots), *rest)
+    return (run_pickled, pickled(arguments))  # one bytes object: cheapest
+
+
+def _submit(executor: Executor, arguments: tuple[Any, ...]) -> Any:
+    """Submit one search task in the form ``executor`` takes best."""
+    return executor.submit(*_call(executor, arguments))
 
 
 class Run:
@@ -125,6 +132,9 @@ class Run:
         self.pending = Pending(executor.workers, self.budget, not self.reduction.ordered,
                                self.report, max_roots=MAX_PENDING)
         self.inflight: dict[Any, Work] = {}
+        # Tail tasks that may be asked for their rest (``handback``), oldest first.
+        self.asks = Asks(executor, executor.workers) if executor.hands_back else None
+        self.askable: dict[Any, tuple[Ask, tuple[Any, ...]]] = {}
         self.crashes = 0
         self.handle: Any = None
         self.flag = executor.stop_flag()
@@ -199,6 +209,7 @@ class Run:
         self.reduction.absorb(key, result)
 
     def _collect(self, future: Any) -> None:
+        self.askable.pop(future, None)
         work = self.inflight.pop(future, None)
         if work is None:  # given up in a crash recovery earlier in this round
             return
@@ -274,12 +285,44 @@ class Run:
             if work is None:
                 return
             started = time.perf_counter()
-            arguments = (self.handle, work.roots, self.mode, self.pending.budget_now(),
-                         self.keep, self.seconds, self.flag)
+            budget = self.pending.budget_now()
+            stop: StopFlag | Ask = self.flag
+            if self.asks is not None and budget is not None and self.pending.in_tail():
+                stop = self.asks.stop(self.flag, max(1, budget // CHUNKS))
+            arguments = (self.handle, work.roots, self.mode, budget, self.keep,
+                         self.seconds, stop)
             future = _submit(self.executor, arguments)
             if not self.executor.runs_inline:  # inline, "submitting" is the task
                 self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work
+            if isinstance(stop, Ask):
+                self.askable[future] = (stop, arguments)
+
+    def _ask_back(self) -> None:
+        """Nothing pending and workers idle: ask the oldest tail tasks still running for
+        their rest, one per idle worker (``handback``)."""
+        idle = self.executor.workers - len(self.inflight)
+        if self.asks is None or self.pending or idle <= 0:
+            return
+        for future in list(self.askable):
+            if idle <= 0:
+                return
+            stop, arguments = self.askable.pop(future)
+            self.asks.ask(stop)
+            if self.executor.hand_back(future, partial(self._rerun, arguments)):
+                idle -= 1
+                self.report.asked += 1
+
+    def _rerun(self, arguments: tuple[Any, ...], share: float,
+               result: TaskResult) -> tuple[Any, ...] | None:
+        """For a pool that ran a task before it was asked (the virtual one): the task
+        as it would end, asked once ``share`` of it had run (at the end of that call of
+        ``step`` nodes), or None when that is its end anyway."""
+        step = arguments[6].step
+        nodes = -(-int(share * result.nodes) // step) * step
+        if nodes >= result.nodes or nodes <= 0:
+            return None
+        return _call(self.executor, (*arguments[:3], nodes, *arguments[4:]))
 
     def _tick(self) -> None:
         if self.bar is not None:
@@ -302,6 +345,7 @@ class Run:
                 if self._out_of_time():
                     break
                 self._fill()
+                self._ask_back()
                 for future in self.executor.wait_any(self.inflight, timeout=0.25):
                     self._collect(future)
                 self._tick()
@@ -331,6 +375,8 @@ class Run:
             self.executor.raise_flag(self.flag)
             if not (kill and self.owns):  # killing ends them all; loky 3.7 trips over
                 self.executor.cancel(list(self.inflight))  # futures cancelled just before
+        if self.asks is not None:
+            self.asks.close()
         if self.owns:
             self.executor.close(kill=kill)
         else:

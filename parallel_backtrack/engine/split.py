@@ -208,7 +208,12 @@ class Allowance:
         return self.stop is not None and self.stop.is_set()
 
     def over(self, spent: int) -> bool:
-        return (self.nodes is not None and spent >= self.nodes) or self.interrupted()
+        """Out of nodes, interrupted, or asked for the rest (``handback``: once some
+        nodes are searched, so that every ask makes progress)."""
+        if (self.nodes is not None and spent >= self.nodes) or self.interrupted():
+            return True
+        asked = getattr(self.stop, "asked", None)
+        return spent > 0 and asked is not None and asked()
 
     def until(self) -> Any:
         """The ``until`` check for the generic search, or None when only nodes count."""
@@ -217,11 +222,15 @@ class Allowance:
     def chunk(self, spent: int) -> int:
         """Nodes for the next compiled-hook call.
 
-        Without a time budget that is all the nodes left: the node budget already
-        bounds a call to a few tens of milliseconds.  With one, the rate measured
+        Without a time budget that is all the nodes left (the node budget already
+        bounds a call to a few tens of milliseconds), at most the stop's ``step``
+        when it has one (a task that may be asked back, ``handback``).  With one, the rate measured
         so far (re-entry costs included) turns the time left into nodes.
         """
         left = None if self.nodes is None else max(1, self.nodes - spent)
+        step = getattr(self.stop, "step", None)  # an askable task looks between calls
+        if step is not None:
+            left = step if left is None else min(left, step)
         if self.deadline is None:
             return left if left is not None else 2**62
         now = time.perf_counter()

@@ -52,6 +52,13 @@ renew
     bounds the real end from above when a narrower window never visits more nodes
     (plain alpha-beta without a table).  ``renewed`` adds up the seconds it took off;
     ``renew=False`` keeps the tasks as sent.
+ask
+    ``hand_back(future, rerun)``: the scheduler asked a tail task for its rest (it
+    raised the task's slot: ``engine.handback``), which a real task sees at its next
+    look.  Here it ran whole before the ask; ``rerun(share, result)`` gives the call
+    that ends where the asked task would, the share of it run by now rounded up to its
+    next look, and that call runs and stands in, result and seconds, when it ends
+    sooner.  ``handed`` counts them.
 idle
     ``idle()``: per worker, on average, the seconds it waited before its first
     task (the cut and the first wave's dispatch), between tasks (the parent was
@@ -105,6 +112,7 @@ class VirtualExecutor(Executor):
     name = "virtual"
     runs_inline = False  # it stands for a pool of ``workers``: probe, cut and pickle
     renews = True  # tasks run before the raises they would have seen: ``renew``
+    hands_back = True  # and before the asks they would have seen: ``hand_back``
 
     def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
                  replay: dict[bytes, tuple[bytes, float]] | None = None,
@@ -130,6 +138,7 @@ class VirtualExecutor(Executor):
         self.stopped = 0.0
         self.renews = renew
         self.renewed = 0.0
+        self.handed = 0
         self.timer = timer
         self._mark = timer()
         self.replay = replay
@@ -218,6 +227,41 @@ class VirtualExecutor(Executor):
             self._retime(worker, set(), now)
             heapq.heapify(self._free)
         self._mark = self.timer()
+
+    def hand_back(self, future: Any, rerun: Callable[[float, Any], tuple[Any, ...] | None]
+                  ) -> bool:
+        """A task still running was asked for its rest (see ``ask`` in the glossary):
+        run the call ``rerun`` gives for the share of it run by now, and keep it when it
+        ends sooner."""
+        self._tick()
+        now, found = self.clock, None
+        for worker, queue in self._queues.items():
+            for task in queue:
+                if task[0] is future:
+                    found = worker, task
+        start = None if found is None else found[1][2]
+        if (found is None or start is None or start >= now or self._ends[future] <= now
+                or future.exception() is not None):
+            self._mark = self.timer()
+            return False
+        worker, task = found
+        call = rerun((now - start) / task[3], future.result())
+        data, seconds = (None, 0.0) if call is None else self._run(
+            cloudpickle.dumps((call[0], call[1:])), None)
+        if data is None or seconds >= task[3]:
+            self._mark = self.timer()
+            return False
+        result = pickle.loads(data)
+        if isinstance(result, TaskResult):
+            result = replace(result, worker=f"virtual{worker}")
+        future.replace_result(result)
+        self.busy -= task[3] - seconds
+        task[3] = seconds
+        self._retime(worker, set(), now)
+        heapq.heapify(self._free)
+        self.handed += 1
+        self._mark = self.timer()
+        return True
 
     def _replay_key(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bytes | None:
         """What a search task searches, without the run's own handle and stop flag."""

@@ -1,0 +1,88 @@
+"""Asking a running task for its rest: a straggler in the tail is split while workers
+idle, instead of when its budget runs out.
+
+A counting task hands back the unexplored rest of its subtrees (its leftover) when its
+node budget runs out or its stop flag is raised.  In the tail (fewer items pending than
+workers) the budget is small, but a worker that idles still waits for some running
+task to reach the end of its budget.  Here each tail task gets a stop of its own
+(``Ask``): the run's flag, or its own slot in shared bounds raised to its ticket.  A
+worker that would idle makes the parent ask the oldest tail task still running; that
+task stops at its next look (once it has searched one ``step`` at least, so every ask
+makes progress) and hands back its rest, which the parent splits and sends on as
+usual.
+
+Glossary
+--------
+ticket
+    A tail task's number.  Its slot is ``ticket % slots``; the parent asks by raising
+    the slot to the ticket, so a later task on the same slot (a higher ticket) is not
+    asked by an old raise.
+step
+    Nodes per call of a compiled hook in an askable task (``split.Allowance``): it
+    looks at its stop between calls, so ``step`` bounds how long an ask waits.
+slots
+    In the bounds of the run, on pools whose tasks share this machine's files
+    (``engine.window``); elsewhere (Dask) tail tasks cannot be asked.  The virtual
+    pool models an ask instead (``VirtualExecutor.hand_back``).
+
+Example: ``asks = Asks(executor, workers=64)``; ``stop = asks.stop(flag, step=2_000)``
+goes with a tail task; ``asks.ask(stop)`` makes it hand back at its next look.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .window import SharedBounds
+from .worker import StopFlag
+
+MIN_SLOTS = 1024
+# An askable task calls a compiled hook on at most its budget / CHUNKS nodes at a time.
+CHUNKS = 4
+
+
+class Ask:
+    """A tail task's stop: the run's ``flag``, or its own slot raised to its ticket."""
+
+    __slots__ = ("bounds", "flag", "slot", "step", "ticket")
+
+    def __init__(self, flag: StopFlag, bounds: SharedBounds | None, slot: int, ticket: int,
+                 step: int) -> None:
+        self.flag, self.bounds, self.slot, self.ticket, self.step = (
+            flag, bounds, slot, ticket, step)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Ask, (self.flag, self.bounds, self.slot, self.ticket, self.step))
+
+    def is_set(self) -> bool:
+        """The run's flag (every task stops)."""
+        return self.flag.is_set()
+
+    def asked(self) -> bool:
+        """This task was asked for its rest."""
+        return self.bounds is not None and self.bounds.read(self.slot) >= self.ticket
+
+
+class Asks:
+    """The parent's side: a stop for each tail task, and the asks."""
+
+    def __init__(self, executor: Any, workers: int) -> None:
+        # Slots for every tail task in flight (at most twice the workers) and more.
+        self.slots = max(MIN_SLOTS, 4 * workers)
+        self.bounds = (SharedBounds(self.slots, -1, shared=True)
+                       if executor.shares_files else None)
+        self.tickets = 0
+
+    def stop(self, flag: StopFlag, step: int) -> Ask:
+        ticket = self.tickets
+        self.tickets += 1
+        return Ask(flag, self.bounds, ticket % self.slots, ticket, step)
+
+    def ask(self, stop: Ask) -> None:
+        """The task with ``stop`` hands back its rest at its next look."""
+        if self.bounds is not None:
+            self.bounds.raise_to(stop.slot, stop.ticket)
+
+    def close(self) -> None:
+        if self.bounds is not None:
+            self.bounds.close()
