@@ -222,10 +222,11 @@ class Allowance:
     def chunk(self, spent: int) -> int:
         """Nodes for the next compiled-hook call.
 
-        Without a time budget that is all the nodes left (the node budget already
-        bounds a call to a few tens of milliseconds), at most the stop's ``step``
-        when it has one (a task that may be asked back, ``handback``).  With one, the rate measured
-        so far (re-entry costs included) turns the time left into nodes.
+        Without a time budget that is all the nodes left: the node budget already
+        bounds a call to a few tens of milliseconds.  With one, the rate measured
+        so far (re-entry costs included) turns the time left into nodes.  Either way
+        at most the stop's ``step`` when it has one: a task that may be asked for its
+        rest looks between calls (``handback``).
         """
         left = None if self.nodes is None else max(1, self.nodes - spent)
         step = getattr(self.stop, "step", None)  # an askable task looks between calls

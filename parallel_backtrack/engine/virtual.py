@@ -208,24 +208,16 @@ class VirtualExecutor(Executor):
         if not self.renews:
             return
         self._tick()
-        now = self.clock
-        found = [(worker, task) for worker, queue in self._queues.items()
-                 for task in queue if task[0] is future]
-        if not found or self._ends[future] <= now or future.exception() is not None:
-            self._mark = self.timer()
-            return
-        worker, task = found[0]
-        data, seconds = self._run(cloudpickle.dumps((fn, args)), None)
-        _, _, start, before = task
-        look = STOP_AFTER if self.stop_after is None else self.stop_after
-        after = seconds if start >= now else now - start + look + seconds
-        if data is not None and after < before:
-            future.replace_result(pickle.loads(data))
-            task[3] = after
-            self.busy -= before - after
-            self.renewed += before - after
-            self._retime(worker, set(), now)
-            heapq.heapify(self._free)
+        found = self._running(future)
+        if found is not None:
+            worker, task = found
+            data, seconds = self._run(cloudpickle.dumps((fn, args)), None)
+            look = STOP_AFTER if self.stop_after is None else self.stop_after
+            start, before = task[2], task[3]
+            after = seconds if start >= self.clock else self.clock - start + look + seconds
+            if data is not None and after < before:
+                self.renewed += before - after
+                self._stand_in(worker, task, data, after)
         self._mark = self.timer()
 
     def hand_back(self, future: Any, rerun: Callable[[float, Any], tuple[Any, ...] | None]
@@ -234,34 +226,41 @@ class VirtualExecutor(Executor):
         run the call ``rerun`` gives for the share of it run by now, and keep it when it
         ends sooner."""
         self._tick()
-        now, found = self.clock, None
+        found, handed = self._running(future), False
+        if found is not None and found[1][2] < self.clock:  # started: it is searching
+            worker, task = found
+            call = rerun((self.clock - task[2]) / task[3], future.result())
+            if call is not None:
+                data, seconds = self._run(cloudpickle.dumps((call[0], call[1:])), None)
+                if data is not None and seconds < task[3]:
+                    self._stand_in(worker, task, data, seconds)
+                    self.handed += 1
+                    handed = True
+        self._mark = self.timer()
+        return handed
+
+    def _running(self, future: Any) -> tuple[int, list[Any]] | None:
+        """The worker and queue entry of ``future`` while it has not ended in virtual
+        time and has a result (else None)."""
+        if self._ends.get(future, 0.0) <= self.clock or future.exception() is not None:
+            return None
         for worker, queue in self._queues.items():
             for task in queue:
                 if task[0] is future:
-                    found = worker, task
-        start = None if found is None else found[1][2]
-        if (found is None or start is None or start >= now or self._ends[future] <= now
-                or future.exception() is not None):
-            self._mark = self.timer()
-            return False
-        worker, task = found
-        call = rerun((now - start) / task[3], future.result())
-        data, seconds = (None, 0.0) if call is None else self._run(
-            cloudpickle.dumps((call[0], call[1:])), None)
-        if data is None or seconds >= task[3]:
-            self._mark = self.timer()
-            return False
+                    return worker, task
+        return None
+
+    def _stand_in(self, worker: int, task: list[Any], data: bytes, seconds: float) -> None:
+        """``data`` (a pickled result) and ``seconds`` stand in for the task's own; the
+        tasks behind it on its worker move up."""
         result = pickle.loads(data)
-        if isinstance(result, TaskResult):
+        if isinstance(result, TaskResult):  # a real worker labels its own results
             result = replace(result, worker=f"virtual{worker}")
-        future.replace_result(result)
+        task[0].replace_result(result)
         self.busy -= task[3] - seconds
         task[3] = seconds
-        self._retime(worker, set(), now)
+        self._retime(worker, set(), self.clock)
         heapq.heapify(self._free)
-        self.handed += 1
-        self._mark = self.timer()
-        return True
 
     def _replay_key(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bytes | None:
         """What a search task searches, without the run's own handle and stop flag."""
