@@ -131,3 +131,26 @@ def test_counts_with_tiny_tail_budgets_on_real_pools_stay_exact(backend):
     finally:
         pool.close()
     assert report.count == 724 and report.complete
+
+
+def test_the_asks_file_goes_with_the_run(monkeypatch):
+    import os
+
+    from parallel_backtrack.engine import handback
+    from parallel_backtrack.engine.window import SharedBounds
+
+    made = []
+
+    class Recorded(SharedBounds):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self.path)
+
+    monkeypatch.setattr(handback, "SharedBounds", Recorded)
+    pool = make_executor(2, "threads")
+    try:
+        report = count(_queens(10), executor=pool, budget=40)
+    finally:
+        pool.close()
+    assert report.count == 724
+    assert made and all(path and not os.path.exists(path) for path in made)

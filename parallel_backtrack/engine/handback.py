@@ -69,11 +69,13 @@ class Asks:
     def __init__(self, executor: Any, workers: int) -> None:
         # Slots for every tail task in flight (at most twice the workers) and more.
         self.slots = max(MIN_SLOTS, 4 * workers)
-        self.bounds = (SharedBounds(self.slots, -1, shared=True)
-                       if executor.shares_files else None)
+        self.shared = executor.shares_files
+        self.bounds: SharedBounds | None = None  # the file, made with the first tail task
         self.tickets = 0
 
     def stop(self, flag: StopFlag, step: int) -> Ask:
+        if self.shared and self.bounds is None:
+            self.bounds = SharedBounds(self.slots, -1, shared=True)
         ticket = self.tickets
         self.tickets += 1
         return Ask(flag, self.bounds, ticket % self.slots, ticket, step)
