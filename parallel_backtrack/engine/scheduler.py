@@ -138,7 +138,7 @@ class Run:
         # 1,210 tasks instead of 780, efficiency 0.42-0.54 against 0.51-0.55).
         self.asks = (Asks(executor, executor.workers)
                      if executor.hands_back and executor.workers <= pending.WIDE else None)
-        self.askable: dict[Any, tuple[Ask, tuple[Any, ...]]] = {}
+        self.askable: dict[Any, tuple[Any, ...]] = {}  # future -> its arguments
         self.crashes = 0
         self.handle: Any = None
         self.flag = executor.stop_flag()
@@ -300,7 +300,7 @@ class Run:
                 self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work
             if isinstance(stop, Ask):
-                self.askable[future] = (stop, arguments)
+                self.askable[future] = arguments
 
     def _ask_back(self) -> None:
         """Nothing pending and workers idle: ask the oldest tail tasks still running for
@@ -311,8 +311,8 @@ class Run:
         for future in list(self.askable):
             if idle <= 0:
                 return
-            stop, arguments = self.askable.pop(future)
-            self.asks.ask(stop)
+            arguments = self.askable.pop(future)
+            self.asks.ask(arguments[6])  # the task's stop
             if self.executor.hand_back(future, partial(self._rerun, arguments)):
                 idle -= 1
                 self.report.asked += 1
