@@ -43,7 +43,17 @@ def test_only_the_task_holding_the_ticket_is_asked_and_a_later_one_on_its_slot_i
 
 
 def _asked_in_a_child(stop: Ask, answer: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
-    answer.put(stop.asked())
+    values, slot, ticket = stop.watch()  # what a kernel reads
+    answer.put((stop.asked(), bool(values[slot] >= ticket)))
+
+
+def test_a_pool_without_the_shared_file_gives_kernels_a_slot_nobody_raises():
+    class Remote:
+        shares_files = False
+
+    stop = Asks(Remote(), workers=2).stop(StopFlag(None), step=10)
+    values, slot, ticket = stop.watch()
+    assert values[slot] < ticket and not stop.asked()
 
 
 def test_another_process_sees_the_ask_through_the_shared_file():
@@ -55,7 +65,7 @@ def test_another_process_sees_the_ask_through_the_shared_file():
         answer = context.Queue()
         child = context.Process(target=_asked_in_a_child, args=(stop, answer))
         child.start()
-        assert answer.get(timeout=60) is True
+        assert answer.get(timeout=60) == (True, True)
         child.join(60)
     finally:
         asks.close()
@@ -116,7 +126,7 @@ def test_counts_on_virtual_workers_ask_tail_tasks_and_stay_exact():
         cells[square] = 0
     space = space_for(cells, "fewest")
     pool = VirtualExecutor(16)
-    report = count(space, executor=pool, budget=2_000)
+    report = count(space, executor=pool, budget=20_000)
     whole = sequential_count(space)
     assert (report.count, report.nodes) == (whole.count, whole.nodes)
     assert report.asked > 0 and pool.handed == report.asked

@@ -18,8 +18,15 @@ ticket
     the slot to the ticket, so a later task on the same slot (a higher ticket) is not
     asked by an old raise.
 step
-    Nodes per call of a compiled hook in an askable task (``split.Allowance``): it
-    looks at its stop between calls, so ``step`` bounds how long an ask waits.
+    Nodes between two looks of an askable task.  A compiled hook that watches the
+    slot itself (``count_many`` with a ``watch``) looks every ``LOOK_EVERY`` nodes
+    inside its kernel; others are called on ``step`` nodes at a time and the task
+    looks between calls (``split.Allowance``).  Either way ``step`` bounds how long
+    an ask waits.
+watch
+    ``Ask.watch()``: ``(values, slot, ticket)``, the shared slots as a numpy array a
+    kernel reads (the task is asked once ``values[slot] >= ticket``); on a pool
+    without the shared file, an array nobody raises.
 slots
     In the bounds of the run, on pools whose tasks share this machine's files
     (``engine.window``); elsewhere (Dask) tail tasks cannot be asked.  The virtual
@@ -33,12 +40,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .window import SharedBounds
+from .window import UNBOUNDED, SharedBounds
 from .worker import StopFlag
 
 MIN_SLOTS = 1024
-# An askable task calls a compiled hook on at most its budget / CHUNKS nodes at a time.
+# An askable task calls a compiled hook on at most its budget / CHUNKS nodes at a time,
+# unless the hook watches its slot (``count_many``): then it looks every LOOK_EVERY.
 CHUNKS = 4
+LOOK_EVERY = 1024
 
 
 class Ask:
@@ -61,6 +70,26 @@ class Ask:
     def asked(self) -> bool:
         """This task was asked for its rest."""
         return self.bounds is not None and self.bounds.read(self.slot) >= self.ticket
+
+    def watch(self) -> tuple[Any, int, int]:
+        """``(values, slot, ticket)`` for a kernel that looks at the slot itself."""
+        values = None if self.bounds is None else self.bounds.view()
+        if values is None:
+            return _never(), 0, UNBOUNDED
+        return values, self.slot, self.ticket
+
+
+def _never() -> Any:
+    """A slot nobody raises (pools without the shared file)."""
+    global _NEVER
+    if _NEVER is None:
+        import numpy as np
+
+        _NEVER = np.zeros(1, dtype=np.int64)
+    return _NEVER
+
+
+_NEVER: Any = None
 
 
 class Asks:

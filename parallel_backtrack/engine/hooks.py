@@ -18,7 +18,8 @@ Glossary
 --------
 hook
     A public method or property declared on ``FastSpace``: ``count_roots``,
-    ``count_below``, ``first_below``, ``branch_all``, ``node_budget``.
+    ``count_below``, ``first_below``, ``count_many``, ``branch_all``,
+    ``node_budget``.
 view
     What ``of`` returns for a space that does not subclass ``FastSpace``: it
     holds the space (``view.space``) and forwards the hooks the space defines.
@@ -40,6 +41,13 @@ HOOKS: tuple[str, ...] = tuple(name for name in vars(FastSpace) if not name.star
 def of(space: Any) -> FastSpace[Any]:
     """``space`` as a ``FastSpace``: itself, or a view that forwards its own hooks."""
     return space if isinstance(space, FastSpace) else _View(space)
+
+
+def offers(space: Any, name: str) -> bool:
+    """Whether ``space`` defines the hook ``name`` itself (a call may still decline)."""
+    if isinstance(space, FastSpace):
+        return getattr(type(space), name) is not getattr(FastSpace, name)
+    return callable(getattr(space, name, None))
 
 
 class _View(FastSpace[Any]):

@@ -54,7 +54,7 @@ from typing import Any
 
 from . import hooks, pending
 from .executors import Executor
-from .handback import CHUNKS, Ask, Asks
+from .handback import CHUNKS, LOOK_EVERY, Ask, Asks
 from .pending import Pending, Work
 from .probe import Probe
 from .progress import progress_bar
@@ -139,6 +139,8 @@ class Run:
         self.asks = (Asks(executor, executor.workers)
                      if executor.hands_back and executor.workers <= pending.WIDE else None)
         self.askable: dict[Any, tuple[Any, ...]] = {}  # future -> its arguments
+        # Its tasks' hook looks at the ask inside the kernel (``count_many``).
+        self.watched = self.mode == "count" and hooks.offers(space, "count_many")
         self.crashes = 0
         self.handle: Any = None
         self.flag = executor.stop_flag()
@@ -292,7 +294,8 @@ class Run:
             budget = self.pending.budget_now()
             stop: StopFlag | Ask = self.flag
             if self.asks is not None and budget is not None and self.pending.in_tail():
-                stop = self.asks.stop(self.flag, max(1, budget // CHUNKS))
+                stop = self.asks.stop(self.flag, min(budget, LOOK_EVERY) if self.watched
+                                      else max(1, budget // CHUNKS))
             arguments = (self.handle, work.roots, self.mode, budget, self.keep,
                          self.seconds, stop)
             future = _submit(self.executor, arguments)

@@ -31,6 +31,15 @@ Fast hooks (optional; declared by ``FastSpace``, called through ``hooks.of``)
     ``None`` means "not for this state": the generic search takes over.
 ``first_below(state, budget) -> Explored | None``
     The same, stopping at the first solution (in ``solutions``).
+``count_many(states, budget, watch) -> tuple[Explored, int] | None``
+    ``count_below`` of each of ``states`` in turn, in one call within about
+    ``budget`` nodes: the ``Explored`` (its leftover the open rest of the last
+    state begun) and how many states were begun; those after it were not touched.
+    A task of many small subtrees then costs one call, not one per subtree.
+    ``watch`` is None or ``(values, slot, ticket)``, ``values`` an ``int64`` numpy
+    array another process may raise: stop as on the budget once ``values[slot] >=
+    ticket``, looked at every ``handback.LOOK_EVERY`` nodes at most, after the
+    first node (a task asked for its rest: ``engine.handback``).
 ``branch_all(states) -> list[list[State]] | None``
     ``list(branch(state))`` for every state, in one call (a compiled kernel): the
     parent cuts a tree a level at a time with it.  ``None``: branch one by one.
@@ -88,6 +97,14 @@ class FastSpace(Generic[State]):
     def first_below(self, state: State, budget: int) -> Explored | None:
         """Find the first solution below ``state`` within about ``budget`` nodes, or
         None: not here."""
+        return None
+
+    def count_many(self, states: Sequence[State], budget: int,
+                   watch: tuple[Any, int, int] | None = None) -> tuple[Explored, int] | None:
+        """Count below each of ``states`` in turn within about ``budget`` nodes, and
+        stop early once ``watch`` is raised: what was found (its leftover the open
+        rest of the last state begun) and how many states were begun; or None: not
+        here."""
         return None
 
     def branch_all(self, states: Sequence[State]) -> Sequence[Sequence[State]] | None:

@@ -219,17 +219,19 @@ class Allowance:
         """The ``until`` check for the generic search, or None when only nodes count."""
         return None if self.deadline is None and self.stop is None else self.interrupted
 
-    def chunk(self, spent: int) -> int:
+    def chunk(self, spent: int, watched: bool = False) -> int:
         """Nodes for the next compiled-hook call.
 
         Without a time budget that is all the nodes left: the node budget already
         bounds a call to a few tens of milliseconds.  With one, the rate measured
         so far (re-entry costs included) turns the time left into nodes.  Either way
         at most the stop's ``step`` when it has one: a task that may be asked for its
-        rest looks between calls (``handback``).
+        rest looks between calls (``handback``), unless the hook looks itself
+        (``watched``).
         """
         left = None if self.nodes is None else max(1, self.nodes - spent)
-        step = getattr(self.stop, "step", None)  # an askable task looks between calls
+        # An askable task looks between calls, unless the hook watches its slot.
+        step = None if watched else getattr(self.stop, "step", None)
         if step is not None:
             left = step if left is None else min(left, step)
         if self.deadline is None:
@@ -254,6 +256,35 @@ def fast_hook(space: Any, mode: str) -> Hook | None:
     if mode == "first":
         return hooks.of(space).first_below
     return None
+
+
+# The most roots one ``count_many`` call is given (all are turned into the kernel's
+# rows; the budget may stop it after a few).
+MANY = 64
+
+
+def _count_many(many: Callable[..., tuple[Explored, int] | None], queue: deque[Subtree],
+                allowance: Allowance, spent: int, untouched: int,
+                watch: tuple[Any, int, int] | None) -> tuple[int, int, int] | None:
+    """Count the roots at the head of ``queue`` that share the first one's weight in
+    one call of the space's ``count_many`` (which looks at ``watch`` itself: no
+    shorter calls for an askable task); their open rest goes back to the head.
+    Returns the weighted count, the nodes and how many given roots are still
+    untouched; None when the space declines (the queue is as it was)."""
+    weight, size = queue[0][1], len(queue)
+    states: list[Any] = []
+    while queue and queue[0][1] == weight and len(states) < MANY:
+        states.append(queue.popleft()[0])
+    got = many(states, allowance.chunk(spent, watched=watch is not None), watch)
+    if got is None:
+        queue.extendleft((state, weight) for state in reversed(states))
+        return None
+    found, begun = got
+    rest = [*found.leftover, *states[begun:]]
+    queue.extendleft((state, weight) for state in reversed(rest))
+    # The untouched roots are the queue's last ``untouched``: those begun now are not.
+    untouched -= max(0, begun - (size - untouched))
+    return found.count * weight, found.nodes, untouched
 
 
 def _explore_one(space: Any, state: Any, mode: str, allowance: Allowance, spent: int,
@@ -282,6 +313,8 @@ def run_subtrees(
     allowance = Allowance(budget, seconds, stop)
     began = time.time()
     fast = fast_hook(space, mode)
+    many = hooks.of(space).count_many if mode == "count" and fast is not None else None
+    watch = stop.watch() if many is not None and hasattr(stop, "watch") else None
     count = nodes = 0
     solutions: list[Any] = []
     found_at = None
@@ -291,6 +324,12 @@ def run_subtrees(
         wanted = None if keep is None else keep - len(solutions)
         if allowance.over(nodes) or (mode == "first" and solutions) or wanted == 0:
             break
+        if many is not None:
+            counted = _count_many(many, queue, allowance, nodes, untouched, watch)
+            if counted is not None:
+                count, nodes, untouched = count + counted[0], nodes + counted[1], counted[2]
+                continue
+            many = None  # the space declined: one root at a time
         untouched -= len(queue) == untouched
         state, weight = queue.popleft()
         found = _explore_one(space, state, mode, allowance, nodes, wanted, fast)

@@ -43,6 +43,7 @@ UNBOUNDED = 1 << 62
 _SLOT = struct.Struct("<q")
 _MAPS: dict[str, tuple[Any, mmap.mmap]] = {}  # in a worker: path -> (file, map)
 _MAPS_MAX = 8
+_VIEWS: dict[str, tuple[str, mmap.mmap, Any]] = {}  # path -> (path, map, int64 array)
 
 
 class SharedBounds:
@@ -89,6 +90,12 @@ class SharedBounds:
         value = _SLOT.unpack_from(mapped, slot * _SLOT.size)[0]
         self.values[slot] = max(self.values[slot], value)
         return self.values[slot]
+
+    def view(self) -> Any:
+        """The slots as a live ``int64`` numpy array over the shared file (in any
+        process, the parent's included), for compiled code to read; None without a
+        file.  Nothing should write to it: the parent raises through ``raise_to``."""
+        return None if self.path is None else _view(self.path)
 
     def raise_to(self, slot: int, value: int) -> bool:
         """Parent only: raise the slot to ``value`` if higher; True when it rose."""
@@ -141,6 +148,31 @@ def _map(path: str) -> mmap.mmap | None:
         old_stream.close()
     _MAPS[path] = (stream, mapped)
     return mapped
+
+
+def _view(path: str) -> Any:
+    """A writable shared map of ``path`` as an ``int64`` array (compiled kernels take
+    one array type, and a read-only map would be another); None when unavailable."""
+    found = _VIEWS.get(path)
+    if found is not None:
+        return found[2]
+    import numpy as np
+
+    try:
+        with open(path, "r+b") as stream:
+            mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_WRITE)
+    except (OSError, ValueError):
+        return None
+    if len(_VIEWS) >= _MAPS_MAX:
+        _, old_map, old_view = _VIEWS.pop(next(iter(_VIEWS)))
+        del old_view
+        try:
+            old_map.close()
+        except BufferError:  # a caller still holds the array: the map stays open
+            pass
+    values = np.frombuffer(mapped, dtype=np.int64)
+    _VIEWS[path] = (path, mapped, values)
+    return values
 
 
 def shared_bounds(executor: Any, slots: int, initial: int = -UNBOUNDED) -> SharedBounds:

@@ -144,6 +144,18 @@ class SudokuSpace:
             return None
         return self.explore_fast([state], budget=budget, stop_after=1, keep=True)
 
+    def count_many(self, states: Sequence[ImmutableSudokuPuzzle], budget: int,
+                   watch: tuple[Any, int, int] | None = None) -> tuple[Explored, int] | None:
+        """Count below each of ``states`` in turn, in one kernel call that also stops
+        once ``watch`` is raised (the engine's hook): the ``Explored``, its leftover
+        the open rest of the last state begun, and how many were begun (None on the
+        reference path)."""
+        if not self.fast or not states:
+            return None
+        run = self._run(states, budget=budget, watch=watch)
+        rest = run.leftover[:len(run.leftover) - (len(states) - run.started)]
+        return Explored(run.count, run.nodes, (), self._puzzles(rest)), run.started
+
     def explore_fast(
         self,
         roots: Sequence[ImmutableSudokuPuzzle],
@@ -156,24 +168,31 @@ class SudokuSpace:
 
         Solutions are kept (``keep``) only up to ``stop_after``.
         """
+        if not roots:
+            return Explored(0, 0)
+        run = self._run(roots, budget=budget, stop_after=stop_after, keep=keep)
+        return Explored(run.count, run.nodes, self._puzzles(run.solutions),
+                        self._puzzles(run.leftover))
+
+    def _run(self, roots: Sequence[ImmutableSudokuPuzzle], *, budget: int | None,
+             stop_after: int | None = None, keep: bool = False,
+             watch: tuple[Any, int, int] | None = None) -> Any:
+        """The kernel's ``KernelRun`` below ``roots`` (see ``explore_fast``)."""
         from .kernel.calls import kernel_codes
         from .kernel.masks import explore_rows, trusted_rows
 
-        if not roots:
-            return Explored(0, 0)
-        box, propagation = self.puzzle.box, self.puzzle.propagation
         # The puzzles' own masks are valid: not checked again (``explore_rows``).
         rows = trusted_rows([(0,) * len(state.masks) if state.is_dead() else state.masks
                              for state in roots])
         limit = stop_after or 0
-        run = explore_rows(box, rows, kernel_codes(propagation, self.order.name),  # type: ignore[attr-defined]
-                           first=stop_after == 1, budget=budget or 0, limit=limit,
-                           keep=limit if keep else 0)
+        return explore_rows(self.puzzle.box, rows,
+                            kernel_codes(self.puzzle.propagation, self.order.name),  # type: ignore[attr-defined]
+                            first=stop_after == 1, budget=budget or 0, limit=limit,
+                            keep=limit if keep else 0, watch=watch)
 
-        def puzzles(rows: Any) -> tuple[ImmutableSudokuPuzzle, ...]:
-            return ImmutableSudokuPuzzle.from_kernel_rows(box, rows, propagation)
-
-        return Explored(run.count, run.nodes, puzzles(run.solutions), puzzles(run.leftover))
+    def _puzzles(self, rows: Any) -> tuple[ImmutableSudokuPuzzle, ...]:
+        return ImmutableSudokuPuzzle.from_kernel_rows(self.puzzle.box, rows,
+                                                      self.puzzle.propagation)
 
 
 def _as_cells(grid: str | Sequence[int | None]) -> list[int] | None:

@@ -49,22 +49,28 @@ from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
 from .bits import full_mask
 from .calls import call_kernel, check_box, order_code, propagation_code
-from .search import explore_roots
+from .search import UNWATCHED, explore_roots
 from .tables import kernel_tables
 
 MODES = ("count", "first")
 T = TypeVar("T")
 MaskRows = np.ndarray | Sequence[int] | Sequence[Sequence[int]]
+# ``(values, slot, ticket)``: stop once ``values[slot] >= ticket`` (``explore_rows``).
+Watch = tuple[np.ndarray, int, int]
+NO_WATCH: Watch = (np.zeros(1, dtype=np.int64), 0, UNWATCHED)
 
 
 @dataclass(frozen=True, slots=True)
 class KernelRun:
-    """What one kernel run found: ``solutions`` and ``leftover`` are mask rows."""
+    """What one kernel run found: ``solutions`` and ``leftover`` are mask rows;
+    ``started`` roots were begun (``leftover`` is the open rest of the last of them,
+    then the roots after it)."""
 
     count: int
     nodes: int
     solutions: np.ndarray
     leftover: np.ndarray
+    started: int = 0
 
 
 def _check_count(name: str, value: int | None, smallest: int) -> int:
@@ -160,19 +166,24 @@ def explore_masks(
 
 
 def explore_rows(box: int, rows: np.ndarray, codes: tuple[int, int], *, first: bool,
-                 budget: int, limit: int, keep: int) -> KernelRun:
+                 budget: int, limit: int, keep: int, watch: Watch | None = None) -> KernelRun:
     """``explore_masks`` on rows already checked (a C-contiguous ``uint64`` array of
     valid masks, as a puzzle's own or the kernel's), with the propagation and order
     codes and the counts already turned into the kernel's (0: no limit): the path of
-    the engine's many small calls, some 20 us cheaper each."""
+    the engine's many small calls, some 20 us cheaper each.
+
+    ``watch`` is ``(values, slot, ticket)``, ``values`` a C-contiguous ``int64`` array
+    another process may raise: the run also stops, as on its budget, once
+    ``values[slot] >= ticket``, looked at every ``search.WATCH_EVERY`` nodes."""
     if first:
         limit, keep = 1, max(keep, 1)
     if limit:
         keep = min(keep, limit)  # never more rows than solutions wanted
-    count, nodes, solutions, leftover, _ = call_kernel(
+    values, slot, ticket = watch or NO_WATCH
+    count, nodes, solutions, leftover, firsts = call_kernel(
         explore_roots, rows, codes[0], codes[1], kernel_tables(box).as_tuple(), limit,
-        budget, keep, False)
-    return KernelRun(int(count), int(nodes), solutions, leftover)
+        budget, keep, False, values, slot, ticket)
+    return KernelRun(int(count), int(nodes), solutions, leftover, int(firsts[0]))
 
 
 def branch_masks(
@@ -190,7 +201,8 @@ def branch_rows(box: int, rows: np.ndarray, codes: tuple[int, int]) -> tuple[
     """``branch_masks`` on rows already checked, with the codes looked up (as
     ``explore_rows``)."""
     _, _, _, children, firsts = call_kernel(
-        explore_roots, rows, codes[0], codes[1], kernel_tables(box).as_tuple(), 0, 1, 0, True)
+        explore_roots, rows, codes[0], codes[1], kernel_tables(box).as_tuple(), 0, 1, 0, True,
+        *NO_WATCH)
     return children, firsts
 
 

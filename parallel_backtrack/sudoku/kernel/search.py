@@ -49,6 +49,9 @@ from .propagate import NONE, lazy_candidates, propagate, propagate_root
 ROW_MAJOR, FEWEST = 0, 1
 ORDER_CODES = {"row-major": ROW_MAJOR, "fewest": FEWEST}
 SOLVED = -1
+UNWATCHED = 1 << 62  # a ticket no slot reaches
+# A search watched by the engine (``watch``) looks at its slot every this many nodes.
+WATCH_EVERY = 1024
 
 
 @hot_njit
@@ -120,21 +123,26 @@ def _keep(solutions, kept, stack, row):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def explore_root(work, propagation, order, tables, count, nodes, limit, budget, solutions, kept):  # type: ignore[no-untyped-def]
+def explore_root(work, propagation, order, tables, count, nodes, limit, budget, solutions, kept,
+                 watch, slot, ticket):  # type: ignore[no-untyped-def]
     """Depth-first search below the root in ``stack[0]`` (propagated here).
 
-    ``limit`` and ``budget`` are ignored when 0.  Returns
+    ``limit`` and ``budget`` are ignored when 0.  The search also stops, as on its
+    budget, once ``watch[slot] >= ticket``, looked at every ``WATCH_EVERY`` nodes (the
+    engine's ask: another process raises the slot).  Returns
     ``(count, nodes, kept, stopped_depth)`` with the running totals.
     """
     stack, squares, untried, queue, dirty, scratch = work
     units, peers, square_units, full = tables
     return _descend(stack, squares, untried, queue, dirty, scratch, units, peers, square_units,
-                    full, propagation, order, count, nodes, limit, budget, solutions, kept)
+                    full, propagation, order, count, nodes, limit, budget, solutions, kept,
+                    watch, slot, ticket)
 
 
 @hot_njit
 def _descend(stack, squares, untried, queue, dirty, scratch, units, peers, square_units, full,
-             propagation, order, count, nodes, limit, budget, solutions, kept):  # type: ignore[no-untyped-def]
+             propagation, order, count, nodes, limit, budget, solutions, kept, watch, slot,
+             ticket):  # type: ignore[no-untyped-def]
     """The body of ``explore_root``, with every array unpacked.
 
     Unpacking the tuples here, once, keeps numba's reference counting out of
@@ -152,6 +160,8 @@ def _descend(stack, squares, untried, queue, dirty, scratch, units, peers, squar
     depth = 0
     while depth >= 0:
         if (budget > 0 and nodes >= budget) or (limit > 0 and count >= limit):
+            return count, nodes, kept, depth
+        if nodes % WATCH_EVERY == 0 and watch[slot] >= ticket:
             return count, nodes, kept, depth
         pending = untried[depth]
         if pending == U64_ZERO:
@@ -243,12 +253,16 @@ def _workspace(levels, squares, units):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def explore_roots(roots, propagation, order, tables, limit, budget, keep, each):  # type: ignore[no-untyped-def]
+def explore_roots(roots, propagation, order, tables, limit, budget, keep, each, watch, slot,
+                  ticket):  # type: ignore[no-untyped-def]
     """Search below each root in turn, as the engine's ``explore`` does.
 
     Returns ``(count, nodes, solutions, leftover, firsts)``: up to ``keep``
     solutions as mask rows, and, when the budget or limit stopped the run, the
-    open frontier (``frontier_rows``) followed by the roots not yet started.
+    open frontier (``frontier_rows``) followed by the roots not yet started;
+    ``firsts[0]`` is how many roots were started (the last of them the one whose
+    frontier leads ``leftover``).  ``watch[slot] >= ticket`` stops it too, as the
+    budget does (see ``explore_root``), once it has searched a node.
 
     With ``each``, every root is searched on a ``budget`` of its own instead and
     ``leftover`` holds each root's frontier in turn, root ``i``'s being
@@ -265,14 +279,18 @@ def explore_roots(roots, propagation, order, tables, limit, budget, keep, each):
     solutions = np.empty((keep, n_squares), dtype=np.uint64)
     firsts = np.zeros(n_roots + 1, dtype=np.int64)
     if each:
-        return _each_root(roots, work, propagation, order, tables, budget, solutions, firsts)
+        return _each_root(roots, work, propagation, order, tables, budget, solutions, firsts,
+                          watch)
     count = nodes = kept = 0
     for i in range(n_roots):
-        if (budget > 0 and nodes >= budget) or (limit > 0 and count >= limit):
+        if ((budget > 0 and nodes >= budget) or (limit > 0 and count >= limit)
+                or (nodes > 0 and watch[slot] >= ticket)):
             return count, nodes, solutions[: min(kept, keep)], roots[i:].copy(), firsts
+        firsts[0] = i + 1
         work[0][0, :] = roots[i]
         count, nodes, kept, depth = explore_root(
-            work, propagation, order, tables, count, nodes, limit, budget, solutions, kept
+            work, propagation, order, tables, count, nodes, limit, budget, solutions, kept,
+            watch, slot, ticket
         )
         if depth != SOLVED:
             leftover = np.concatenate((frontier_rows(work, propagation, tables, depth),
@@ -282,15 +300,15 @@ def explore_roots(roots, propagation, order, tables, limit, budget, keep, each):
 
 
 @njit(cache=True)
-def _each_root(roots, work, propagation, order, tables, budget, solutions, firsts):  # type: ignore[no-untyped-def]
-    """``explore_roots`` with ``each``: every root on its own ``budget``."""
+def _each_root(roots, work, propagation, order, tables, budget, solutions, firsts, watch):  # type: ignore[no-untyped-def]
+    """``explore_roots`` with ``each``: every root on its own ``budget`` (unwatched)."""
     n_roots, n_squares = roots.shape
     parts = [roots[:0]]
     count = nodes = 0
     for i in range(n_roots):
         work[0][0, :] = roots[i]
         count, spent, _, depth = explore_root(work, propagation, order, tables, count, 0, 0,
-                                              budget, solutions[:0], 0)
+                                              budget, solutions[:0], 0, watch, 0, UNWATCHED)
         nodes += spent
         firsts[i + 1] = firsts[i]
         if depth != SOLVED:
@@ -323,6 +341,7 @@ def search_many(givens, propagation, order, tables, limit, budget, stop,
     n_squares = givens.shape[1]
     work = _workspace(n_squares + 1, n_squares, tables[0].shape[0])
     first = np.empty((1, n_squares), dtype=np.uint64)
+    watch = np.zeros(1, dtype=np.int64)  # nobody asks a batch: ``stop`` ends it
     for i in range(givens.shape[0]):
         values[i, :] = 0
         if stop[0]:
@@ -330,7 +349,7 @@ def search_many(givens, propagation, order, tables, limit, budget, stop,
             continue
         givens_to_masks(givens, i, work[0], tables[3])
         found, visited, kept, depth = explore_root(
-            work, propagation, order, tables, 0, 0, limit, budget, first, 0
+            work, propagation, order, tables, 0, 0, limit, budget, first, 0, watch, 0, UNWATCHED
         )
         nodes[i] = visited
         counts[i] = UNFINISHED if depth != SOLVED and (limit == 0 or found < limit) else found
