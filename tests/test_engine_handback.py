@@ -129,7 +129,7 @@ def test_counts_on_virtual_workers_ask_tail_tasks_and_stay_exact():
     report = count(space, executor=pool, budget=20_000)
     whole = sequential_count(space)
     assert (report.count, report.nodes) == (whole.count, whole.nodes)
-    assert report.asked > 0 and pool.handed == report.asked
+    assert report.asked > 0 and 0 < pool.handed <= report.asked
 
 
 @pytest.mark.parametrize("backend", ["loky", "threads"])

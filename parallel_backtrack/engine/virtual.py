@@ -58,7 +58,8 @@ ask
     look.  Here it ran whole before the ask; ``rerun(share, result)`` gives the call
     that ends where the asked task would, the share of it run by now rounded up to its
     next look, and that call runs and stands in, result and seconds, when it ends
-    sooner.  ``handed`` counts them.
+    sooner.  ``handed`` counts them.  It returns True for any task running, as a real
+    pool does: an ask that reaches a task about to end anyway is spent all the same.
 idle
     ``idle()``: per worker, on average, the seconds it waited before its first
     task (the cut and the first wave's dispatch), between tasks (the parent was
@@ -226,8 +227,9 @@ class VirtualExecutor(Executor):
         run the call ``rerun`` gives for the share of it run by now, and keep it when it
         ends sooner."""
         self._tick()
-        found, handed = self._running(future), False
-        if found is not None and found[1][2] < self.clock:  # started: it is searching
+        found = self._running(future)
+        running = found is not None and found[1][2] < self.clock  # started: searching
+        if found is not None and running:
             worker, task = found
             call = rerun((self.clock - task[2]) / task[3], future.result())
             if call is not None:
@@ -235,9 +237,10 @@ class VirtualExecutor(Executor):
                 if data is not None and seconds < task[3]:
                     self._stand_in(worker, task, data, seconds)
                     self.handed += 1
-                    handed = True
         self._mark = self.timer()
-        return handed
+        # As a real pool's: the ask reached a running task, whether or not its rest is
+        # worth handing back (the parent cannot tell).
+        return running
 
     def _running(self, future: Any) -> tuple[int, list[Any]] | None:
         """The worker and queue entry of ``future`` while it has not ended in virtual
