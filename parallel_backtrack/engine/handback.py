@@ -38,6 +38,7 @@ goes with a tail task; ``asks.ask(stop)`` makes it hand back at its next look.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .window import UNBOUNDED, SharedBounds
@@ -79,17 +80,12 @@ class Ask:
         return values, self.slot, self.ticket
 
 
+@functools.cache
 def _never() -> Any:
-    """A slot nobody raises (pools without the shared file)."""
-    global _NEVER
-    if _NEVER is None:
-        import numpy as np
+    """A slot nobody raises (pools without the shared file); numpy loads on first use."""
+    import numpy as np
 
-        _NEVER = np.zeros(1, dtype=np.int64)
-    return _NEVER
-
-
-_NEVER: Any = None
+    return np.zeros(1, dtype=np.int64)
 
 
 class Asks:

@@ -43,7 +43,7 @@ UNBOUNDED = 1 << 62
 _SLOT = struct.Struct("<q")
 _MAPS: dict[str, tuple[Any, mmap.mmap]] = {}  # in a worker: path -> (file, map)
 _MAPS_MAX = 8
-_VIEWS: dict[str, tuple[str, mmap.mmap, Any]] = {}  # path -> (path, map, int64 array)
+_VIEWS: dict[str, tuple[mmap.mmap, Any]] = {}  # in any process: path -> (map, int64 array)
 
 
 class SharedBounds:
@@ -155,7 +155,7 @@ def _view(path: str) -> Any:
     one array type, and a read-only map would be another); None when unavailable."""
     found = _VIEWS.get(path)
     if found is not None:
-        return found[2]
+        return found[1]
     import numpy as np
 
     try:
@@ -164,14 +164,13 @@ def _view(path: str) -> Any:
     except (OSError, ValueError):
         return None
     if len(_VIEWS) >= _MAPS_MAX:
-        _, old_map, old_view = _VIEWS.pop(next(iter(_VIEWS)))
-        del old_view
+        old_map = _VIEWS.pop(next(iter(_VIEWS)))[0]  # its array goes with the tuple
         try:
             old_map.close()
         except BufferError:  # a caller still holds the array: the map stays open
             pass
     values = np.frombuffer(mapped, dtype=np.int64)
-    _VIEWS[path] = (path, mapped, values)
+    _VIEWS[path] = (mapped, values)
     return values
 
 
