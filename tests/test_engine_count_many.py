@@ -12,6 +12,7 @@ from sudoku_data import sudoku_file
 
 from parallel_backtrack.engine import (
     FastSpace,
+    VirtualExecutor,
     count,
     hooks,
     make_executor,
@@ -120,3 +121,25 @@ def test_sudoku_counts_on_real_pools_whose_tail_tasks_watch_their_slot_stay_exac
     finally:
         pool.close()
     assert (report.count, report.nodes) == (whole.count, whole.nodes) and report.complete
+
+
+def test_a_count_asked_inside_its_kernel_cuts_for_a_shorter_time(monkeypatch, space):
+    from parallel_backtrack.engine import scheduler
+
+    cuts = []
+    real = scheduler.expand
+
+    def expand(*args, **options):  # noqa: ANN202
+        if "least" in options:  # the cut, not a split
+            cuts.append(options["seconds"])
+        return real(*args, **options)
+
+    monkeypatch.setattr(scheduler, "expand", expand)
+    from parallel_backtrack.nqueens import ImmutableQueenLocations
+    from parallel_backtrack.nqueens.space import QueensSpace
+
+    queens = QueensSpace(ImmutableQueenLocations(8))
+    assert count(space, executor=VirtualExecutor(4)).count == sequential_count(space).count
+    assert count(queens, executor=VirtualExecutor(4)).count == 92
+    assert cuts == [scheduler.CUT_SECONDS_ASKED, scheduler.CUT_SECONDS]
+    assert scheduler.CUT_SECONDS_ASKED < scheduler.CUT_SECONDS

@@ -126,7 +126,7 @@ def test_counts_on_virtual_workers_ask_tail_tasks_and_stay_exact():
         cells[square] = 0
     space = space_for(cells, "fewest")
     pool = VirtualExecutor(16)
-    report = count(space, executor=pool, budget=20_000)
+    report = count(space, executor=pool)  # the default budget: tail tasks of ms, asked
     whole = sequential_count(space)
     assert (report.count, report.nodes) == (whole.count, whole.nodes)
     assert report.asked > 0 and 0 < pool.handed <= report.asked
@@ -164,3 +164,39 @@ def test_the_asks_file_goes_with_the_run(monkeypatch):
         pool.close()
     assert report.count == 724
     assert made and all(path and not os.path.exists(path) for path in made)
+
+
+def test_a_tail_task_is_asked_only_once_it_has_run_ask_after():
+    from parallel_backtrack.engine.handback import ASK_AFTER
+    from parallel_backtrack.engine.scheduler import WAIT, Run
+
+    NOW[0] = 0.0
+    pool = VirtualExecutor(2, timer=lambda: NOW[0])
+    run = Run(_queens(6), "count", pool, owns=False, budget=None, budget_seconds=None,
+              per_worker=None, limit=None, timeout=None, progress=False)
+    run._rerun = lambda *args: None  # type: ignore[method-assign]  # nothing to stand in
+    assert run.asks is not None
+    future = pool.submit(_spend, 1.0)  # one of the two workers busy for 1 s
+    stop = run.asks.stop(run.flag, 1)
+    run.inflight[future] = None  # type: ignore[assignment]
+    run.askable[future] = ((None,) * 6 + (stop,), pool.now())
+    NOW[0] += ASK_AFTER / 4
+    assert run._wait() == pytest.approx(ASK_AFTER * 3 / 4)  # until it may be asked
+    run._ask_back()
+    assert run.report.asked == 0 and future in run.askable
+    NOW[0] += ASK_AFTER
+    assert run._wait() == WAIT
+    run._ask_back()
+    assert run.report.asked == 1 and not run.askable
+    run.asks.close()
+
+
+def test_the_virtual_pool_waits_no_longer_than_its_time_out():
+    NOW[0] = 0.0
+    pool = VirtualExecutor(1, timer=lambda: NOW[0])
+    task = pool.submit(_spend, 2.0)
+    assert pool.wait_any([task], timeout=0.5) == set()
+    assert pool.clock == pytest.approx(0.5) and pool.now() == pytest.approx(0.5)
+    assert pool.wait_any([task], timeout=5.0) == {task} and pool.clock == pytest.approx(2.0)
+    NOW[0] += 0.25  # the parent's own time moves the clock
+    assert pool.now() == pytest.approx(2.25)

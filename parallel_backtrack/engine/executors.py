@@ -182,6 +182,10 @@ class Executor:
         """``future``'s task would now run as ``fn(*args)`` (its window narrowed while
         it ran): nothing to do where tasks read the change themselves."""
 
+    def now(self) -> float:
+        """Seconds on the pool's clock (a virtual pool's is its own)."""
+        return time.perf_counter()
+
     def hand_back(self, future: Any, rerun: Callable[[float, Any], tuple[Any, ...] | None]
                   ) -> bool:
         """The task of ``future`` was asked for its rest (its slot is raised): True while

@@ -60,6 +60,10 @@ ask
     next look, and that call runs and stands in, result and seconds, when it ends
     sooner.  ``handed`` counts them.  It returns True for any task running, as a real
     pool does: an ask that reaches a task about to end anyway is spent all the same.
+wait
+    ``wait_any(futures, timeout)`` moves the clock to the first of them to end, or on
+    by ``timeout`` when none ends sooner (and returns none, as a real pool does);
+    ``now()`` reads the clock.
 idle
     ``idle()``: per worker, on average, the seconds it waited before its first
     task (the cut and the first wave's dispatch), between tasks (the parent was
@@ -242,6 +246,11 @@ class VirtualExecutor(Executor):
         # worth handing back (the parent cannot tell).
         return running
 
+    def now(self) -> float:
+        """The virtual clock, moved by the parent's time so far."""
+        self._tick()
+        return self.clock
+
     def _running(self, future: Any) -> tuple[int, list[Any]] | None:
         """The worker and queue entry of ``future`` while it has not ended in virtual
         time and has a result (else None)."""
@@ -277,7 +286,10 @@ class VirtualExecutor(Executor):
         if not futures:
             return set()
         if timeout != 0:  # 0: a look at those ended by now; the clock stays
-            self.clock = max(self.clock, min(self._ends[f] for f in futures))
+            first = min(self._ends[f] for f in futures)
+            if timeout is not None:  # none ended within it: back with none, as a pool
+                first = min(first, self.clock + timeout)
+            self.clock = max(self.clock, first)
         done = {f for f in futures if self._ends[f] <= self.clock}
         # Finding them is the simulation's own work: a real pool's queue hands over
         # the finished futures at a cost that does not grow with those in flight.
