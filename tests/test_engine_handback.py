@@ -184,10 +184,20 @@ def test_a_tail_task_is_asked_only_once_it_has_run_ask_after():
     assert run._wait() == pytest.approx(ASK_AFTER * 3 / 4)  # until it may be asked
     run._ask_back()
     assert run.report.asked == 0 and future in run.askable
+    later = pool.submit(_spend, 1.0)  # both workers busy: nobody to ask for
+    run.askable[later] = ((None,) * 6 + (run.asks.stop(run.flag, 1),), pool.now())
+    run.inflight[later] = None  # type: ignore[assignment]
     NOW[0] += ASK_AFTER
+    run._ask_back()
+    assert run.report.asked == 0
+    del run.inflight[later]  # it ended: one worker idles, for the older task's rest
+    run.askable.pop(later)
     assert run._wait() == WAIT
     run._ask_back()
-    assert run.report.asked == 1 and not run.askable
+    assert run.report.asked == 1 and not run.askable and run.asking == {future}
+    assert run._idle() == 0  # the asked task's rest will feed the idle worker
+    run._collect(future)  # back (here without a result): its worker is free again
+    assert not run.asking
     run.asks.close()
 
 

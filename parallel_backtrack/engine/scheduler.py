@@ -146,6 +146,7 @@ class Run:
                      if executor.hands_back and executor.workers <= pending.WIDE else None)
         # future -> (its arguments, when it was sent), oldest first
         self.askable: dict[Any, tuple[tuple[Any, ...], float]] = {}
+        self.asking: set[Any] = set()  # asked, not back yet: each one frees a worker
         # Its tasks' hook looks at the ask inside the kernel (``count_many``).
         self.watched = self.mode == "count" and hooks.offers(space, "count_many")
         self.crashes = 0
@@ -225,6 +226,7 @@ class Run:
 
     def _collect(self, future: Any) -> None:
         self.askable.pop(future, None)
+        self.asking.discard(future)
         work = self.inflight.pop(future, None)
         if work is None:  # given up in a crash recovery earlier in this round
             return
@@ -316,8 +318,9 @@ class Run:
 
     def _ask_back(self) -> None:
         """Nothing pending and workers idle: ask the oldest tail tasks still running for
-        their rest, one per idle worker, once they have run ``ASK_AFTER`` (``handback``)."""
-        idle = self.executor.workers - len(self.inflight)
+        their rest, one per idle worker not already waiting for an asked one, once they
+        have run ``ASK_AFTER`` (``handback``)."""
+        idle = self._idle()
         if self.asks is None or self.pending or idle <= 0:
             return
         young = self.executor.now() - ASK_AFTER
@@ -329,11 +332,16 @@ class Run:
             if self.executor.hand_back(future, partial(self._rerun, arguments)):
                 idle -= 1
                 self.report.asked += 1
+                self.asking.add(future)
+
+    def _idle(self) -> int:
+        """Workers with no task, less those an asked task's rest will feed."""
+        return self.executor.workers - len(self.inflight) - len(self.asking)
 
     def _wait(self) -> float:
         """How long to wait for a task to end: ``WAIT``, or until the oldest tail task
         may be asked, when workers idle with nothing pending and it is still young."""
-        if self.askable and not self.pending and len(self.inflight) < self.executor.workers:
+        if self.askable and not self.pending and self._idle() > 0:
             sent = next(iter(self.askable.values()))[1]
             young = sent + ASK_AFTER - self.executor.now()
             if young > 0:
