@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sliding_check import CACHE, solves
@@ -132,10 +133,10 @@ HARD_KORF = ("15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4\n"    # Korf #88, 6.3 billio
 
 
 def _started(child: subprocess.Popen, workers: int, deadline: float,  # type: ignore[type-arg]
-             lines: list[bytes]) -> list:  # type: ignore[type-arg]
+             lines: list[bytes]) -> tuple[list, Any]:  # type: ignore[type-arg]
     """Wait until the run is under way: an IDA* iteration line on stderr and, with
-    workers, that many worker processes alive; returns the child's process family.
-    ``lines`` collects stderr, on to the end."""
+    workers, that many worker processes alive; returns the child's process family and
+    the thread that collects its stderr into ``lines``, on to the end."""
     import threading
     import time
 
@@ -148,7 +149,7 @@ def _started(child: subprocess.Popen, workers: int, deadline: float,  # type: ig
         family = psutil.Process(child.pid).children(recursive=True)
         alive = [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
         if any(b"bound " in line for line in lines) and len(alive) >= workers:
-            return family
+            return family, reader
         time.sleep(0.05)
     raise AssertionError(f"the run did not start: {lines}")
 
@@ -169,10 +170,11 @@ def test_ctrl_c_exits_130_without_strays(tmp_path: Path, workers: str) -> None:
                               workers, "--progress"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     lines: list[bytes] = []
-    family = _started(child, 0 if workers == "1" else 2, time.monotonic() + 90, lines)
+    family, reader = _started(child, 0 if workers == "1" else 2, time.monotonic() + 90,
+                              lines)
     child.send_signal(signal.SIGINT)
     child.wait(timeout=30)
-    time.sleep(0.2)  # the reader thread takes the last lines
+    reader.join(timeout=10)  # stderr's last lines (it ends once the workers' copies close)
     assert child.returncode == 130
     assert not [line for line in lines if b"Traceback" in line]
     assert lines[-1].startswith(b"python -m parallel_backtrack.sliding: interrupted")
