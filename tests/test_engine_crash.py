@@ -153,3 +153,30 @@ def test_three_crashes_in_a_row_stop_with_a_clear_error(backend):
     assert isinstance(stop.value, RuntimeError)
     # The next run gets a healthy pool again.
     assert count(NoAdjacentOnes(14), workers=2, backend=backend, budget=50).count == 987
+
+
+def test_the_several_tasks_one_dead_worker_held_count_as_one_crash():
+    from lossy_pool import LosesSome
+
+    space = NoAdjacentOnes(16)
+    whole = sequential_count(space)
+    # Tasks 2-4 go with one worker, sent before any loss was seen: one crash, not three.
+    pool = LosesSome(2, lambda n: n in (2, 3, 4))
+    try:
+        report = count(space, executor=pool, budget=200, per_worker=5)
+    finally:
+        pool.close()
+    assert pool.lost == 3 and report.restarts == 3
+    assert (report.count, report.complete) == (whole.count, True)
+
+
+def test_tasks_lost_one_after_another_still_stop_with_a_clear_error():
+    from lossy_pool import LosesSome
+
+    pool = LosesSome(2, lambda n: n >= 2)  # every task sent again is lost again
+    try:
+        with pytest.raises(WorkerCrashError, match="died 3 times in a row") as stop:
+            count(NoAdjacentOnes(16), executor=pool, budget=200, per_worker=5)
+    finally:
+        pool.close()
+    assert not stop.value.report.complete

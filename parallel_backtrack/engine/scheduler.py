@@ -150,6 +150,11 @@ class Run:
         # Its tasks' hook looks at the ask inside the kernel (``count_many``).
         self.watched = self.mode == "count" and hooks.offers(space, "count_many")
         self.crashes = 0
+        # Tasks sent so far, each future's number, and the number when a crash last
+        # counted: on a pool that loses only the tasks of a dead worker (Dask) those
+        # sent before that crash was counted are lost with it, not crashes of their own.
+        self.sent = self.counted_at = 0
+        self.sent_as: dict[Any, int] = {}
         self.handle: Any = None
         self.flag = executor.stop_flag()
         self.bar = progress_bar(progress)
@@ -227,6 +232,7 @@ class Run:
     def _collect(self, future: Any) -> None:
         self.askable.pop(future, None)
         self.asking.discard(future)
+        sent = self.sent_as.pop(future, 0)
         work = self.inflight.pop(future, None)
         if work is None:  # given up in a crash recovery earlier in this round
             return
@@ -236,7 +242,7 @@ class Run:
         except Exception as error:
             if not self.executor.is_crash(error):
                 raise
-            self._recover(work, error)
+            self._recover(work, error, sent)
             return
         self.crashes = 0
         if work.parent == -1:
@@ -256,18 +262,23 @@ class Run:
                                    self.report.tasks - 1))
         self.report.collect_seconds += time.perf_counter() - started
 
-    def _recover(self, work: Work, error: BaseException) -> None:
+    def _recover(self, work: Work, error: BaseException, sent: int) -> None:
         """A worker died: restart the pool and queue again the work that was in flight
-        (results that had already arrived are kept)."""
+        (results that had already arrived are kept).  ``sent``: the lost task's number;
+        on a pool that loses only a dead worker's tasks, one sent before the last crash
+        was counted went with that crash (a worker holds several tasks)."""
         lost = [work]
         for future, other in list(self.inflight.items()):
             if not self.executor.crash_loses_all:
                 break
             if not (future.done() and not future.cancelled() and future.exception() is None):
                 del self.inflight[future]
+                self.sent_as.pop(future, None)
                 lost.append(other)
         lost = [replace(w, crashes=w.crashes + 1) for w in lost]
-        self.crashes += 1
+        if self.executor.crash_loses_all or sent > self.counted_at:
+            self.crashes += 1
+            self.counted_at = self.sent
         worst = max(w.crashes for w in lost)
         if max(self.crashes, worst) >= MAX_CRASHES:
             self.report.complete, self.report.stop_reason = False, "crashed"
@@ -313,6 +324,8 @@ class Run:
             if not self.executor.runs_inline:  # inline, "submitting" is the task
                 self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work
+            self.sent += 1
+            self.sent_as[future] = self.sent
             if isinstance(stop, Ask):
                 self.askable[future] = (arguments, self.executor.now())
 
