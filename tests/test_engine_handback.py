@@ -175,30 +175,31 @@ def test_a_tail_task_is_asked_only_once_it_has_run_ask_after():
     run = Run(_queens(6), "count", pool, owns=False, budget=None, budget_seconds=None,
               per_worker=None, limit=None, timeout=None, progress=False)
     run._rerun = lambda *args: None  # type: ignore[method-assign]  # nothing to stand in
-    assert run.asks is not None
+    tail = run.tail
+    assert tail is not None
     future = pool.submit(_spend, 1.0)  # one of the two workers busy for 1 s
-    stop = run.asks.stop(run.flag, 1)
     run.inflight[future] = None  # type: ignore[assignment]
-    run.askable[future] = ((None,) * 6 + (stop,), pool.now())
+    tail.sent(future, (None,) * 6 + (tail.stop(run.flag, 1),))
     NOW[0] += ASK_AFTER / 4
     assert run._wait() == pytest.approx(ASK_AFTER * 3 / 4)  # until it may be asked
     run._ask_back()
-    assert run.report.asked == 0 and future in run.askable
+    assert run.report.asked == 0 and future in tail.tasks
     later = pool.submit(_spend, 1.0)  # both workers busy: nobody to ask for
-    run.askable[later] = ((None,) * 6 + (run.asks.stop(run.flag, 1),), pool.now())
     run.inflight[later] = None  # type: ignore[assignment]
+    tail.sent(later, (None,) * 6 + (tail.stop(run.flag, 1),))
     NOW[0] += ASK_AFTER
     run._ask_back()
     assert run.report.asked == 0
     del run.inflight[later]  # it ended: one worker idles, for the older task's rest
-    run.askable.pop(later)
+    tail.back(later)
     assert run._wait() == WAIT
     run._ask_back()
-    assert run.report.asked == 1 and not run.askable and run.asking == {future}
-    assert run._idle() == 0  # the asked task's rest will feed the idle worker
+    assert run.report.asked == 1 and not tail.tasks and tail.asking == {future}
+    assert tail.idle(len(run.inflight)) == 0  # the asked task's rest will feed it
+    assert tail.wait(len(run.inflight)) is None
     run._collect(future)  # back (here without a result): its worker is free again
-    assert not run.asking
-    run.asks.close()
+    assert not tail.asking
+    tail.close()
 
 
 def test_the_virtual_pool_waits_no_longer_than_its_time_out():

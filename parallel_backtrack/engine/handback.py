@@ -17,6 +17,10 @@ ticket
     A tail task's number.  Its slot is ``ticket % slots``; the parent asks by raising
     the slot to the ticket, so a later task on the same slot (a higher ticket) is not
     asked by an old raise.
+tail
+    ``Tail``: the parent's side for one run, the tail tasks that may be asked (oldest
+    first, each with its call and when it was sent) and those asked whose rest is not
+    back yet, each of which will feed one idle worker.
 age
     A tail task is asked once it has run ``ASK_AFTER`` seconds (on the pool's clock,
     ``Executor.now``), the oldest first.
@@ -42,6 +46,7 @@ goes with a tail task; ``asks.ask(stop)`` makes it hand back at its next look.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from .window import UNBOUNDED, SharedBounds
@@ -121,3 +126,61 @@ class Asks:
     def close(self) -> None:
         if self.bounds is not None:
             self.bounds.close()
+
+
+class Tail:
+    """The parent's tail tasks that may be asked, oldest first: each one's call and when
+    it was sent, and those asked whose rest is not back yet (each will feed one idle
+    worker, so the parent does not ask again for it meanwhile)."""
+
+    def __init__(self, executor: Any) -> None:
+        self.executor = executor
+        self.asks = Asks(executor, executor.workers)
+        self.tasks: dict[Any, tuple[tuple[Any, ...], float]] = {}  # future -> (call, sent)
+        self.asking: set[Any] = set()
+
+    def stop(self, flag: StopFlag, step: int) -> Ask:
+        return self.asks.stop(flag, step)
+
+    def sent(self, future: Any, arguments: tuple[Any, ...]) -> None:
+        """A tail task went out with ``arguments`` (its stop last)."""
+        self.tasks[future] = (arguments, self.executor.now())
+
+    def back(self, future: Any) -> None:
+        """The task of ``future`` came back (asked or not)."""
+        self.tasks.pop(future, None)
+        self.asking.discard(future)
+
+    def idle(self, in_flight: int) -> int:
+        """Workers with no task, less those an asked task's rest will feed."""
+        return self.executor.workers - in_flight - len(self.asking)
+
+    def ask(self, in_flight: int, rerun: Callable[..., Any]) -> int:
+        """Ask the oldest tasks that have run ``ASK_AFTER`` for their rest, one per idle
+        worker; returns how many asks reached a running task.  ``rerun(arguments, share,
+        result)``: see ``Executor.hand_back``."""
+        idle = self.idle(in_flight)
+        young = self.executor.now() - ASK_AFTER
+        asked = 0
+        for future, (arguments, sent) in list(self.tasks.items()):
+            if idle <= 0 or sent > young:
+                break
+            del self.tasks[future]
+            self.asks.ask(arguments[-1])
+            if self.executor.hand_back(future, functools.partial(rerun, arguments)):
+                idle -= 1
+                asked += 1
+                self.asking.add(future)
+        return asked
+
+    def wait(self, in_flight: int) -> float | None:
+        """Seconds until the oldest task may be asked, while a worker idles and it is
+        still young (else None)."""
+        if not self.tasks or self.idle(in_flight) <= 0:
+            return None
+        sent = next(iter(self.tasks.values()))[1]
+        young = sent + ASK_AFTER - self.executor.now()
+        return young if young > 0 else None
+
+    def close(self) -> None:
+        self.asks.close()

@@ -49,12 +49,11 @@ from __future__ import annotations
 import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 from . import hooks, pending
 from .executors import Executor
-from .handback import ASK_AFTER, CHUNKS, LOOK_EVERY, Ask, Asks
+from .handback import CHUNKS, LOOK_EVERY, Ask, Tail
 from .pending import Pending, Work
 from .probe import Probe
 from .progress import progress_bar
@@ -142,11 +141,8 @@ class Run:
         # above ``WIDE`` workers, where the parent's dispatching is the limit and the
         # rests asked for cost it more than the idle workers gain (n = 17 at 256: 1,150-
         # 1,210 tasks instead of 780, efficiency 0.42-0.54 against 0.51-0.55).
-        self.asks = (Asks(executor, executor.workers)
+        self.tail = (Tail(executor)
                      if executor.hands_back and executor.workers <= pending.WIDE else None)
-        # future -> (its arguments, when it was sent), oldest first
-        self.askable: dict[Any, tuple[tuple[Any, ...], float]] = {}
-        self.asking: set[Any] = set()  # asked, not back yet: each one frees a worker
         # Its tasks' hook looks at the ask inside the kernel (``count_many``).
         self.watched = self.mode == "count" and hooks.offers(space, "count_many")
         self.crashes = 0
@@ -185,7 +181,7 @@ class Run:
                 return
         target = 1 if inline else min(self.per_worker * self.executor.workers, MAX_CUT,
                                       MAX_PENDING)
-        asked = self.watched and self.asks is not None
+        asked = self.watched and self.tail is not None
         frontier = expand(self.space, roots, target,
                           seconds=CUT_SECONDS_ASKED if asked else CUT_SECONDS,
                           least=min(target, CUT_LEAST * self.executor.workers))
@@ -230,8 +226,8 @@ class Run:
         self.reduction.absorb(key, result)
 
     def _collect(self, future: Any) -> None:
-        self.askable.pop(future, None)
-        self.asking.discard(future)
+        if self.tail is not None:
+            self.tail.back(future)
         sent = self.sent_as.pop(future, 0)
         work = self.inflight.pop(future, None)
         if work is None:  # given up in a crash recovery earlier in this round
@@ -315,8 +311,8 @@ class Run:
             started = time.perf_counter()
             budget = self.pending.budget_now()
             stop: StopFlag | Ask = self.flag
-            if self.asks is not None and budget is not None and self.pending.in_tail():
-                stop = self.asks.stop(self.flag, min(budget, LOOK_EVERY) if self.watched
+            if self.tail is not None and budget is not None and self.pending.in_tail():
+                stop = self.tail.stop(self.flag, min(budget, LOOK_EVERY) if self.watched
                                       else max(1, budget // CHUNKS))
             arguments = (self.handle, work.roots, self.mode, budget, self.keep,
                          self.seconds, stop)
@@ -326,40 +322,22 @@ class Run:
             self.inflight[future] = work
             self.sent += 1
             self.sent_as[future] = self.sent
-            if isinstance(stop, Ask):
-                self.askable[future] = (arguments, self.executor.now())
+            if isinstance(stop, Ask) and self.tail is not None:
+                self.tail.sent(future, arguments)
 
     def _ask_back(self) -> None:
         """Nothing pending and workers idle: ask the oldest tail tasks still running for
         their rest, one per idle worker not already waiting for an asked one, once they
         have run ``ASK_AFTER`` (``handback``)."""
-        idle = self._idle()
-        if self.asks is None or self.pending or idle <= 0:
-            return
-        young = self.executor.now() - ASK_AFTER
-        for future, (arguments, sent) in list(self.askable.items()):
-            if idle <= 0 or sent > young:
-                return
-            del self.askable[future]
-            self.asks.ask(arguments[6])  # the task's stop
-            if self.executor.hand_back(future, partial(self._rerun, arguments)):
-                idle -= 1
-                self.report.asked += 1
-                self.asking.add(future)
-
-    def _idle(self) -> int:
-        """Workers with no task, less those an asked task's rest will feed."""
-        return self.executor.workers - len(self.inflight) - len(self.asking)
+        if self.tail is not None and not self.pending:
+            self.report.asked += self.tail.ask(len(self.inflight), self._rerun)
 
     def _wait(self) -> float:
         """How long to wait for a task to end: ``WAIT``, or until the oldest tail task
         may be asked, when workers idle with nothing pending and it is still young."""
-        if self.askable and not self.pending and self._idle() > 0:
-            sent = next(iter(self.askable.values()))[1]
-            young = sent + ASK_AFTER - self.executor.now()
-            if young > 0:
-                return min(WAIT, young)
-        return WAIT
+        young = None if self.tail is None or self.pending else self.tail.wait(
+            len(self.inflight))
+        return WAIT if young is None else min(WAIT, young)
 
     def _rerun(self, arguments: tuple[Any, ...], share: float,
                result: TaskResult) -> tuple[Any, ...] | None:
@@ -423,8 +401,8 @@ class Run:
             self.executor.raise_flag(self.flag)
             if not (kill and self.owns):  # killing ends them all; loky 3.7 trips over
                 self.executor.cancel(list(self.inflight))  # futures cancelled just before
-        if self.asks is not None:
-            self.asks.close()
+        if self.tail is not None:
+            self.tail.close()
         if self.owns:
             self.executor.close(kill=kill)
         else:
