@@ -146,11 +146,9 @@ class Run:
         # Its tasks' hook looks at the ask inside the kernel (``count_many``).
         self.watched = self.mode == "count" and hooks.offers(space, "count_many")
         self.crashes = 0
-        # Tasks sent so far, each future's number, and the number when a crash last
-        # counted: on a pool that loses only the tasks of a dead worker (Dask) those
-        # sent before that crash was counted are lost with it, not crashes of their own.
-        self.sent = self.counted_at = 0
-        self.sent_as: dict[Any, int] = {}
+        # The tasks in flight when a crash last counted: on a pool that loses only the
+        # tasks of a dead worker (Dask), those are lost with it, not crashes of their own.
+        self.lost_with: set[Any] = set()
         self.handle: Any = None
         self.flag = executor.stop_flag()
         self.bar = progress_bar(progress)
@@ -228,7 +226,6 @@ class Run:
     def _collect(self, future: Any) -> None:
         if self.tail is not None:
             self.tail.back(future)
-        sent = self.sent_as.pop(future, 0)
         work = self.inflight.pop(future, None)
         if work is None:  # given up in a crash recovery earlier in this round
             return
@@ -238,7 +235,7 @@ class Run:
         except Exception as error:
             if not self.executor.is_crash(error):
                 raise
-            self._recover(work, error, sent)
+            self._recover(work, error, future)
             return
         self.crashes = 0
         if work.parent == -1:
@@ -258,23 +255,22 @@ class Run:
                                    self.report.tasks - 1))
         self.report.collect_seconds += time.perf_counter() - started
 
-    def _recover(self, work: Work, error: BaseException, sent: int) -> None:
-        """A worker died: restart the pool and queue again the work that was in flight
-        (results that had already arrived are kept).  ``sent``: the lost task's number;
-        on a pool that loses only a dead worker's tasks, one sent before the last crash
-        was counted went with that crash (a worker holds several tasks)."""
+    def _recover(self, work: Work, error: BaseException, future: Any) -> None:
+        """A worker died under ``future``'s task: restart the pool and queue again the
+        work that was in flight (results that had already arrived are kept).  On a pool
+        that loses only a dead worker's tasks, one in flight when the last crash was
+        counted went with that crash (a worker holds several tasks)."""
         lost = [work]
-        for future, other in list(self.inflight.items()):
-            if not self.executor.crash_loses_all:
-                break
-            if not (future.done() and not future.cancelled() and future.exception() is None):
-                del self.inflight[future]
-                self.sent_as.pop(future, None)
-                lost.append(other)
+        if self.executor.crash_loses_all:  # the pool broke: its tasks in flight with it
+            for running, other in list(self.inflight.items()):
+                if not (running.done() and not running.cancelled()
+                        and running.exception() is None):
+                    del self.inflight[running]
+                    lost.append(other)
         lost = [replace(w, crashes=w.crashes + 1) for w in lost]
-        if self.executor.crash_loses_all or sent > self.counted_at:
+        if self.executor.crash_loses_all or future not in self.lost_with:
             self.crashes += 1
-            self.counted_at = self.sent
+            self.lost_with = set(self.inflight)
         worst = max(w.crashes for w in lost)
         if max(self.crashes, worst) >= MAX_CRASHES:
             self.report.complete, self.report.stop_reason = False, "crashed"
@@ -320,8 +316,6 @@ class Run:
             if not self.executor.runs_inline:  # inline, "submitting" is the task
                 self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work
-            self.sent += 1
-            self.sent_as[future] = self.sent
             if isinstance(stop, Ask) and self.tail is not None:
                 self.tail.sent(future, arguments)
 
@@ -344,7 +338,7 @@ class Run:
         """For a pool that ran a task before it was asked (the virtual one): the task
         as it would end, asked once ``share`` of it had run (at the end of that call of
         ``step`` nodes), or None when that is its end anyway."""
-        step = arguments[6].step
+        step = arguments[-1].step  # its stop's
         nodes = -(-int(share * result.nodes) // step) * step
         if nodes >= result.nodes or nodes <= 0:
             return None

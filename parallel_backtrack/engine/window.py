@@ -41,9 +41,8 @@ from typing import Any
 
 UNBOUNDED = 1 << 62
 _SLOT = struct.Struct("<q")
-_MAPS: dict[str, tuple[Any, mmap.mmap]] = {}  # in a worker: path -> (file, map)
+_MAPS: dict[str, list[Any]] = {}  # path -> [map, its int64 array or None] (``_entry``)
 _MAPS_MAX = 8
-_VIEWS: dict[str, tuple[mmap.mmap, Any]] = {}  # in any process: path -> (map, int64 array)
 
 
 class SharedBounds:
@@ -134,44 +133,44 @@ class SharedBounds:
 
 
 def _map(path: str) -> mmap.mmap | None:
-    found = _MAPS.get(path)
-    if found is not None:
-        return found[1]
-    try:
-        stream = open(path, "rb")  # noqa: SIM115 - kept open with its map
-        mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return None
-    if len(_MAPS) >= _MAPS_MAX:
-        old_stream, old_map = _MAPS.pop(next(iter(_MAPS)))
-        old_map.close()
-        old_stream.close()
-    _MAPS[path] = (stream, mapped)
-    return mapped
+    """The shared map of ``path``; None when unavailable."""
+    entry = _entry(path)
+    return None if entry is None else entry[0]
 
 
 def _view(path: str) -> Any:
-    """A writable shared map of ``path`` as an ``int64`` array (compiled kernels take
-    one array type, and a read-only map would be another); None when unavailable."""
-    found = _VIEWS.get(path)
-    if found is not None:
-        return found[1]
-    import numpy as np
+    """The shared map of ``path`` as an ``int64`` array; None when unavailable."""
+    entry = _entry(path)
+    if entry is None:
+        return None
+    if entry[1] is None:
+        import numpy as np
 
+        entry[1] = np.frombuffer(entry[0], dtype=np.int64)
+    return entry[1]
+
+
+def _entry(path: str) -> list[Any] | None:
+    """``[map, its array or None]`` for ``path``, mapped once per process and kept (the
+    oldest of ``_MAPS_MAX`` dropped).  Writable: compiled kernels take one array type,
+    and a read-only map would be another."""
+    found = _MAPS.get(path)
+    if found is not None:
+        return found
     try:
         with open(path, "r+b") as stream:
             mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_WRITE)
     except (OSError, ValueError):
         return None
-    if len(_VIEWS) >= _MAPS_MAX:
-        old_map = _VIEWS.pop(next(iter(_VIEWS)))[0]  # its array goes with the tuple
+    if len(_MAPS) >= _MAPS_MAX:
+        old = _MAPS.pop(next(iter(_MAPS)))
+        old[1] = None  # the array goes first, so that the map can close
         try:
-            old_map.close()
+            old[0].close()
         except BufferError:  # a caller still holds the array: the map stays open
             pass
-    values = np.frombuffer(mapped, dtype=np.int64)
-    _VIEWS[path] = (mapped, values)
-    return values
+    entry = _MAPS[path] = [mapped, None]
+    return entry
 
 
 def shared_bounds(executor: Any, slots: int, initial: int = -UNBOUNDED) -> SharedBounds:
