@@ -52,19 +52,27 @@ ahead
     idle.  Its bound is a guess: the least f over the bound seen so far (exact for
     the sliding puzzles, whose f rise by 2).  It counts only if this iteration ends
     without a solution and with that next bound; otherwise it is dropped (its
-    results ignored).  Its plan takes this iteration's nodes as the ones counted
-    plus those expected of the rest, grown by the growth of the two iterations
-    before (both counted).
+    results ignored, its tasks stopped).  Once it holds a solution (not
+    ``complete_last``), its tasks still running are owed nothing and are stopped
+    too: each round has its own stop flag.  Its plan takes this iteration's nodes
+    as the ones counted plus those expected of the rest, grown by the growth of the
+    two iterations before (both counted).
 poll
     Every ``POLL`` tasks sent the parent takes in the results already back
     (``wait_any(timeout=0)``), so a solution ends the iteration before the parent
     has sent a whole wave.
+ask
+    With nothing left to send and workers idle, the parent asks the oldest tasks
+    that have run ``handback.ASK_AFTER`` for the subtrees they have not started, one
+    task per idle worker (``handback.Tail``, on pools whose tasks can be asked); the
+    rest comes back as a budget's leftover does, and is shared out the same way.
 
 Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
 """
 
 from __future__ import annotations
 
+import math
 import pickle
 import time
 from collections.abc import Callable, Iterable
@@ -84,6 +92,8 @@ from .frontier import (
     pack,
     task_sizes,
 )
+from .handback import Tail
+from .pending import WIDE
 from .threshold_tasks import Iteration, Round, Tasks, cuts, run_part
 
 __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
@@ -96,6 +106,7 @@ ORDERS = ("tree", "size")
 TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
 RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
+WAIT = 0.25  # seconds the parent waits for a task to end, at most
 POLL = 8  # tasks sent between two looks at the results that came back meanwhile
 # From this many workers on the next iteration may start in the last one's tail (on 2
 # real workers Korf #92 once took 5.2 s with it, not 4.1 s: docs/results.md).
@@ -115,6 +126,7 @@ class ThresholdReport:
     task_seconds: list[float] = field(default_factory=list)
     seconds: float = 0.0
     stop_reason: str | None = None
+    asked: int = 0  # tasks asked for their rest (``handback``)
 
     @property
     def complete(self) -> bool:
@@ -154,9 +166,8 @@ class _Search:
         self.space, self.pool, self.report, self.complete = space, pool, report, complete
         self.started = time.perf_counter()
         self.deadline = None if timeout is None else self.started + timeout
-        self.context = b""  # the pickled (space handle, stop flag), made at the first dispatch
+        self.shipped: Any = None  # the space's handle, made at the first dispatch
         self.handle: tuple[Any, ...] = ()  # the handle, when it must travel on its own
-        self.flag: Any = None
         # future -> its round and the task's arguments (start, stop, budget)
         self.inflight: dict[Any, tuple[Round, int, int, int | None]] = {}
         self.per_worker, self.parent_nodes, self.order = PER_WORKER, PARENT_NODES, "tree"
@@ -166,6 +177,9 @@ class _Search:
         self.ahead: Round | None = None  # the next iteration, started in this one's tail
         self.history: list[int] = []  # nodes per iteration
         self.rate, self.task_cost = RATE, TASK_COST
+        # Tasks that may be asked for their rest; not above WIDE workers, where the
+        # parent is the limit and the extra tasks cost more than the idle workers gain.
+        self.tail = Tail(pool) if pool.hands_back and pool.workers <= WIDE else None
 
     def _stop_reason(self, nodes: int) -> str | None:
         """Why to stop now, ``nodes`` generated so far in all, or None."""
@@ -236,6 +250,7 @@ class _Search:
             return ahead.it
         if ahead is not None:
             ahead.dropped = True  # its bound was a wrong guess: its results are ignored
+            self._stop_running(ahead)
         it = Iteration(self.complete)
         plan = self._plan(self.history)
         if plan is None:
@@ -255,12 +270,12 @@ class _Search:
         frontier = self._cut(bound, target, it, None if previous is None else previous[0])
         if frontier is None or it.done():
             return None
-        if not self.context:
-            self.flag = self.pool.stop_flag()
-            handle = self.pool.ship(self.space)
+        if self.shipped is None:
+            self.shipped = self.pool.ship(self.space)
             # Dask swaps a shipped handle for the space only as an argument of its own.
-            self.handle = (handle,) if self.pool.handle_as_argument else ()
-            self.context = pickle.dumps((None if self.handle else handle, self.flag))
+            self.handle = (self.shipped,) if self.pool.handle_as_argument else ()
+        flag = self.pool.stop_flag()  # the round's own: it may end before the search
+        context = pickle.dumps((None if self.handle else self.shipped, flag))
         weights = frontier.weights(*(previous or (None, [])))
         ranges = pack(weights, sizes)
         if self.order == "size":
@@ -268,13 +283,16 @@ class _Search:
         total = float(sum(weights)) or 1.0
         least = total * workers * self.task_cost / work if work > 0 else total
         return Round(bound, it, frontier, Tasks(weights, ranges, expected / total, workers,
-                                                 least))
+                                                 least), flag, context)
 
     def _drive(self, now: Round) -> None:
         """Run the round ``now`` to its end (the next iteration may start in its tail)."""
         while (now.tasks or now.running) and not now.it.done():
-            self._fill(now)
-            self._gather(self.pool.wait_any(list(self.inflight), timeout=0.25))
+            wait = WAIT
+            if self._fill(now) and self.tail is not None:  # nothing to send: ask
+                self.report.asked += self.tail.ask(len(self.inflight), self._rerun)
+                wait = min(wait, self.tail.wait(len(self.inflight)) or wait)
+            self._gather(self.pool.wait_any(list(self.inflight), timeout=wait))
             reason = None if now.it.done() else self._stop_reason(self.report.nodes
                                                                   + now.it.nodes)
             if reason:
@@ -285,19 +303,21 @@ class _Search:
         if now.it.done() or self.report.stop_reason:
             self._stop_running()
 
-    def _fill(self, now: Round) -> None:
+    def _fill(self, now: Round) -> bool:
         """Send tasks while workers would be free: this round's, then the next one's;
-        every ``POLL`` tasks take in the results that came back meanwhile."""
+        every ``POLL`` tasks take in the results that came back meanwhile.  True when
+        nothing is left to send."""
         room = self.pool.workers + max(2, self.pool.workers // 8)
         sent = 0
         while len(self.inflight) < room and not now.it.done():
             source = now if now.tasks else self._ahead_of(now)
             if source is None or not source.tasks or source.it.done():
-                return
+                return True
             self._send(source, *source.tasks.next())
             sent += 1
             if sent % POLL == 0:
                 self._gather(self.pool.wait_any(list(self.inflight), timeout=0))
+        return False
 
     def _ahead_of(self, now: Round) -> Round | None:
         """The next iteration, started once ``now`` has sent all its tasks, at the bound
@@ -317,16 +337,42 @@ class _Search:
         return self.ahead
 
     def _send(self, source: Round, start: int, stop: int, budget: int | None) -> None:
-        future = self.pool.submit(run_part, self.context, start,
-                                  source.frontier.part(start, stop), source.bound,
-                                  self.complete, budget, *self.handle)
+        ask = None if self.tail is None else self.tail.stop(source.flag, 1)
+        arguments = (source.context, start, source.frontier.part(start, stop), source.bound,
+                     self.complete, budget, ask, *self.handle)
+        future = self.pool.submit(run_part, *arguments)
         self.inflight[future] = (source, start, stop, budget)
         source.running += 1
+        if self.tail is not None:  # its stop last: no handle on pools that hand back
+            self.tail.sent(future, arguments)
+
+    def _rerun(self, arguments: tuple[Any, ...], share: float,
+               result: tuple[int, Part, float]) -> tuple[Any, ...] | None:
+        """For a pool that ran a task before it was asked (the virtual one): the task
+        as it would end, asked once ``share`` of its nodes were spent (it ends the
+        subtree it is in), or None when it would search the same subtrees anyway."""
+        nodes = result[1].nodes
+        budget = max(1, math.ceil(share * sum(nodes)))
+        spent, searched = 0, 0
+        while searched < len(nodes) and (searched == 0 or spent < budget):
+            spent += nodes[searched]
+            searched += 1
+        if searched >= len(nodes):
+            return None
+        return (run_part, *arguments[:5], budget, None, *arguments[7:])
 
     def _gather(self, futures: Iterable[Any]) -> None:
         for future in futures:
-            source, start, stop, budget = self.inflight.pop(future)
+            entry = self.inflight.pop(future, None)
+            if entry is None:  # stopped with its round meanwhile
+                continue
+            source, start, stop, budget = entry
             source.running -= 1
+            idle = 0  # asked: the workers its rest is for
+            if self.tail is not None:
+                asked = future in self.tail.asking
+                self.tail.back(future)
+                idle = max(1, self.tail.idle(len(self.inflight))) if asked else 0
             try:
                 result = future.result()
             except Exception as error:  # lost with its worker (Dask): sent again
@@ -335,7 +381,9 @@ class _Search:
                 self._send(source, start, stop, budget)
                 continue
             if not source.dropped:
-                source.busy += self._collect(source, result, stop)
+                source.busy += self._collect(source, result, stop, idle)
+            if source is self.ahead and source.it.done():  # the rest of it is owed nothing
+                self._stop_running(source)
 
     def _cut(self, bound: float, target: int, it: Iteration, previous: Any
              ) -> Frontier | None:
@@ -366,14 +414,15 @@ class _Search:
         if reason[0] is not None and it.best is None:
             self.report.stop_reason = reason[0]
 
-    def _collect(self, source: Round, result: tuple[int, Part, float], stop: int) -> float:
+    def _collect(self, source: Round, result: tuple[int, Part, float], stop: int,
+                 idle: int = 0) -> float:
         start, found, seconds = result
         self.report.task_seconds.append(seconds)
         source.taken[start:start + len(found.nodes)] = found.nodes
         solution = found.solution
         # A solution ends the iteration unless it is completed: then the rest is owed.
         source.tasks.returned(start, stop, found.nodes, solution is not None
-                              and not self.complete)
+                              and not self.complete, idle)
         key = (start + solution[0], 1) if solution is not None else (0, 0)
         source.it.add(key, sum(found.nodes), found.next_bound,
                       None if solution is None else solution[1])
@@ -384,15 +433,22 @@ class _Search:
         if busy > 0 and it.nodes >= 100_000:
             self.rate = it.nodes / busy
 
-    def _stop_running(self) -> None:
-        if self.inflight:
-            self.pool.raise_flag(self.flag)
-            self.pool.cancel(list(self.inflight))
-            self.inflight.clear()
+    def _stop_running(self, only: Round | None = None) -> None:
+        """Stop the tasks in flight (``only``: those of that round)."""
+        futures = [future for future, (source, *_) in self.inflight.items()
+                   if only is None or source is only]
+        for source in {self.inflight[future][0] for future in futures}:
+            self.pool.raise_flag(source.flag)
+        self.pool.cancel(futures)
+        for future in futures:
+            self.inflight.pop(future)[0].running -= 1
+            if self.tail is not None:
+                self.tail.back(future)
 
     def finish(self) -> None:
-        if self.flag is not None and self.inflight:
-            self._stop_running()
+        self._stop_running()
+        if self.tail is not None:
+            self.tail.close()
 
 
 def iteration_table(report: ThresholdReport) -> Iterable[str]:

@@ -21,8 +21,14 @@ least
     workers end theirs); a leftover is cut into pieces no lighter than that, at most
     one per worker.
 BudgetSpace
-    A ``CutSpace`` whose ``search_part`` takes the budget as a fifth argument.
-    ``search_budgeted`` is the same for any other ``ThresholdSpace``.
+    A ``CutSpace`` whose ``search_part`` takes the budget as a fifth argument and
+    ``asked``, a callable, as a sixth: once it returns True the task starts no
+    further subtree, as when its budget is spent.  ``search_budgeted`` is the same
+    for any other ``ThresholdSpace``.
+ask
+    A running task may be asked for its rest while workers idle (``handback``): it
+    looks between two subtrees, having searched one at least, and hands back the
+    ones it did not start, as a task over budget does.
 run_part
     What a task runs in a worker: the subtrees of one range, on its budget.
 Iteration, Round
@@ -53,17 +59,20 @@ LEAST_BUDGET = 10_000
 
 class BudgetSpace(Protocol):
     def search_part(self, part: Any, bound: float, complete: bool,
-                    stop: Callable[[int], bool], budget: int | None = None) -> Part: ...
+                    stop: Callable[[int], bool], budget: int | None = None,
+                    asked: Callable[[], bool] | None = None) -> Part: ...
 
 
 def search_budgeted(space: ThresholdSpace, states: list[Any], bound: float, complete: bool,
-                    stop: Callable[[int], bool], budget: int | None) -> Part:
+                    stop: Callable[[int], bool], budget: int | None,
+                    asked: Callable[[], bool] | None = None) -> Part:
     """``search_part`` of any space: ``search_below`` each state in turn, starting no
-    state once ``budget`` nodes are spent (None: no budget)."""
+    state once ``budget`` nodes are spent (None: no budget) or ``asked()`` says so."""
     nodes: list[int] = []
     least, found, spent = INFINITE, None, 0
     for offset, state in enumerate(states):
-        if (not complete and stop(0)) or (budget is not None and offset and spent >= budget):
+        if (not complete and stop(0)) or (offset and (
+                (budget is not None and spent >= budget) or (asked is not None and asked()))):
             break
         result = space.search_below(state, bound, complete, stop)
         nodes.append(result.nodes)
@@ -106,9 +115,13 @@ class Tasks:
         expected = self.scale() * self.weight(start, stop)
         return start, stop, max(LEAST_BUDGET, math.ceil(SLACK * expected))
 
-    def returned(self, start: int, stop: int, nodes: Sequence[int], solved: bool) -> None:
+    def returned(self, start: int, stop: int, nodes: Sequence[int], solved: bool,
+                 idle: int = 0) -> None:
         """A task on ``start..stop`` searched ``len(nodes)`` subtrees; queue the rest
-        first (unless ``solved``: a solution that ends the iteration, nothing is owed)."""
+        first (unless ``solved``: a solution that ends the iteration, nothing is owed).
+        The rest of a task asked while ``idle`` workers had nothing to do goes out in
+        a piece for each of them, whatever its weight: it ran longer than its weights
+        said."""
         searched = start + len(nodes)
         self.done_nodes += sum(nodes)
         self.done_weight += self.weight(start, searched)
@@ -116,17 +129,20 @@ class Tasks:
             return
         self.handed_back += 1
         rest = self.weight(searched, stop)
-        pieces = min(stop - searched, self.workers, max(1, int(rest / max(self.least, 1e-12))))
+        pieces = min(stop - searched, self.workers,
+                     idle if idle > 0 else max(1, int(rest / max(self.least, 1e-12))))
         ranges = pack(self.weights[searched:stop], [1.0] * pieces)
         for first, last in reversed(ranges):
             self.queue.appendleft((searched + first, searched + last))
 
 
 def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool,
-             budget: int | None = None, handle: Any = None) -> tuple[int, Part, float]:
+             budget: int | None = None, ask: Any = None, handle: Any = None
+             ) -> tuple[int, Part, float]:
     """A task: search the subtrees of ``part``; (their first index, Part, seconds).
-    ``context``: the pickled (space handle, stop flag) of the search, made once.
+    ``context``: the pickled (space handle, stop flag) of its round, made once.
     ``budget``: start no subtree once that many nodes are spent (``threshold_tasks``).
+    ``ask``: the task's ``handback.Ask``, when it may be asked for its rest.
     ``handle``: the shipped space, when the pool sends it apart from the context (Dask)."""
     began = time.perf_counter()
     packed, flag = pickle.loads(context)
@@ -135,11 +151,12 @@ def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
     def stop(nodes: int = 0) -> bool:
         return bool(flag.is_set())
 
+    asked = None if ask is None else ask.asked
     if cuts(space):
         budgeted: BudgetSpace = space  # type: ignore[assignment]
-        found = budgeted.search_part(part, bound, complete, stop, budget)
+        found = budgeted.search_part(part, bound, complete, stop, budget, asked)
     else:
-        found = search_budgeted(space, part, bound, complete, stop, budget)
+        found = search_budgeted(space, part, bound, complete, stop, budget, asked)
     return start, found, time.perf_counter() - began
 
 
@@ -177,10 +194,13 @@ class Iteration:
 
 class Round:
     """One dispatched iteration: its bound, reduction, frontier, task queue, the nodes
-    each subtree took (-1: not back yet) and the tasks running."""
+    each subtree took (-1: not back yet), the tasks running, and their stop flag and
+    context (the pickled space handle and that flag)."""
 
-    def __init__(self, bound: float, it: Iteration, frontier: Frontier, tasks: Tasks) -> None:
+    def __init__(self, bound: float, it: Iteration, frontier: Frontier, tasks: Tasks,
+                 flag: Any = None, context: bytes = b"") -> None:
         self.bound, self.it, self.frontier, self.tasks = bound, it, frontier, tasks
+        self.flag, self.context = flag, context  # its tasks' stop flag; what they unpickle
         self.taken = [-1] * len(frontier)
         self.running, self.busy = 0, 0.0
         self.spawned = False  # has it started the next iteration (``_Search._ahead_of``)?

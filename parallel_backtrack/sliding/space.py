@@ -187,8 +187,9 @@ class SlidingSpace:
         return cut_space(self, bound, target, previous)
 
     def search_part(self, part: Any, bound: float, complete: bool, stop: Any,
-                    budget: int | None = None) -> Part:
-        return search_part(self, part, bound, complete, stop, budget)
+                    budget: int | None = None, asked: Callable[[], bool] | None = None
+                    ) -> Part:
+        return search_part(self, part, bound, complete, stop, budget, asked)
 
     def search_below(self, state: Node, bound: float, complete: bool,
                      stop: Callable[[int], bool]) -> Bounded:
@@ -271,10 +272,12 @@ def cut_space(space: SlidingSpace, bound: float, target: int,
 
 
 def search_part(space: SlidingSpace, part: tuple[int, bytes, bytes, bytes], bound: float,
-                complete: bool, stop: Any, budget: int | None = None) -> Part:
+                complete: bool, stop: Any, budget: int | None = None,
+                asked: Callable[[], bool] | None = None) -> Part:
     """``SlidingSpace.search_part``: the compiled pass below each subtree of a task (one
     ``Pass`` reused; a solution's moves are rebuilt from its subtree's code).  No
-    subtree is started once ``budget`` nodes are spent (the rest is handed back)."""
+    subtree is started once ``budget`` nodes are spent or ``asked()`` says so, after
+    the first (the rest is handed back)."""
     depth, tiles, lasts, codes = part
     rows = np.frombuffer(tiles, np.int8).reshape(-1, space.n * space.n).copy()  # writable
     last = np.frombuffer(lasts, np.int8).tolist()
@@ -282,7 +285,8 @@ def search_part(space: SlidingSpace, part: tuple[int, bytes, bytes, bytes], boun
     nodes, least, found, whole, chunk = [], INFINITE, None, not complete, space.chunk
     spent, budget = 0, budget or kernel.NO_BOUND
     for offset in range(rows.shape[0]):
-        if (whole and stop(0)) or spent >= budget:
+        if (whole and stop(0)) or spent >= budget or (
+                offset and asked is not None and asked()):
             break
         one.reset_row(rows[offset], depth, last[offset])
         one.begin(int(bound))

@@ -1,0 +1,126 @@
+"""Threshold tasks asked for their rest: a task hands back the subtrees it has not
+started (after one at least), the parent sends them out a subtree a task, the virtual
+pool models the ask, and IDA* stays optimal with exact node counts."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from sliding_check import solves
+
+from parallel_backtrack.engine import VirtualExecutor, handback, make_executor
+from parallel_backtrack.engine.frontier import Part
+from parallel_backtrack.engine.handback import Asks
+from parallel_backtrack.engine.threshold import _Search, threshold_search
+from parallel_backtrack.engine.threshold_tasks import Tasks, run_part, search_budgeted
+from parallel_backtrack.engine.worker import StopFlag
+from parallel_backtrack.sliding import Board
+from parallel_backtrack.sliding.board import to_frame
+from parallel_backtrack.sliding.ida import solve
+from parallel_backtrack.sliding.space import SlidingSpace
+
+KORF_79 = (0, 1, 9, 7, 11, 13, 5, 3, 14, 12, 4, 2, 8, 6, 10, 15)  # 42 moves, 540,860 nodes
+BOUND = 40
+
+
+class _Local:
+    shares_files = True
+
+
+def _space() -> SlidingSpace:
+    return SlidingSpace(to_frame(Board(KORF_79, "blank-first")), 4, "manhattan")
+
+
+@pytest.mark.parametrize("complete", [True, False])
+def test_an_asked_task_searches_one_subtree_and_hands_back_the_others(complete: bool) -> None:
+    space = _space()
+    frontier = space.cut(BOUND, 16, None)
+    part = frontier.part(0, len(frontier))
+    never = lambda nodes=0: False  # noqa: E731
+    whole = space.search_part(part, BOUND, complete, never, None)
+    asked = space.search_part(part, BOUND, complete, never, None, lambda: True)
+    assert len(frontier) > 2 and len(whole.nodes) == len(frontier)
+    assert asked.nodes == whole.nodes[:1]  # the first subtree whole, none started after
+    states = list(space.branch(space.root()))
+    generic = search_budgeted(space, states, BOUND, complete, never, None, lambda: True)
+    assert len(states) > 1 and generic.nodes == search_budgeted(
+        space, states[:1], BOUND, complete, never, None).nodes
+
+
+def test_a_task_sees_its_ask_through_the_shared_file() -> None:
+    space = _space()
+    frontier = space.cut(BOUND, 16, None)
+    context = pickle.dumps((space, StopFlag(None)))
+    asks = Asks(_Local(), workers=2)
+    try:
+        stop = asks.stop(StopFlag(None), step=1)
+        part = frontier.part(0, len(frontier))
+        _, unasked, _ = run_part(context, 0, part, BOUND, True, None, pickle.loads(
+            pickle.dumps(stop)))
+        asks.ask(stop)
+        start, found, _ = run_part(context, 0, part, BOUND, True, None, pickle.loads(
+            pickle.dumps(stop)))  # as a worker gets it
+    finally:
+        asks.close()
+    assert len(unasked.nodes) == len(frontier) > 1
+    assert start == 0 and found.nodes == unasked.nodes[:1]
+
+
+def test_the_rest_of_an_asked_task_goes_out_in_a_piece_for_each_idle_worker() -> None:
+    weights = [1.0] * 20
+    tasks = Tasks(weights, [(0, 10), (10, 20)], 100.0, 4, least=50.0)
+    tasks.next()
+    tasks.returned(0, 10, [100], solved=False)  # out of budget: light rest, one piece
+    assert list(tasks.queue) == [(1, 10), (10, 20)]
+    tasks.queue.popleft()
+    tasks.returned(0, 10, [100, 100], solved=False, idle=3)  # asked for 3 idle workers
+    assert list(tasks.queue)[:3] == [(2, 5), (5, 8), (8, 10)]
+    tasks = Tasks(weights, [(0, 4)], 100.0, 8, least=50.0)
+    tasks.next()
+    tasks.returned(0, 4, [100], solved=False, idle=8)  # fewer subtrees than idle workers
+    assert list(tasks.queue) == [(1, 2), (2, 3), (3, 4)]
+
+
+def test_the_virtual_pool_reruns_an_asked_task_to_the_end_of_its_subtree() -> None:
+    search = _Search(_space(), VirtualExecutor(2), None, False, None)  # type: ignore[arg-type]
+    arguments = ("context", 0, "part", BOUND, False, 10**9, "ask")
+    result = (0, Part([10, 30, 60], 42.0, None), 1.0)
+    call = search._rerun(arguments, 0.25, result)  # 25 of 100 nodes: in the second subtree
+    assert call == (run_part, "context", 0, "part", BOUND, False, 25, None)
+    assert search._rerun(arguments, 0.0, result)[6] == 1  # type: ignore[index]  # one at least
+    assert search._rerun(arguments, 0.5, result) is None  # in the last one: no rest
+
+
+@pytest.mark.parametrize("workers", [8, 64])
+def test_ida_on_virtual_workers_asks_and_stays_exact(monkeypatch: pytest.MonkeyPatch,
+                                                     workers: int) -> None:
+    monkeypatch.setattr(handback, "ASK_AFTER", 0.0)  # a small puzzle: ask any task running
+    board = Board(KORF_79, "blank-first")
+    one = solve(board, "manhattan", complete_last=True)
+    space = SlidingSpace(to_frame(board), 4, "manhattan")
+    pool = VirtualExecutor(workers)
+    report = threshold_search(space, executor=pool, complete_last=True, parent_nodes=0)
+    assert report.asked > 0 and 0 < pool.handed <= report.asked
+    assert report.nodes == one.nodes
+    first = solve(board, "manhattan", workers=workers, executor=VirtualExecutor(workers),
+                  parent_nodes=0)
+    for moves in (first.moves or "", one.moves or ""):
+        assert len(moves) == 42 and solves(board.tiles, moves, "blank-first")
+    assert first.nodes <= one.nodes
+
+
+@pytest.mark.parametrize("backend", ["loky", "threads"])
+def test_ida_with_asks_on_real_pools_counts_the_sequential_nodes(
+        monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
+    monkeypatch.setattr(handback, "ASK_AFTER", 0.0)
+    board = Board(KORF_79, "blank-first")
+    one = solve(board, "manhattan", complete_last=True)
+    pool = make_executor(2, backend)
+    try:
+        many = solve(board, "manhattan", complete_last=True, workers=2, executor=pool,
+                     parent_nodes=0)
+    finally:
+        pool.close()
+    assert many.nodes == one.nodes and len(many.moves or "") == 42
+    assert solves(board.tiles, many.moves or "", "blank-first")
