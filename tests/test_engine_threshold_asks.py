@@ -9,6 +9,7 @@ import pickle
 import pytest
 from sliding_check import solves
 
+import parallel_backtrack.engine.threshold as threshold_module
 from parallel_backtrack.engine import VirtualExecutor, handback, make_executor
 from parallel_backtrack.engine.frontier import Part
 from parallel_backtrack.engine.handback import Asks
@@ -92,13 +93,22 @@ def test_the_virtual_pool_reruns_an_asked_task_to_the_end_of_its_subtree() -> No
     assert search._rerun(arguments, 0.5, result) is None  # in the last one: no rest
 
 
+def _ask_any(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ask any task running, in any iteration."""
+    monkeypatch.setattr(handback, "ASK_AFTER", 0.0)
+    monkeypatch.setattr(threshold_module, "ASK_WORK", 0.0)
+
+
 @pytest.mark.parametrize("workers", [8, 64])
 def test_ida_on_virtual_workers_asks_and_stays_exact(monkeypatch: pytest.MonkeyPatch,
                                                      workers: int) -> None:
-    monkeypatch.setattr(handback, "ASK_AFTER", 0.0)  # a small puzzle: ask any task running
     board = Board(KORF_79, "blank-first")
     one = solve(board, "manhattan", complete_last=True)
     space = SlidingSpace(to_frame(board), 4, "manhattan")
+    small = threshold_search(space, executor=VirtualExecutor(workers), complete_last=True,
+                             parent_nodes=0)
+    assert small.asked == 0 and small.nodes == one.nodes  # iterations under ASK_WORK
+    _ask_any(monkeypatch)  # a small puzzle: ask any task running
     pool = VirtualExecutor(workers)
     report = threshold_search(space, executor=pool, complete_last=True, parent_nodes=0)
     assert report.asked > 0 and 0 < pool.handed <= report.asked
@@ -113,7 +123,7 @@ def test_ida_on_virtual_workers_asks_and_stays_exact(monkeypatch: pytest.MonkeyP
 @pytest.mark.parametrize("backend", ["loky", "threads"])
 def test_ida_with_asks_on_real_pools_counts_the_sequential_nodes(
         monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
-    monkeypatch.setattr(handback, "ASK_AFTER", 0.0)
+    _ask_any(monkeypatch)
     board = Board(KORF_79, "blank-first")
     one = solve(board, "manhattan", complete_last=True)
     pool = make_executor(2, backend)

@@ -64,8 +64,9 @@ poll
 ask
     With nothing left to send and workers idle, the parent asks the oldest tasks
     that have run ``handback.ASK_AFTER`` for the subtrees they have not started, one
-    task per idle worker (``handback.Tail``, on pools whose tasks can be asked); the
-    rest comes back as a budget's leftover does, and is shared out the same way.
+    task per idle worker (``handback.Tail``, on pools whose tasks can be asked, up to
+    ``pending.WIDE`` workers, in iterations of ``ASK_WORK`` per worker or more); the
+    rest comes back as a budget's leftover does, in a piece for each idle worker.
 
 Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
 """
@@ -107,6 +108,11 @@ TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
 RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
 WAIT = 0.25  # seconds the parent waits for a task to end, at most
+# Tasks may be asked (``ask``) in iterations of this much expected work per worker or
+# more (seconds): in smaller ones the extra tasks cost the parent more than the idle
+# workers gain (Korf #4, #50 and #40 at 64 simulated workers: 0.25 with asks in
+# every iteration, 0.28 without, 0.28 from 10 ms).
+ASK_WORK = 0.01
 POLL = 8  # tasks sent between two looks at the results that came back meanwhile
 # From this many workers on the next iteration may start in the last one's tail (on 2
 # real workers Korf #92 once took 5.2 s with it, not 4.1 s: docs/results.md).
@@ -282,8 +288,10 @@ class _Search:
             ranges.sort(key=lambda r: -sum(weights[r[0]:r[1]]))
         total = float(sum(weights)) or 1.0
         least = total * workers * self.task_cost / work if work > 0 else total
-        return Round(bound, it, frontier, Tasks(weights, ranges, expected / total, workers,
-                                                 least), flag, context)
+        dispatched = Round(bound, it, frontier, Tasks(weights, ranges, expected / total,
+                                                      workers, least), flag, context)
+        dispatched.askable = self.tail is not None and work / workers >= ASK_WORK
+        return dispatched
 
     def _drive(self, now: Round) -> None:
         """Run the round ``now`` to its end (the next iteration may start in its tail)."""
@@ -337,13 +345,13 @@ class _Search:
         return self.ahead
 
     def _send(self, source: Round, start: int, stop: int, budget: int | None) -> None:
-        ask = None if self.tail is None else self.tail.stop(source.flag, 1)
+        ask = self.tail.stop(source.flag, 1) if self.tail is not None and source.askable else None
         arguments = (source.context, start, source.frontier.part(start, stop), source.bound,
                      self.complete, budget, ask, *self.handle)
         future = self.pool.submit(run_part, *arguments)
         self.inflight[future] = (source, start, stop, budget)
         source.running += 1
-        if self.tail is not None:  # its stop last: no handle on pools that hand back
+        if ask is not None and self.tail is not None:  # its stop last (no handle: not Dask)
             self.tail.sent(future, arguments)
 
     def _rerun(self, arguments: tuple[Any, ...], share: float,

@@ -204,6 +204,7 @@ class Round:
         self.taken = [-1] * len(frontier)
         self.running, self.busy = 0, 0.0
         self.spawned = False  # has it started the next iteration (``_Search._ahead_of``)?
+        self.askable = False  # may its tasks be asked for their rest (``threshold.py``)?
         self.dropped = False  # started on a wrong guess of its bound: results ignored
 
     def sizes(self) -> list[float]:
