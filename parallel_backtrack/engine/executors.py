@@ -86,6 +86,9 @@ FLAG_LINGER = 30.0
 # Starting work on a pool that is up (or that forks from this process in milliseconds).
 WARM_START_COST = 0.02
 _RAISED: list[tuple[float, str]] = []
+# Seconds a parent's loop waits for a task to end before it looks again (time-outs,
+# asks).
+WAIT = 0.25
 
 
 def _remove(path: str) -> None:

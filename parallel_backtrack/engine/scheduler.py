@@ -52,8 +52,8 @@ from dataclasses import replace
 from typing import Any
 
 from . import hooks, pending
-from .executors import Executor
-from .handback import CHUNKS, LOOK_EVERY, Ask, Tail
+from .executors import WAIT, Executor
+from .handback import CHUNKS, LOOK_EVERY, Ask, tail_for
 from .pending import Pending, Work
 from .probe import Probe
 from .progress import progress_bar
@@ -85,8 +85,6 @@ CUT_SECONDS = 0.003
 CUT_SECONDS_ASKED = 0.001
 CUT_LEAST = 4
 MAX_CRASHES = 3
-# Seconds the loop waits for a task to end before it looks again (time-outs, asks).
-WAIT = 0.25
 
 
 def _check_positive(name: str, value: int | float | None) -> None:
@@ -137,12 +135,7 @@ class Run:
         self.pending = Pending(executor.workers, self.budget, not self.reduction.ordered,
                                self.report, max_roots=MAX_PENDING)
         self.inflight: dict[Any, Work] = {}
-        # Tail tasks that may be asked for their rest (``handback``), oldest first; not
-        # above ``WIDE`` workers, where the parent's dispatching is the limit and the
-        # rests asked for cost it more than the idle workers gain (n = 17 at 256: 1,150-
-        # 1,210 tasks instead of 780, efficiency 0.42-0.54 against 0.51-0.55).
-        self.tail = (Tail(executor)
-                     if executor.hands_back and executor.workers <= pending.WIDE else None)
+        self.tail = tail_for(executor)  # tail tasks that may be asked for their rest
         # Its tasks' hook looks at the ask inside the kernel (``count_many``).
         self.watched = self.mode == "count" and hooks.offers(space, "count_many")
         self.crashes = 0
@@ -329,9 +322,9 @@ class Run:
     def _wait(self) -> float:
         """How long to wait for a task to end: ``WAIT``, or until the oldest tail task
         may be asked, when workers idle with nothing pending and it is still young."""
-        young = None if self.tail is None or self.pending else self.tail.wait(
-            len(self.inflight))
-        return WAIT if young is None else min(WAIT, young)
+        if self.tail is None or self.pending:
+            return WAIT
+        return self.tail.timeout(len(self.inflight), WAIT)
 
     def _rerun(self, arguments: tuple[Any, ...], share: float,
                result: TaskResult) -> tuple[Any, ...] | None:

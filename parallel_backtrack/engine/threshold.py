@@ -80,7 +80,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .executors import Executor, pool_for_run
+from .executors import WAIT, Executor, pool_for_run
 from .frontier import (
     FEW,
     INFINITE,
@@ -93,8 +93,7 @@ from .frontier import (
     pack,
     task_sizes,
 )
-from .handback import Tail
-from .pending import WIDE
+from .handback import tail_for
 from .threshold_tasks import Iteration, Round, Tasks, cuts, run_part
 
 __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
@@ -107,7 +106,6 @@ ORDERS = ("tree", "size")
 TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
 RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
-WAIT = 0.25  # seconds the parent waits for a task to end, at most
 # Tasks may be asked (``ask``) in iterations of this much expected work per worker or
 # more (seconds): in smaller ones the extra tasks cost the parent more than the idle
 # workers gain (Korf #4, #50 and #40 at 64 simulated workers: 0.25 with asks in
@@ -183,9 +181,7 @@ class _Search:
         self.ahead: Round | None = None  # the next iteration, started in this one's tail
         self.history: list[int] = []  # nodes per iteration
         self.rate, self.task_cost = RATE, TASK_COST
-        # Tasks that may be asked for their rest; not above WIDE workers, where the
-        # parent is the limit and the extra tasks cost more than the idle workers gain.
-        self.tail = Tail(pool) if pool.hands_back and pool.workers <= WIDE else None
+        self.tail = tail_for(pool)  # tasks that may be asked for their rest
 
     def _stop_reason(self, nodes: int) -> str | None:
         """Why to stop now, ``nodes`` generated so far in all, or None."""
@@ -299,7 +295,7 @@ class _Search:
             wait = WAIT
             if self._fill(now) and self.tail is not None:  # nothing to send: ask
                 self.report.asked += self.tail.ask(len(self.inflight), self._rerun)
-                wait = min(wait, self.tail.wait(len(self.inflight)) or wait)
+                wait = self.tail.timeout(len(self.inflight), WAIT)
             self._gather(self.pool.wait_any(list(self.inflight), timeout=wait))
             reason = None if now.it.done() else self._stop_reason(self.report.nodes
                                                                   + now.it.nodes)
@@ -377,10 +373,8 @@ class _Search:
             source, start, stop, budget = entry
             source.running -= 1
             idle = 0  # asked: the workers its rest is for
-            if self.tail is not None:
-                asked = future in self.tail.asking
-                self.tail.back(future)
-                idle = max(1, self.tail.idle(len(self.inflight))) if asked else 0
+            if self.tail is not None and self.tail.back(future):
+                idle = max(1, self.tail.idle(len(self.inflight)))
             try:
                 result = future.result()
             except Exception as error:  # lost with its worker (Dask): sent again
