@@ -8,7 +8,8 @@ Bounded
     it, a solution or None.
 Part
     The answer of one task: nodes per subtree, the least f over the bound, the
-    first solution as (the subtree's offset in the task, solution).
+    first solution as (the subtree's offset in the task, solution), and what it
+    handed back of the subtree it was asked in (``Rest``), if anything.
 ThresholdSpace, CutSpace, Frontier
     The problem's side (see ``threshold.py``): a CutSpace cuts its own frontier
     (usually compiled); any other space gets ``ListFrontier``, a breadth-first
@@ -44,13 +45,27 @@ class Bounded:
 
 
 class Part(NamedTuple):
-    """Subtrees of one task: nodes each took, the least f over the bound, and the first
-    solution as (its subtree's offset in the task, solution) or None.  A tuple: a task's
-    result pickles without a dataclass's per-field calls."""
+    """Subtrees of one task: nodes each took, the least f over the bound, the first
+    solution as (its subtree's offset in the task, solution) or None, and the open
+    part of its last subtree when it was asked inside it (``rest``: a ``Rest``) or
+    None.  A tuple: a task's result pickles without a dataclass's per-field calls."""
 
     nodes: list[int]
     next_bound: float
     solution: tuple[int, Any] | None = None
+    rest: Any = None
+
+
+class Rest(Protocol):
+    """What a task hands back of the subtree it was asked in: subtree roots in search
+    order, ``part(i, j)`` the payload of roots i..j-1 for ``search_part``, ``weights``
+    their expected relative sizes."""
+
+    weights: Sequence[float]
+
+    def __len__(self) -> int: ...
+
+    def part(self, start: int, stop: int) -> Any: ...
 
 
 class ThresholdSpace(Protocol):

@@ -94,7 +94,7 @@ from .frontier import (
     task_sizes,
 )
 from .handback import tail_for
-from .threshold_tasks import Iteration, Round, Tasks, cuts, run_part
+from .threshold_tasks import AskAt, Iteration, Piece, Round, Tasks, cuts, run_part
 
 __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
            "ThresholdReport", "ThresholdSpace", "iteration_table", "pack", "run_part",
@@ -131,6 +131,7 @@ class ThresholdReport:
     seconds: float = 0.0
     stop_reason: str | None = None
     asked: int = 0  # tasks asked for their rest (``handback``)
+    split: int = 0  # subtrees an asked task handed back the open part of (``Part.rest``)
 
     @property
     def complete(self) -> bool:
@@ -172,8 +173,8 @@ class _Search:
         self.deadline = None if timeout is None else self.started + timeout
         self.shipped: Any = None  # the space's handle, made at the first dispatch
         self.handle: tuple[Any, ...] = ()  # the handle, when it must travel on its own
-        # future -> its round and the task's arguments (start, stop, budget)
-        self.inflight: dict[Any, tuple[Round, int, int, int | None]] = {}
+        # future -> its round and the task's arguments (start, stop, budget, piece)
+        self.inflight: dict[Any, tuple[Round, int, int, int | None, Piece | None]] = {}
         self.per_worker, self.parent_nodes, self.order = PER_WORKER, PARENT_NODES, "tree"
         self.max_nodes: int | None = None
         self.stop: Callable[[], bool] | None = None
@@ -340,12 +341,14 @@ class _Search:
                                  (now.frontier, now.sizes()))
         return self.ahead
 
-    def _send(self, source: Round, start: int, stop: int, budget: int | None) -> None:
+    def _send(self, source: Round, start: int, stop: int, budget: int | None,
+              piece: Piece | None = None) -> None:
         ask = self.tail.stop(source.flag, 1) if self.tail is not None and source.askable else None
-        arguments = (source.context, start, source.frontier.part(start, stop), source.bound,
+        roots = source.frontier if piece is None else piece.rest
+        arguments = (source.context, start, roots.part(start, stop), source.bound,
                      self.complete, budget, ask, *self.handle)
         future = self.pool.submit(run_part, *arguments)
-        self.inflight[future] = (source, start, stop, budget)
+        self.inflight[future] = (source, start, stop, budget, piece)
         source.running += 1
         if ask is not None and self.tail is not None:  # its stop last (no handle: not Dask)
             self.tail.sent(future, arguments)
@@ -353,24 +356,26 @@ class _Search:
     def _rerun(self, arguments: tuple[Any, ...], share: float,
                result: tuple[int, Part, float]) -> tuple[Any, ...] | None:
         """For a pool that ran a task before it was asked (the virtual one): the task
-        as it would end, asked once ``share`` of its nodes were spent (it ends the
-        subtree it is in), or None when it would search the same subtrees anyway."""
+        as it would end, asked once ``share`` of its nodes were spent (it splits the
+        subtree it is in, or ends it where the space cannot split one), or None when it
+        would search the same subtrees anyway."""
         nodes = result[1].nodes
-        budget = max(1, math.ceil(share * sum(nodes)))
+        asked_at = max(1, math.ceil(share * sum(nodes)))
         spent, searched = 0, 0
-        while searched < len(nodes) and (searched == 0 or spent < budget):
+        while searched < len(nodes) and (searched == 0 or spent < asked_at):
             spent += nodes[searched]
             searched += 1
-        if searched >= len(nodes):
+        inside = getattr(self.space, "splits_subtrees", False) and asked_at < sum(nodes)
+        if searched >= len(nodes) and not inside:
             return None
-        return (run_part, *arguments[:5], budget, None, *arguments[7:])
+        return (run_part, *arguments[:6], AskAt(asked_at), *arguments[7:])
 
     def _gather(self, futures: Iterable[Any]) -> None:
         for future in futures:
             entry = self.inflight.pop(future, None)
             if entry is None:  # stopped with its round meanwhile
                 continue
-            source, start, stop, budget = entry
+            source, start, stop, budget, piece = entry
             source.running -= 1
             idle = 0  # asked: the workers its rest is for
             if self.tail is not None and self.tail.back(future):
@@ -380,10 +385,10 @@ class _Search:
             except Exception as error:  # lost with its worker (Dask): sent again
                 if not self.pool.lost_alone(error):
                     raise
-                self._send(source, start, stop, budget)
+                self._send(source, start, stop, budget, piece)
                 continue
             if not source.dropped:
-                source.busy += self._collect(source, result, stop, idle)
+                source.busy += self._collect(source, result, stop, idle, piece)
             if source is self.ahead and source.it.done():  # the rest of it is owed nothing
                 self._stop_running(source)
 
@@ -417,15 +422,22 @@ class _Search:
             self.report.stop_reason = reason[0]
 
     def _collect(self, source: Round, result: tuple[int, Part, float], stop: int,
-                 idle: int = 0) -> float:
+                 idle: int = 0, piece: Piece | None = None) -> float:
         start, found, seconds = result
         self.report.task_seconds.append(seconds)
-        source.taken[start:start + len(found.nodes)] = found.nodes
+        if piece is None:
+            source.taken[start:start + len(found.nodes)] = found.nodes
+        else:  # roots handed back of one subtree: it took these nodes too
+            source.taken[piece.index] += sum(found.nodes)
         solution = found.solution
+        self.report.split += found.rest is not None
         # A solution ends the iteration unless it is completed: then the rest is owed.
         source.tasks.returned(start, stop, found.nodes, solution is not None
-                              and not self.complete, idle)
-        key = (start + solution[0], 1) if solution is not None else (0, 0)
+                              and not self.complete, idle, piece, found.rest)
+        key: tuple[int, ...] = (0, 0)
+        if solution is not None:
+            at = start + solution[0]
+            key = (at, 1) if piece is None else piece.solution_key(at)
         source.it.add(key, sum(found.nodes), found.next_bound,
                       None if solution is None else solution[1])
         return seconds

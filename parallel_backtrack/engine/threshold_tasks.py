@@ -50,7 +50,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any, Protocol
 
-from .frontier import INFINITE, CutSpace, Frontier, Part, ThresholdSpace, pack
+from .frontier import INFINITE, CutSpace, Frontier, Part, Rest, ThresholdSpace, pack
 from .worker import unship
 
 SLACK = 1.5  # a task's budget over its expected nodes
@@ -60,19 +60,20 @@ LEAST_BUDGET = 10_000
 class BudgetSpace(Protocol):
     def search_part(self, part: Any, bound: float, complete: bool,
                     stop: Callable[[int], bool], budget: int | None = None,
-                    asked: Callable[[], bool] | None = None) -> Part: ...
+                    asked: Callable[[int], bool] | None = None) -> Part: ...
 
 
 def search_budgeted(space: ThresholdSpace, states: list[Any], bound: float, complete: bool,
                     stop: Callable[[int], bool], budget: int | None,
-                    asked: Callable[[], bool] | None = None) -> Part:
+                    asked: Callable[[int], bool] | None = None) -> Part:
     """``search_part`` of any space: ``search_below`` each state in turn, starting no
-    state once ``budget`` nodes are spent (None: no budget) or ``asked()`` says so."""
+    state once ``budget`` nodes are spent (None: no budget) or ``asked(nodes spent)``
+    says so."""
     nodes: list[int] = []
     least, found, spent = INFINITE, None, 0
     for offset, state in enumerate(states):
         if (not complete and stop(0)) or (offset and (
-                (budget is not None and spent >= budget) or (asked is not None and asked()))):
+                (budget is not None and spent >= budget) or (asked is not None and asked(spent)))):
             break
         result = space.search_below(state, bound, complete, stop)
         nodes.append(result.nodes)
@@ -85,14 +86,29 @@ def search_budgeted(space: ThresholdSpace, states: list[Any], bound: float, comp
     return Part(nodes, least, found)
 
 
+class Piece:
+    """Open roots a task handed back of subtree ``index`` (``Rest``): ``key`` orders
+    their solutions after that task's own and before the next subtree's."""
+
+    __slots__ = ("index", "key", "rest")
+
+    def __init__(self, index: int, key: tuple[int, ...], rest: Rest) -> None:
+        self.index, self.key, self.rest = index, key, rest
+
+    def solution_key(self, root: int) -> tuple[int, ...]:
+        return (self.index, 1, *self.key, root)
+
+
 class Tasks:
-    """The queue of one iteration's ranges, their budgets and the leftovers."""
+    """The queue of one iteration's ranges (of the frontier, or of a piece's roots),
+    their budgets and the leftovers."""
 
     def __init__(self, weights: Sequence[float], ranges: list[tuple[int, int]],
                  scale: float, workers: int, least: float) -> None:
         self.weights = weights
         self.cumulative = [0.0, *accumulate(weights)]
-        self.queue: deque[tuple[int, int]] = deque(ranges)
+        self.queue: deque[tuple[int, int, Piece | None]] = deque(
+            (start, stop, None) for start, stop in ranges)
         self.prior, self.workers, self.least = scale, workers, least
         self.done_nodes, self.done_weight = 0, 0.0
         self.handed_back = 0
@@ -109,31 +125,65 @@ class Tasks:
             return max(self.prior, self.done_nodes / self.done_weight)
         return self.prior
 
-    def next(self) -> tuple[int, int, int]:
-        """The next range to send and its budget."""
-        start, stop = self.queue.popleft()
+    def next(self) -> tuple[int, int, int | None, Piece | None]:
+        """The next range to send, its budget (None for a piece's: asks split those)
+        and its piece (None: the frontier's)."""
+        start, stop, piece = self.queue.popleft()
+        if piece is not None:
+            return start, stop, None, piece
         expected = self.scale() * self.weight(start, stop)
-        return start, stop, max(LEAST_BUDGET, math.ceil(SLACK * expected))
+        return start, stop, max(LEAST_BUDGET, math.ceil(SLACK * expected)), None
 
     def returned(self, start: int, stop: int, nodes: Sequence[int], solved: bool,
-                 idle: int = 0) -> None:
-        """A task on ``start..stop`` searched ``len(nodes)`` subtrees; queue the rest
-        first (unless ``solved``: a solution that ends the iteration, nothing is owed).
-        The rest of a task asked while ``idle`` workers had nothing to do goes out in
-        a piece for each of them, whatever its weight: it ran longer than its weights
-        said."""
+                 idle: int = 0, piece: Piece | None = None, rest: Rest | None = None
+                 ) -> None:
+        """A task on ``start..stop`` (of ``piece``'s roots, or of the frontier) searched
+        ``len(nodes)`` subtrees, the last of them only up to ``rest`` when it was asked
+        inside it; queue what is left first (unless ``solved``: a solution that ends
+        the iteration, nothing is owed).  What a task asked while ``idle`` workers had
+        nothing to do hands back goes out in a piece for each of them, whatever its
+        weight: it ran longer than its weights said."""
         searched = start + len(nodes)
-        self.done_nodes += sum(nodes)
-        self.done_weight += self.weight(start, searched)
-        if solved or searched >= stop:
+        if piece is None:  # a split subtree tells nothing of its weight
+            whole = len(nodes) - (rest is not None)
+            self.done_nodes += sum(nodes[:whole])
+            self.done_weight += self.weight(start, start + whole)
+        if solved:
             return
-        self.handed_back += 1
-        rest = self.weight(searched, stop)
-        pieces = min(stop - searched, self.workers,
-                     idle if idle > 0 else max(1, int(rest / max(self.least, 1e-12))))
-        ranges = pack(self.weights[searched:stop], [1.0] * pieces)
-        for first, last in reversed(ranges):
-            self.queue.appendleft((searched + first, searched + last))
+        items: list[tuple[int, int, Piece | None]] = []
+        if rest is not None:
+            key = () if piece is None else (*piece.key, searched - 1)
+            split = Piece(searched - 1 if piece is None else piece.index, key, rest)
+            count = min(len(rest), self.workers, max(1, idle))
+            items += [(first, last, split) for first, last in pack(rest.weights, [1.0] * count)]
+            idle = 0  # the idle workers are the rest's; what follows is a leftover
+        if searched < stop:
+            self.handed_back += 1
+            weights = self.weights if piece is None else piece.rest.weights
+            if idle > 0 or piece is not None:
+                count = max(1, idle)
+            else:
+                count = max(1, int(self.weight(searched, stop) / max(self.least, 1e-12)))
+            ranges = pack(weights[searched:stop], [1.0] * min(stop - searched, self.workers,
+                                                               count))
+            items += [(searched + first, searched + last, piece) for first, last in ranges]
+        self.queue.extendleft(reversed(items))
+
+
+class AskAt:
+    """An ask a task meets once it has spent ``nodes``: how the virtual pool reruns an
+    asked task (``threshold._Search._rerun``)."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, nodes: int) -> None:
+        self.nodes = nodes
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (AskAt, (self.nodes,))
+
+    def reached(self, spent: int) -> bool:
+        return spent >= self.nodes
 
 
 def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool,
@@ -151,7 +201,11 @@ def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
     def stop(nodes: int = 0) -> bool:
         return bool(flag.is_set())
 
-    asked = None if ask is None else ask.asked
+    asked: Callable[[int], bool] | None = None
+    if isinstance(ask, AskAt):
+        asked = ask.reached
+    elif ask is not None:
+        asked = lambda spent: bool(ask.asked())  # noqa: E731
     if cuts(space):
         budgeted: BudgetSpace = space  # type: ignore[assignment]
         found = budgeted.search_part(part, bound, complete, stop, budget, asked)
@@ -179,9 +233,9 @@ class Iteration:
         self.complete = complete
         self.nodes = 0
         self.next_bound = INFINITE
-        self.best: tuple[tuple[int, int], Any] | None = None
+        self.best: tuple[tuple[int, ...], Any] | None = None
 
-    def add(self, key: tuple[int, int], nodes: int, next_bound: float, solution: Any) -> None:
+    def add(self, key: tuple[int, ...], nodes: int, next_bound: float, solution: Any) -> None:
         self.nodes += nodes
         self.next_bound = min(self.next_bound, next_bound)
         if solution is not None and (self.best is None or (self.complete

@@ -44,9 +44,11 @@ from ..engine.threshold import INFINITE, Bounded, Part
 from .heuristics import tables_for
 from .kernel import search as kernel
 from .kernel.cut import cut as compiled_cut
+from .rest import open_roots
 from .tables import Tables
 
 CHUNK = 1 << 20
+ASK_CHUNK = 1 << 17  # nodes between two looks for an ask (about 1 ms)
 MAX_CUT_DEPTH = 30  # codes are int64: two bits a move
 _kernel: Any = kernel  # numba's Dispatcher type lists no arguments
 _cut: Any = compiled_cut
@@ -125,6 +127,8 @@ class Node:
 class SlidingSpace:
     """IDA* on one board (blank-first frame) for ``engine.threshold``."""
 
+    splits_subtrees = True  # an asked task hands back the open part of its subtree
+
     def __init__(self, tiles: tuple[int, ...], n: int, heuristic: str,
                  chunk: int = CHUNK) -> None:
         self.start, self.n, self.heuristic, self.chunk = tiles, n, heuristic, chunk
@@ -187,7 +191,7 @@ class SlidingSpace:
         return cut_space(self, bound, target, previous)
 
     def search_part(self, part: Any, bound: float, complete: bool, stop: Any,
-                    budget: int | None = None, asked: Callable[[], bool] | None = None
+                    budget: int | None = None, asked: Callable[[int], bool] | None = None
                     ) -> Part:
         return search_part(self, part, bound, complete, stop, budget, asked)
 
@@ -271,35 +275,57 @@ def cut_space(space: SlidingSpace, bound: float, target: int,
         depth += 1
 
 
-def search_part(space: SlidingSpace, part: tuple[int, bytes, bytes, bytes], bound: float,
-                complete: bool, stop: Any, budget: int | None = None,
-                asked: Callable[[], bool] | None = None) -> Part:
-    """``SlidingSpace.search_part``: the compiled pass below each subtree of a task (one
-    ``Pass`` reused; a solution's moves are rebuilt from its subtree's code).  No
-    subtree is started once ``budget`` nodes are spent or ``asked()`` says so, after
-    the first (the rest is handed back)."""
-    depth, tiles, lasts, codes = part
-    rows = np.frombuffer(tiles, np.int8).reshape(-1, space.n * space.n).copy()  # writable
+def _roots(space: SlidingSpace, part: tuple[Any, bytes, bytes, Any]
+           ) -> tuple[np.ndarray, list[int], list[int], Callable[[int], tuple[int, ...]]]:
+    """A task's subtree roots: tiles (one writable row each), moves made, last moves and
+    each one's path from the board, from a frontier's part (one depth, codes) or from
+    handed-back ``Roots`` (depths and paths of their own)."""
+    first, tiles, lasts, paths = part
+    rows = np.frombuffer(tiles, np.int8).reshape(-1, space.n * space.n).copy()
     last = np.frombuffer(lasts, np.int8).tolist()
-    one = space.pass_for(rows[0], depth, last[0])
-    nodes, least, found, whole, chunk = [], INFINITE, None, not complete, space.chunk
-    spent, budget = 0, budget or kernel.NO_BOUND
+    if isinstance(first, int):
+        codes = np.frombuffer(paths, np.int64)
+        return rows, [first] * len(last), last, lambda i: _moves(int(codes[i]), first)
+    return rows, np.frombuffer(first, np.int16).tolist(), last, lambda i: tuple(paths[i])
+
+
+def search_part(space: SlidingSpace, part: tuple[Any, bytes, bytes, Any], bound: float,
+                complete: bool, stop: Any, budget: int | None = None,
+                asked: Callable[[int], bool] | None = None) -> Part:
+    """``SlidingSpace.search_part``: the compiled pass below each subtree of a task (one
+    ``Pass`` reused; a solution's moves are rebuilt from its subtree's path).  No
+    subtree is started once ``budget`` nodes are spent, or once ``asked(nodes so
+    far)`` says so after the first; an ask seen inside a subtree (every
+    ``ASK_CHUNK`` nodes) hands back its open part too (``rest.open_roots``)."""
+    rows, gs, last, path_of = _roots(space, part)
+    one = space.pass_for(rows[0], gs[0], last[0])
+    nodes, least, found, whole = [], INFINITE, None, not complete
+    chunk = space.chunk if asked is None else min(space.chunk, ASK_CHUNK)
+    spent, budget, rest, split = 0, budget or kernel.NO_BOUND, None, False
     for offset in range(rows.shape[0]):
         if (whole and stop(0)) or spent >= budget or (
-                offset and asked is not None and asked()):
+                offset and asked is not None and asked(spent)):
             break
-        one.reset_row(rows[offset], depth, last[offset])
+        one.reset_row(rows[offset], gs[offset], last[offset])
         one.begin(int(bound))
+        made = 0
         while one.run(chunk, whole) == kernel.PAUSED and not stop(one.nodes):
-            pass
-        nodes.append(one.nodes)
-        spent += one.nodes
+            if not split and asked is not None and asked(spent + one.nodes):
+                opened = open_roots(one, space.tables, int(bound), path_of(offset))
+                if opened is not None:  # the pass ends after the levels it keeps
+                    split = True
+                    rest, made, over = opened
+                    least = min(least, over)
+        nodes.append(one.nodes + made)
+        spent += nodes[-1]
         if one.next_bound < least:
             least = one.next_bound
         moves = one.goal_moves()
         if moves is not None and found is None:
-            path = _moves(int(np.frombuffer(codes, np.int64)[offset]), depth) + tuple(moves)
+            path = path_of(offset) + tuple(moves)
             found = (offset, Node(tuple(range(space.n * space.n)), len(path), path[-1], path))
             if whole:
                 break
-    return Part(nodes, least if least < kernel.NO_BOUND else INFINITE, found)
+        if split:
+            break
+    return Part(nodes, least if least < kernel.NO_BOUND else INFINITE, found, rest)
