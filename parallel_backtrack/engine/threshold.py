@@ -63,7 +63,8 @@ poll
     has sent a whole wave.
 ask
     With nothing left to send and workers idle, the parent asks the oldest tasks
-    that have run ``handback.ASK_AFTER`` for the subtrees they have not started, one
+    that have run ``handback.ASK_AFTER`` for the subtrees they have not started (and
+    the open part of the one they are in, where the space can split it), one
     task per idle worker (``handback.Tail``, on pools whose tasks can be asked, up to
     ``pending.WIDE`` workers, in iterations of ``ASK_WORK`` per worker or more); the
     rest comes back as a budget's leftover does, in a piece for each idle worker.
@@ -73,7 +74,6 @@ Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
 
 from __future__ import annotations
 
-import math
 import pickle
 import time
 from collections.abc import Callable, Iterable
@@ -94,7 +94,7 @@ from .frontier import (
     task_sizes,
 )
 from .handback import tail_for
-from .threshold_tasks import AskAt, Iteration, Piece, Round, Tasks, cuts, run_part
+from .threshold_tasks import Iteration, Piece, Round, Tasks, cuts, rerun, run_part
 
 __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
            "ThresholdReport", "ThresholdSpace", "iteration_table", "pack", "run_part",
@@ -356,19 +356,8 @@ class _Search:
     def _rerun(self, arguments: tuple[Any, ...], share: float,
                result: tuple[int, Part, float]) -> tuple[Any, ...] | None:
         """For a pool that ran a task before it was asked (the virtual one): the task
-        as it would end, asked once ``share`` of its nodes were spent (it splits the
-        subtree it is in, or ends it where the space cannot split one), or None when it
-        would search the same subtrees anyway."""
-        nodes = result[1].nodes
-        asked_at = max(1, math.ceil(share * sum(nodes)))
-        spent, searched = 0, 0
-        while searched < len(nodes) and (searched == 0 or spent < asked_at):
-            spent += nodes[searched]
-            searched += 1
-        inside = getattr(self.space, "splits_subtrees", False) and asked_at < sum(nodes)
-        if searched >= len(nodes) and not inside:
-            return None
-        return (run_part, *arguments[:6], AskAt(asked_at), *arguments[7:])
+        as it would end, asked once ``share`` of its nodes were spent (``rerun``)."""
+        return rerun(arguments, share, result, getattr(self.space, "splits_subtrees", False))
 
     def _gather(self, futures: Iterable[Any]) -> None:
         for future in futures:

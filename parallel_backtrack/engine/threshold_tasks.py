@@ -28,7 +28,13 @@ BudgetSpace
 ask
     A running task may be asked for its rest while workers idle (``handback``): it
     looks between two subtrees, having searched one at least, and hands back the
-    ones it did not start, as a task over budget does.
+    ones it did not start, as a task over budget does; a space that can
+    (``splits_subtrees``) also looks inside a subtree and hands back its open part
+    (``Part.rest``).  ``AskAt`` is the ask the virtual pool's rerun meets at a node count.
+piece
+    Roots a task handed back of subtree ``index``, queued as ranges of their own
+    (``Piece``); their nodes count to that subtree, and their solutions rank after the
+    asked task's own and before the next subtree's (``solution_key``).
 run_part
     What a task runs in a worker: the subtrees of one range, on its budget.
 Iteration, Round
@@ -212,6 +218,23 @@ def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
     else:
         found = search_budgeted(space, part, bound, complete, stop, budget, asked)
     return start, found, time.perf_counter() - began
+
+
+def rerun(arguments: tuple[Any, ...], share: float, result: tuple[int, Part, float],
+          splits: bool) -> tuple[Any, ...] | None:
+    """The call of a task (``run_part``'s ``arguments``, its stop last but the handle)
+    as it would end, asked once ``share`` of its nodes were spent: it splits the
+    subtree it is in (``splits``: the space can), or ends it; None when it would
+    search the same subtrees anyway."""
+    nodes = result[1].nodes
+    asked_at = max(1, math.ceil(share * sum(nodes)))
+    spent, searched = 0, 0
+    while searched < len(nodes) and (searched == 0 or spent < asked_at):
+        spent += nodes[searched]
+        searched += 1
+    if searched >= len(nodes) and not (splits and asked_at < sum(nodes)):
+        return None
+    return (run_part, *arguments[:6], AskAt(asked_at), *arguments[7:])
 
 
 CUT_KINDS: dict[type, bool] = {}
