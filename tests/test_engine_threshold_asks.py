@@ -5,6 +5,7 @@ pool models the ask, and IDA* stays optimal with exact node counts."""
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 from sliding_check import solves
@@ -153,27 +154,31 @@ def test_the_open_part_of_a_split_subtree_goes_out_first_in_order() -> None:
     assert piece.solution_key(1) < inner.solution_key(0) < piece.solution_key(2)
 
 
-@pytest.mark.parametrize("workers", [2, 64])
+def _asked_early(context: bytes, start: int, part: Any, bound: float, complete: bool,
+                 budget: int | None = None, ask: Any = None, *handle: Any) -> Any:
+    """A task asked as soon as it has spent 3,000 nodes, whatever the parent does."""
+    return run_part(context, start, part, bound, complete, budget, AskAt(3_000), *handle)
+
+
+@pytest.mark.parametrize("pool", ["virtual 2", "virtual 64", "threads 2"])
 def test_ida_splits_asked_subtrees_and_stays_exact(monkeypatch: pytest.MonkeyPatch,
-                                                   workers: int) -> None:
-    _ask_any(monkeypatch)
+                                                   pool: str) -> None:
+    monkeypatch.setattr(threshold_module, "run_part", _asked_early)  # every task asked
     monkeypatch.setattr(space_module, "ASK_CHUNK", 256)  # look for asks often
     monkeypatch.setattr(rest, "KEEP", 3)
     board = Board(KORF_79, "blank-first")
     one = solve(board, "manhattan", complete_last=True)
     space = SlidingSpace(to_frame(board), 4, "manhattan")
-    report = threshold_search(space, executor=VirtualExecutor(workers), complete_last=True,
-                              parent_nodes=0)
+    kind, workers = pool.split()
+    executor = VirtualExecutor(int(workers)) if kind == "virtual" else make_executor(2, kind)
+    try:
+        report = threshold_search(space, executor=executor, complete_last=True,
+                                  parent_nodes=0)
+    finally:
+        executor.close()
     assert report.split > 0 and report.nodes == one.nodes
     moves = "".join("ULRD"[m] for m in report.solution.moves)
     assert moves == one.moves and solves(board.tiles, moves, "blank-first")
-    pool = make_executor(2, "threads")
-    try:
-        threads = threshold_search(space, executor=pool, complete_last=True, parent_nodes=0)
-    finally:
-        pool.close()
-    assert threads.nodes == one.nodes
-    assert "".join("ULRD"[m] for m in threads.solution.moves) == one.moves
 
 
 @pytest.mark.parametrize("backend", ["loky", "threads"])
