@@ -38,7 +38,8 @@ order
     iteration is then met sooner or later than in sequence, by luck).
 plan
     How an iteration runs, from a cost model: ``rate`` (nodes per second of one
-    worker, measured) and ``task_cost`` (the parent's seconds per task).
+    worker, measured) and ``task_cost`` (the parent's seconds per task, measured:
+    its time with tasks in flight, less its waits and cuts, over the tasks sent).
     An iteration of expected work W seconds runs here when that is cheaper than
     dispatching it; else in tasks of the sizes ``task_sizes`` gives (up to 8
     workers 16 equal tasks each; more: a first wave that shrinks as the parent
@@ -103,7 +104,14 @@ __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part"
 PER_WORKER = 64
 PARENT_NODES: int | None = None  # None: the cost model decides (see ``plan``)
 ORDERS = ("tree", "size")
-TASK_COST = 2e-4  # the parent's seconds per task (submit, pickle, collect)
+# The parent's seconds per task (submit, pickle, collect) until measured: from
+# LEARN_TASKS tasks on, its own time with tasks in flight (not its waits, not the
+# cuts) over the tasks it sent, within TASK_COST_RANGE.  Measured, the cost came out
+# at 25-65 us on 64 simulated workers, and the default instances ran at 0.39 against
+# 0.26 with this one fixed (docs/results.md).
+TASK_COST = 2e-4
+TASK_COST_RANGE = (2e-5, 2e-3)
+LEARN_TASKS = 8
 RATE = 5e7  # nodes per second of one worker until measured
 GROWTH = 6.0  # the node ratio of one iteration to the last until measured
 # Tasks may be asked (``ask``) in iterations of this much expected work per worker or
@@ -132,6 +140,7 @@ class ThresholdReport:
     stop_reason: str | None = None
     asked: int = 0  # tasks asked for their rest (``handback``)
     split: int = 0  # subtrees an asked task handed back the open part of (``Part.rest``)
+    task_cost: float = TASK_COST  # the parent's seconds per task, as measured (``plan``)
 
     @property
     def complete(self) -> bool:
@@ -162,6 +171,7 @@ def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | 
         finally:
             search.finish()
             report.seconds = time.perf_counter() - search.started
+            report.task_cost = search.task_cost
     return report
 
 
@@ -182,6 +192,8 @@ class _Search:
         self.ahead: Round | None = None  # the next iteration, started in this one's tail
         self.history: list[int] = []  # nodes per iteration
         self.rate, self.task_cost = RATE, TASK_COST
+        self.parent_time = [0.0, 0]  # the parent's seconds with tasks in flight, tasks
+        self.cutting = 0.0  # seconds in cuts so far (not the tasks' cost)
         self.tail = tail_for(pool)  # tasks that may be asked for their rest
 
     def _stop_reason(self, nodes: int) -> str | None:
@@ -292,17 +304,23 @@ class _Search:
 
     def _drive(self, now: Round) -> None:
         """Run the round ``now`` to its end (the next iteration may start in its tail)."""
+        began, cut_before, waits = self.pool.now(), self.cutting, 0.0
         while (now.tasks or now.running) and not now.it.done():
             wait = WAIT
             if self._fill(now) and self.tail is not None:  # nothing to send: ask
                 self.report.asked += self.tail.ask(len(self.inflight), self._rerun)
                 wait = self.tail.timeout(len(self.inflight), WAIT)
-            self._gather(self.pool.wait_any(list(self.inflight), timeout=wait))
+            waited = self.pool.now()
+            done = self.pool.wait_any(list(self.inflight), timeout=wait)
+            waits += self.pool.now() - waited
+            self._gather(done)
             reason = None if now.it.done() else self._stop_reason(self.report.nodes
                                                                   + now.it.nodes)
             if reason:
                 self.report.stop_reason = reason
                 break
+        # the parent's own time with tasks in flight: all but its waits and cuts
+        self.parent_time[0] += self.pool.now() - began - waits - (self.cutting - cut_before)
         self._learn(now.busy, now.it)
         self.previous = (now.frontier, now.sizes())
         if now.it.done() or self.report.stop_reason:
@@ -352,6 +370,7 @@ class _Search:
         source.running += 1
         if ask is not None and self.tail is not None:  # its stop last (no handle: not Dask)
             self.tail.sent(future, arguments)
+        self.parent_time[1] += 1
 
     def _rerun(self, arguments: tuple[Any, ...], share: float,
                result: tuple[int, Part, float]) -> tuple[Any, ...] | None:
@@ -383,11 +402,13 @@ class _Search:
 
     def _cut(self, bound: float, target: int, it: Iteration, previous: Any
              ) -> Frontier | None:
+        began = self.pool.now()
         if cuts(self.space):
             cutting: CutSpace = self.space  # type: ignore[assignment]
             frontier = cutting.cut(bound, target, previous)
         else:
             frontier = ListFrontier(self.space, bound, target)
+        self.cutting += self.pool.now() - began
         it.nodes += frontier.nodes
         it.next_bound = min(it.next_bound, frontier.next_bound)
         if frontier.solution is not None:
@@ -432,9 +453,13 @@ class _Search:
         return seconds
 
     def _learn(self, busy: float, it: Iteration) -> None:
-        """The worker node rate, from this iteration's tasks."""
+        """The worker node rate, from this iteration's tasks; the parent's seconds per
+        task, from all tasks so far."""
         if busy > 0 and it.nodes >= 100_000:
             self.rate = it.nodes / busy
+        seconds, tasks = self.parent_time
+        if tasks >= LEARN_TASKS:
+            self.task_cost = min(max(seconds / tasks, TASK_COST_RANGE[0]), TASK_COST_RANGE[1])
 
     def _stop_running(self, only: Round | None = None) -> None:
         """Stop the tasks in flight (``only``: those of that round)."""
