@@ -98,8 +98,9 @@ def open_roots(one: Any, tables: Tables, bound: int, prefix: tuple[int, ...],
                 path = prefix + tuple(int(m) for m in one.path[:level]) + (move,)
                 here.append((child, g, move, path))
         found.append(here)
-        step = int(neighbors[blank * 4 + int(one.path[level])])
-        tiles[blank], tiles[step] = tiles[step], 0
+        if level < depth:  # down the path to the next level's node
+            step = int(neighbors[blank * 4 + int(one.path[level])])
+            tiles[blank], tiles[step] = tiles[step], 0
     if made == 0:
         return None
     one.dirs[:depth + 1] = 4  # given away: the pass pops past these levels and ends
