@@ -37,7 +37,7 @@ def _everything(space: SlidingSpace, roots: Any, bound: int, at: int, depth: int
     while start < len(roots):
         ask = AskAt(at if depth < 4 else 1 << 60)
         part = space.search_part(roots.part(start, len(roots)), bound, True, _never, None,
-                                 ask.reached)
+                                 ask.asked)
         nodes, least = nodes + sum(part.nodes), min(least, part.next_bound)
         if part.solution is not None:
             found.append(part.solution[1].moves)

@@ -82,8 +82,8 @@ class Ask:
         """The run's flag (every task stops)."""
         return self.flag.is_set()
 
-    def asked(self) -> bool:
-        """This task was asked for its rest."""
+    def asked(self, spent: int = 0) -> bool:
+        """This task was asked for its rest (``spent``, its nodes so far, aside)."""
         return self.bounds is not None and self.bounds.read(self.slot) >= self.ticket
 
     def watch(self) -> tuple[Any, int, int]:

@@ -192,7 +192,7 @@ class _Search:
         self.ahead: Round | None = None  # the next iteration, started in this one's tail
         self.history: list[int] = []  # nodes per iteration
         self.rate, self.task_cost = RATE, TASK_COST
-        self.parent_time = [0.0, 0]  # the parent's seconds with tasks in flight, tasks
+        self.parent_seconds, self.sent = 0.0, 0  # its own time with tasks in flight; tasks
         self.cutting = 0.0  # seconds in cuts so far (not the tasks' cost)
         self.tail = tail_for(pool)  # tasks that may be asked for their rest
 
@@ -310,9 +310,9 @@ class _Search:
             if self._fill(now) and self.tail is not None:  # nothing to send: ask
                 self.report.asked += self.tail.ask(len(self.inflight), self._rerun)
                 wait = self.tail.timeout(len(self.inflight), WAIT)
-            waited = self.pool.now()
+            before = self.pool.now()
             done = self.pool.wait_any(list(self.inflight), timeout=wait)
-            waits += self.pool.now() - waited
+            waits += self.pool.now() - before
             self._gather(done)
             reason = None if now.it.done() else self._stop_reason(self.report.nodes
                                                                   + now.it.nodes)
@@ -320,7 +320,7 @@ class _Search:
                 self.report.stop_reason = reason
                 break
         # the parent's own time with tasks in flight: all but its waits and cuts
-        self.parent_time[0] += self.pool.now() - began - waits - (self.cutting - cut_before)
+        self.parent_seconds += self.pool.now() - began - waits - (self.cutting - cut_before)
         self._learn(now.busy, now.it)
         self.previous = (now.frontier, now.sizes())
         if now.it.done() or self.report.stop_reason:
@@ -370,7 +370,7 @@ class _Search:
         source.running += 1
         if ask is not None and self.tail is not None:  # its stop last (no handle: not Dask)
             self.tail.sent(future, arguments)
-        self.parent_time[1] += 1
+        self.sent += 1
 
     def _rerun(self, arguments: tuple[Any, ...], share: float,
                result: tuple[int, Part, float]) -> tuple[Any, ...] | None:
@@ -457,9 +457,9 @@ class _Search:
         task, from all tasks so far."""
         if busy > 0 and it.nodes >= 100_000:
             self.rate = it.nodes / busy
-        seconds, tasks = self.parent_time
-        if tasks >= LEARN_TASKS:
-            self.task_cost = min(max(seconds / tasks, TASK_COST_RANGE[0]), TASK_COST_RANGE[1])
+        if self.sent >= LEARN_TASKS:
+            self.task_cost = min(max(self.parent_seconds / self.sent, TASK_COST_RANGE[0]),
+                                 TASK_COST_RANGE[1])
 
     def _stop_running(self, only: Round | None = None) -> None:
         """Stop the tasks in flight (``only``: those of that round)."""

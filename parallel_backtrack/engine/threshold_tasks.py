@@ -188,7 +188,7 @@ class AskAt:
     def __reduce__(self) -> tuple[Any, ...]:
         return (AskAt, (self.nodes,))
 
-    def reached(self, spent: int) -> bool:
+    def asked(self, spent: int = 0) -> bool:
         return spent >= self.nodes
 
 
@@ -198,7 +198,8 @@ def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
     """A task: search the subtrees of ``part``; (their first index, Part, seconds).
     ``context``: the pickled (space handle, stop flag) of its round, made once.
     ``budget``: start no subtree once that many nodes are spent (``threshold_tasks``).
-    ``ask``: the task's ``handback.Ask``, when it may be asked for its rest.
+    ``ask``: the task's ``handback.Ask`` (or ``AskAt``), when it may be asked for its
+    rest: ``ask.asked(nodes spent)``.
     ``handle``: the shipped space, when the pool sends it apart from the context (Dask)."""
     began = time.perf_counter()
     packed, flag = pickle.loads(context)
@@ -207,11 +208,7 @@ def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
     def stop(nodes: int = 0) -> bool:
         return bool(flag.is_set())
 
-    asked: Callable[[int], bool] | None = None
-    if isinstance(ask, AskAt):
-        asked = ask.reached
-    elif ask is not None:
-        asked = lambda spent: bool(ask.asked())  # noqa: E731
+    asked: Callable[[int], bool] | None = None if ask is None else ask.asked
     if cuts(space):
         budgeted: BudgetSpace = space  # type: ignore[assignment]
         found = budgeted.search_part(part, bound, complete, stop, budget, asked)

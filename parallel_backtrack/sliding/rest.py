@@ -72,7 +72,6 @@ def open_roots(one: Any, tables: Tables, bound: int, prefix: tuple[int, ...],
     if depth < 0:
         return None
     n, neighbors = tables.n, tables.neighbors
-    size = n * n
     args9, aux = tables.kernel_args()[:9], np.zeros(tables.aux_width(), np.int64)
     tiles = one.start.copy()
     found: list[list[tuple[np.ndarray, int, int, tuple[int, ...]]]] = []
@@ -92,7 +91,7 @@ def open_roots(one: Any, tables: Tables, bound: int, prefix: tuple[int, ...],
             h = int(_kernel.initial_h(child, n, *args9, aux))
             if g + h > bound:
                 least = min(least, g + h)
-            elif h == 0 and bool((child == np.arange(size)).all()):
+            elif h == 0 and _kernel._is_goal(child):
                 return None
             else:
                 path = prefix + tuple(int(m) for m in one.path[:level]) + (move,)
