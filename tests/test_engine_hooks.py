@@ -13,7 +13,7 @@ from parallel_backtrack.engine.space import FastSpace
 
 def test_the_declared_hooks_are_the_ones_the_engine_knows():
     assert set(hooks.HOOKS) == {"count_roots", "count_below", "first_below", "count_many",
-                                "branch_all", "node_budget"}
+                                "branch_all", "size_hints", "node_budget"}
 
 
 def test_a_space_without_hooks_gets_defaults_that_decline():

@@ -19,7 +19,7 @@ Glossary
 hook
     A public method or property declared on ``FastSpace``: ``count_roots``,
     ``count_below``, ``first_below``, ``count_many``, ``branch_all``,
-    ``node_budget``.
+    ``size_hints``, ``node_budget``.
 view
     What ``of`` returns for a space that does not subclass ``FastSpace``: it
     holds the space (``view.space``) and forwards the hooks the space defines.

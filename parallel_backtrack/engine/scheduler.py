@@ -60,7 +60,7 @@ from .progress import progress_bar
 from .reduction import REDUCTIONS, Reduction
 from .report import SearchInterrupted, SearchReport, WorkerCrashError
 from .space import Space
-from .split import Subtree, TaskResult, expand
+from .split import Frontier, Subtree, TaskResult, expand
 from .worker import StopFlag, pickled, run_pickled, run_task, unseal
 
 DEFAULT_BUDGET = 20_000
@@ -178,20 +178,33 @@ class Run:
                           least=min(target, CUT_LEAST * self.executor.workers))
         self.report.nodes += frontier.nodes
         self.report.split_depth = frontier.depth
-        for work in self._items(prefix, frontier.items, -1, 0):
-            self.pending.push(work, front=False)
+        works = self._items(prefix, frontier.items, -1, 0, sizes=self._size_hints(frontier))
+        self.pending.push_cut(works)
         self.report.frontier = len(self.pending)
 
+    def _size_hints(self, frontier: Frontier) -> Sequence[float] | None:
+        """The space's expected sizes of the cut's subtrees, when the order is free."""
+        if not self.pending.packs or self.pending.budget is None:
+            return None
+        states = [state for leaf, state, _ in frontier.items if not leaf]
+        hints = hooks.of(self.space).size_hints(states)
+        if hints is not None and len(hints) != len(states):
+            raise ValueError(f"size_hints gave {len(hints)} sizes for {len(states)} states")
+        return hints
+
     def _items(self, prefix: tuple[int, ...], items: Sequence[tuple[bool, Any, int]],
-               parent: int, crashes: int, level: int = 0) -> list[Work]:
-        """Work for the subtrees of a frontier; its solutions are reduced at once."""
-        works = []
+               parent: int, crashes: int, level: int = 0,
+               sizes: Sequence[float] | None = None) -> list[Work]:
+        """Work for the subtrees of a frontier (with their expected ``sizes``, one per
+        subtree, if known); its solutions are reduced at once."""
+        works: list[Work] = []
         for index, (leaf, state, weight) in enumerate(items):
             if leaf:
                 self.reduction.found(prefix + (index,), (state,), weight)
             else:
+                size = () if sizes is None else (max(0.0, float(sizes[len(works)])),)
                 works.append(Work(prefix + (index,), ((state, weight),), parent, crashes,
-                                  level))
+                                  level, size))
         return works
 
     def _split(self, work: Work) -> list[Work]:
@@ -204,9 +217,10 @@ class Run:
             cut = len(work.roots) - 1 if stack else len(work.roots) // 2
             # The deep rest of a stack is small: it is not split again.
             return [replace(work, key=work.key + (0,), roots=work.roots[:cut],
-                            level=pending.MAX_LEVELS if stack else work.level + 1),
+                            level=pending.MAX_LEVELS if stack else work.level + 1,
+                            sizes=work.sizes[:cut]),
                     replace(work, key=work.key + (1,), roots=work.roots[cut:],
-                            level=work.level + 1)]
+                            level=work.level + 1, sizes=work.sizes[cut:])]
         frontier = expand(self.space, unseal(work.roots), 2)
         self.report.nodes += frontier.nodes
         return self._items(work.key, frontier.items, work.parent, work.crashes, work.level + 1)
@@ -242,7 +256,8 @@ class Run:
         begun = len(result.leftover) - result.untouched
         if result.untouched:
             self.pending.push(replace(work, key=work.key + (2,),
-                                      roots=result.leftover[begun:]))
+                                      roots=result.leftover[begun:],
+                                      sizes=work.sizes[len(work.sizes) - result.untouched:]))
         if begun:
             self.pending.push(Work(work.key + (1,), result.leftover[:begun],
                                    self.report.tasks - 1))

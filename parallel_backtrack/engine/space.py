@@ -43,6 +43,11 @@ Fast hooks (optional; declared by ``FastSpace``, called through ``hooks.of``)
 ``branch_all(states) -> list[list[State]] | None``
     ``list(branch(state))`` for every state, in one call (a compiled kernel): the
     parent cuts a tree a level at a time with it.  ``None``: branch one by one.
+``size_hints(states) -> Sequence[float] | None``
+    The expected sizes of the subtrees below ``states``, relative to one another
+    (any positive scale), computed cheaply (some microseconds a state): an
+    unordered reduction dispatches the cut's biggest subtrees first and packs
+    tasks by these sizes (``engine.pending``).  ``None``: no estimate.
 ``node_budget -> int | None``
     A property: the nodes one task should visit (the cost of a node varies by
     space); None: the engine's default.
@@ -109,6 +114,10 @@ class FastSpace(Generic[State]):
 
     def branch_all(self, states: Sequence[State]) -> Sequence[Sequence[State]] | None:
         """``list(branch(state))`` for each of ``states`` in one call, or None."""
+        return None
+
+    def size_hints(self, states: Sequence[State]) -> Sequence[float] | None:
+        """Expected subtree sizes below ``states``, relative, or None: no estimate."""
         return None
 
     @property

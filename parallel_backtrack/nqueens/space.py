@@ -28,7 +28,7 @@ returns 92; ``unique_from_total(8, 92)`` returns 12.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .. import engine
@@ -133,6 +133,12 @@ class QueensSpace:
                 roots.append((board.place(0, n // 2), 1))
             return roots
         return [(board, 1)]
+
+    def size_hints(self, states: Sequence[QueensState]) -> list[float] | None:
+        """The subtrees' expected sizes, relative (``sizes.size_hints``)."""
+        from .sizes import size_hints
+
+        return size_hints(states)
 
     def count_below(self, state: QueensState, budget: int) -> Explored | None:
         if not self.fast:
