@@ -79,8 +79,11 @@ AVERAGE_WEIGHT = 0.1
 MAX_LEVELS = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Work:
+    """Not frozen (a frozen one takes six times as long to build, and a cut builds a
+    thousand while every worker waits), but never changed: ``replace`` makes new work."""
+
     key: tuple[int, ...]
     roots: tuple[Subtree, ...]
     parent: int = -1  # the task whose leftover this is (-1: cut by the parent)
