@@ -39,7 +39,7 @@ class HintedSubsets(SubsetSum):
         if self.kind == "reversed":
             return [1 / x for x in left]
         if self.kind == "junk":
-            return [[0.0, -1.0, math.nan, math.inf, 1e300][i % 5] for i in range(len(states))]
+            return [[0.0, 1e300, 3.0, 0.0, 1e-300][i % 5] for i in range(len(states))]
         return left
 
 
@@ -113,13 +113,19 @@ def test_ordered_modes_never_ask_for_hints():
     assert got == list(sequential_solutions(SubsetSum(space.values, 20)))
 
 
-def test_hints_of_the_wrong_length_are_an_error():
-    class Short(SubsetSum):
+@pytest.mark.parametrize(("hints", "match"), [
+    (lambda n: [1.0] * (n - 1), "sizes for"),
+    (lambda n: [1.0] * (n - 1) + [math.nan], "nan"),
+    (lambda n: [math.inf] * n, "inf"),
+    (lambda n: [-1.0] * n, "-1.0"),
+])
+def test_hints_of_the_wrong_length_or_not_sizes_are_an_error(hints, match):
+    class Wrong(SubsetSum):
         def size_hints(self, states: list[Any]) -> list[float]:
-            return [1.0] * (len(states) - 1)
+            return hints(len(states))
 
-    with pytest.raises(ValueError, match="size_hints gave"):
-        count(Short(VALUES, 45), executor=VirtualExecutor(8), budget=300)
+    with pytest.raises(ValueError, match=f"size_hints gave .*{match}"):
+        count(Wrong(VALUES, 45), executor=VirtualExecutor(8), budget=300)
 
 
 @pytest.mark.timeout(120)

@@ -137,8 +137,9 @@ class Pending:
             self.least_size = self.sized / (SIZE_LEAST * self.workers)
 
     def measure(self, roots: int, nodes: int) -> None:
-        """Fold one task's nodes per subtree of the cut into the moving average: the
-        cut's subtrees shrink from left to right, and dispatch follows that order."""
+        """Fold one task's nodes per subtree of the cut into the moving average of the
+        latest tasks: subtrees of one part of the cut are alike in size, and dispatch
+        goes from its front to its back (biggest first when the sizes are known)."""
         if roots > 0:
             sample = nodes / roots
             old = self.per_root

@@ -46,6 +46,7 @@ them on two loky processes and fills a report whose ``count`` equals
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
@@ -188,8 +189,13 @@ class Run:
             return None
         states = [state for leaf, state, _ in frontier.items if not leaf]
         hints = hooks.of(self.space).size_hints(states)
-        if hints is not None and len(hints) != len(states):
+        if hints is None:
+            return None
+        if len(hints) != len(states):
             raise ValueError(f"size_hints gave {len(hints)} sizes for {len(states)} states")
+        bad = next((h for h in hints if not 0 <= h < math.inf), None)
+        if bad is not None:
+            raise ValueError(f"size_hints gave {bad!r}: sizes must be finite and >= 0")
         return hints
 
     def _items(self, prefix: tuple[int, ...], items: Sequence[tuple[bool, Any, int]],
@@ -202,7 +208,7 @@ class Run:
             if leaf:
                 self.reduction.found(prefix + (index,), (state,), weight)
             else:
-                size = () if sizes is None else (max(0.0, float(sizes[len(works)])),)
+                size = () if sizes is None else (float(sizes[len(works)]),)
                 works.append(Work(prefix + (index,), ((state, weight),), parent, crashes,
                                   level, size))
         return works
