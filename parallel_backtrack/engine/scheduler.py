@@ -184,8 +184,10 @@ class Run:
         self.report.frontier = len(self.pending)
 
     def _size_hints(self, frontier: Frontier) -> Sequence[float] | None:
-        """The space's expected sizes of the cut's subtrees, when the order is free."""
-        if not self.pending.packs or self.pending.budget is None:
+        """The space's expected sizes of the cut's subtrees, when the order is free and
+        tasks go to a pool (run in line, a cut is one subtree: nothing to order)."""
+        if (not self.pending.packs or self.pending.budget is None
+                or self.executor.runs_inline):
             return None
         states = [state for leaf, state, _ in frontier.items if not leaf]
         hints = hooks.of(self.space).size_hints(states)
