@@ -182,8 +182,7 @@ class Pending:
             return self._pack_sized(work)
         share = self.roots // (self.guided * self.workers)
         roots = list(work.roots)
-        while (len(roots) < share and self.items and self.items[0].parent == -1
-               and self.items[0].crashes == work.crashes):
+        while len(roots) < share and self._packable(work) is not None:
             roots.extend(self.pop().roots)
         if len(roots) == len(work.roots):
             return work
@@ -195,19 +194,26 @@ class Pending:
         target = max(self.least_size, (self.sized + sum(work.sizes))
                      / (self.guided * self.workers))
         roots, sizes, size = list(work.roots), list(work.sizes), sum(work.sizes)
-        while self.items:
-            head = self.items[0]
-            if (head.parent != -1 or not head.sizes or head.crashes != work.crashes
-                    or size + sum(head.sizes) > target):
+        while (head := self._packable(work)) is not None and head.sizes:
+            more = sum(head.sizes)
+            if size + more > target:
                 break
             self.pop()
             roots.extend(head.roots)
             sizes.extend(head.sizes)
-            size += sum(head.sizes)
+            size += more
         if len(roots) == len(work.roots):
             return work
         return Work(work.key, tuple(roots), work.parent, work.crashes, work.level,
                     tuple(sizes))
+
+    def _packable(self, work: Work) -> Work | None:
+        """The next work pending, if it may join ``work``'s task: more of the cut, in
+        flight through as many crashes."""
+        head = self.items[0] if self.items else None
+        if head is None or head.parent != -1 or head.crashes != work.crashes:
+            return None
+        return head
 
     def in_tail(self) -> bool:
         """Fewer items pending than workers (see ``tail``)."""

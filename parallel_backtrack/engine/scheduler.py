@@ -206,11 +206,12 @@ class Run:
         """Work for the subtrees of a frontier (with their expected ``sizes``, one per
         subtree, if known); its solutions are reduced at once."""
         works: list[Work] = []
+        hints = None if sizes is None else iter(sizes)
         for index, (leaf, state, weight) in enumerate(items):
             if leaf:
                 self.reduction.found(prefix + (index,), (state,), weight)
             else:
-                size = () if sizes is None else (float(sizes[len(works)]),)
+                size = () if hints is None else (float(next(hints)),)
                 works.append(Work(prefix + (index,), ((state, weight),), parent, crashes,
                                   level, size))
         return works

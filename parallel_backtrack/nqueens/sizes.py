@@ -43,11 +43,13 @@ def _allowed(n: int) -> np.ndarray:
                      for top in range(n)], dtype=np.uint64)
 
 
+_BITWISE_COUNT = getattr(np, "bitwise_count", None)  # numpy 2 and later
+
+
 def _popcount(masks: np.ndarray) -> np.ndarray:
-    """Set bits of each 64-bit mask (numpy 2's ``bitwise_count`` where there is one)."""
-    count = getattr(np, "bitwise_count", None)
-    if count is not None:
-        return count(masks)
+    """Set bits of each 64-bit mask."""
+    if _BITWISE_COUNT is not None:
+        return _BITWISE_COUNT(masks)
     return _BITS[masks.view(np.uint8).reshape(-1, 8)].sum(axis=1)
 
 
