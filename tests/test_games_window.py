@@ -99,3 +99,21 @@ def test_a_snapshot_of_some_slots_renumbers_them_and_a_shared_file_needs_none():
         assert shared.snapshot([40, 3]) is None
     finally:
         shared.close()
+
+
+def test_the_virtual_pool_maps_its_bounds_as_a_local_pool_does():
+    """It stands for a pool on one machine: its tasks get the file's path, not a copy
+    of the values, and read a raise made after they were sent."""
+    from parallel_backtrack.engine import VirtualExecutor
+
+    bounds = shared_bounds(VirtualExecutor(4), 3)
+    try:
+        assert bounds.path is not None
+        sent = pickle.loads(pickle.dumps(bounds))
+        sent._owner = -1  # as a task's copy
+        bounds.raise_to(2, 9)
+        assert sent.read(2) == 9 and sent.read(0) == -UNBOUNDED
+        assert bounds.snapshot([2]) is None  # tasks carry the bounds as they are
+    finally:
+        bounds.close()
+    assert not os.path.exists(bounds.path)

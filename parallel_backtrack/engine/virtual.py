@@ -118,6 +118,9 @@ class VirtualExecutor(Executor):
     runs_inline = False  # it stands for a pool of ``workers``: probe, cut and pickle
     renews = True  # tasks run before the raises they would have seen: ``renew``
     hands_back = True  # and before the asks they would have seen: ``hand_back``
+    # Bounds in a mapped file, sent by its path, as a pool on one machine has them (a
+    # task runs at its submit and reads them then; ``renew`` times later raises).
+    maps_bounds = True
 
     def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
                  replay: dict[bytes, tuple[bytes, float]] | None = None,

@@ -13,6 +13,7 @@ slot
     ``initial`` (``-UNBOUNDED`` unless told).
 shared
     On a pool whose tasks share this machine's files (``executor.shares_files``),
+    and on the virtual pool that stands for one (``executor.maps_bounds``),
     the slots live in a small file
     the parent writes and every worker maps; tasks see a raise within
     microseconds, and a task is sent with the file's path, not the values.
@@ -181,4 +182,5 @@ def shared_bounds(executor: Any, slots: int, initial: int = -UNBOUNDED) -> Share
     remote = getattr(executor, "remote_bounds", None)
     if remote is not None and not executor.shares_files:
         return remote(slots, initial)  # type: ignore[no-any-return]
-    return SharedBounds(slots, initial, shared=executor.shares_files)
+    shared = executor.shares_files or getattr(executor, "maps_bounds", False)
+    return SharedBounds(slots, initial, shared=shared)
