@@ -12,7 +12,7 @@ from parallel_backtrack.games.connect4.board import Board
 from parallel_backtrack.games.connect4.parallel import parallel_solve
 from parallel_backtrack.games.connect4.solver import Solver
 from parallel_backtrack.games.randomtree import RandomTree
-from parallel_backtrack.games.ybw import YoungBrothersWait, parallel_alphabeta
+from parallel_backtrack.games.ybw import PV_EXTRA, YoungBrothersWait, parallel_alphabeta
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -234,3 +234,33 @@ def test_brothers_at_a_cut_node_go_cut_width_at_a_time(seed):
     assert found.value == minimax(game, game.initial).value
     assert search.most_at_cut == 1
     assert any(node.kind == "cut" and node.answered > 1 for node in search.made)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_tasks_go_out_pickled_by_the_c_pickler_and_keep_the_value(seed):
+    """A task's arguments travel as one bytes object (``worker.call_pickled``): the
+    pool's cloudpickle then meets a single argument; the value is alpha-beta's."""
+    import pickle
+
+    from parallel_backtrack.engine import VirtualExecutor
+    from parallel_backtrack.engine.executors import run_shipped
+    from parallel_backtrack.engine.worker import call_pickled, pickled
+
+    assert call_pickled(pickled((max, (3, 5)))) == 5
+    sent = []
+
+    class Recording(VirtualExecutor):
+        def submit(self, fn, *args):
+            sent.append((fn, args))
+            return super().submit(fn, *args)
+
+    game = RandomTree(4, 6, seed)
+    found = parallel_alphabeta(game, executor=Recording(8), split_depth=2)
+    assert found.value == alphabeta(game, game.initial).value
+    assert sent and all(fn is call_pickled and len(args) == 1 for fn, args in sent)
+    calls = [pickle.loads(args[0]) for _, args in sent]
+    assert all(fn is run_shipped for fn, _ in calls)
+    # each carries its state, (ply, path): below the split plies (deeper near the
+    # eldest line), within the tree
+    plies = {args[2][0] for _, args in calls}
+    assert min(plies) == 2 and max(plies) == 2 + PV_EXTRA

@@ -172,6 +172,14 @@ def pickled(obj: Any) -> bytes:
         return cloudpickle.dumps(obj)  # states of classes made on the fly
 
 
+def call_pickled(call: bytes) -> Any:
+    """``fn(*args)`` from ``pickled((fn, args))``: a task whose arguments the parent
+    pickled with the fast C pickler (see ``pickled``), so that the pool's cloudpickle
+    meets one bytes object instead of every argument."""
+    fn, args = pickle.loads(call)
+    return fn(*args)
+
+
 class Sealed:
     """A subtree root's state kept in its pickle: the parent hands a leftover root on
     to another task without ever unpickling it (a 16x16 Sudoku state is 256 ints,

@@ -58,6 +58,7 @@ from typing import Any
 
 from ..engine.executors import Executor, pool_for_run, run_shipped
 from ..engine.window import UNBOUNDED, shared_bounds
+from ..engine.worker import call_pickled, pickled
 from .chain import ALL, CUT, ParallelResult, SplitNode, Task, chain_window, search_task, task_bounds
 from .game import Game, hooks_of
 from .twins import Twins
@@ -281,9 +282,13 @@ class YoungBrothersWait(Twins):
     def _args(self, task: Task) -> tuple[Any, ...]:
         """What ``executor.submit`` takes to run ``task`` with the latest bounds."""
         chain, bounds = task_bounds(task.chain, self.bounds)
-        args = (run_shipped, self.runner, self.handle, task.state, chain,
-                self.root_window, bounds)
-        return (*args, task.variant) if task.variant else args
+        args: tuple[Any, ...] = (self.runner, self.handle, task.state, chain,
+                                 self.root_window, bounds)
+        if task.variant:
+            args = (*args, task.variant)
+        if self.executor.handle_as_argument:  # Dask swaps the handle only out here
+            return (run_shipped, *args)
+        return call_pickled, pickled((run_shipped, args))
 
     def _drop(self, task: Task) -> None:
         """Forget a running task and close its window (it stops at its next look)."""
