@@ -8,6 +8,7 @@ from lossy_pool import LosesTasks
 from parallel_backtrack.engine import make_executor
 from parallel_backtrack.games import Nim, TicTacToe, alphabeta, minimax
 from parallel_backtrack.games.__main__ import main
+from parallel_backtrack.games.chain import search_task
 from parallel_backtrack.games.connect4.board import Board
 from parallel_backtrack.games.connect4.parallel import parallel_solve
 from parallel_backtrack.games.connect4.solver import Solver
@@ -264,3 +265,26 @@ def test_tasks_go_out_pickled_by_the_c_pickler_and_keep_the_value(seed):
     # eldest line), within the tree
     plies = {args[2][0] for _, args in calls}
     assert min(plies) == 2 and max(plies) == 2 + PV_EXTRA
+
+
+def test_a_pool_that_needs_the_handle_apart_gets_the_plain_call():
+    """Dask swaps a shipped handle for its object only where the handle is an argument
+    of the call itself, so there a task is sent as ``run_shipped(runner, handle, ...)``."""
+    from parallel_backtrack.engine import VirtualExecutor
+    from parallel_backtrack.engine.executors import run_shipped
+
+    sent = []
+
+    class HandleApart(VirtualExecutor):
+        handle_as_argument = True
+
+        def submit(self, fn, *args):
+            sent.append((fn, args))
+            return super().submit(fn, *args)
+
+    game = RandomTree(4, 6, 5)
+    pool = HandleApart(4)
+    found = parallel_alphabeta(game, executor=pool, split_depth=2)
+    assert found.value == alphabeta(game, game.initial).value
+    assert sent and all(fn is run_shipped for fn, _ in sent)
+    assert all(args[0] is search_task for _, args in sent)
