@@ -20,8 +20,8 @@ capabilities
     ``start_cost``, ``crash_loses_all`` (else ``lost_alone(error)``: only that
     task is lost, send it again), ``shares_files`` (tasks run on this machine and
     see the files the parent writes: a stop flag, shared bounds, a shared table),
-    ``maps_bounds`` (a run's shared bounds go in a mapped file: where files are
-    shared, and on the virtual pool, whose tasks run in this process).
+    ``maps_bounds`` (a run's shared bounds go in a mapped file although other files
+    are not shared: the virtual pool, whose tasks run in this process).
 workers
     joblib's ``n_jobs`` convention: a positive count, or -1 for every core
     loky can see.  0 and values below -1 are refused.
@@ -132,9 +132,9 @@ class Executor:
     # Tasks run on this machine and see the files the parent writes (a stop flag that
     # appears, bounds in a mapped file, a shared table): pools of local processes.
     shares_files = False
-    # Bounds go in a mapped file (``engine.window``) that tasks read by its path, as on
-    # a pool that shares files; true there, and on the virtual pool, which stands for
-    # one (its tasks run in this process).
+    # Bounds go in a mapped file (``engine.window``) that tasks read by its path, as
+    # they do wherever files are shared, although other files are not: the virtual
+    # pool, which stands for a local pool (its tasks run in this process).
     maps_bounds = False
     # A task in flight whose inputs narrowed (a window raised while it runs) is timed
     # again by ``renew``: only a pool that ran it without seeing the raise (the
@@ -244,7 +244,6 @@ class _LocalPool(Executor):
 
     runs_inline = False
     shares_files = True
-    maps_bounds = True
     hands_back = True
 
     def __init__(self, workers: int) -> None:
