@@ -11,6 +11,7 @@
 4. The memory of a process holding the default 64 MB table.
 
 usage: PYTHONPATH=. python scripts/bench_games.py [--quick] [--json OUT]
+       (OUT: results/bench_games.json by default)
        PYTHONPATH=. python scripts/bench_games.py --pons   (every line of Pons' four
        sets against the published scores: positions, mismatches, mean ms and nodes)
 """
@@ -356,7 +357,8 @@ def main() -> int:
     parser.add_argument("--tree", default="8,9,1", help="random tree b,d,seed")
     parser.add_argument("--skip-tree", action="store_true",
                         help="skip the random tree, the ceiling and the concurrency figures")
-    parser.add_argument("--json", default="bench_games.json", help="JSON output file")
+    parser.add_argument("--json", type=Path, default=ROOT / "results" / "bench_games.json",
+                        help="JSON output file (default: results/bench_games.json)")
     parser.add_argument("--simulate", default=None, metavar="B,D,SEED,SPLIT",
                         help="only the simulated curve to 64 workers on this random tree")
     parser.add_argument("--simulate-c4", default=None, metavar="MOVES,SPLIT[,PROBES]",
@@ -372,6 +374,7 @@ def main() -> int:
                         help="simulated: a task whose window narrowed while it ran "
                              "keeps the time it took with the window it was sent with")
     args = parser.parse_args()
+    args.json.parent.mkdir(parents=True, exist_ok=True)
     if args.write_tree:
         b, d, target = args.write_tree.split(",")
         Path(target).write_text(big_tree(int(b), int(d)))
