@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lossy_pool import LosesTasks
 
-from parallel_backtrack.engine import make_executor
+from parallel_backtrack.engine import VirtualExecutor, make_executor
 from parallel_backtrack.games import Nim, TicTacToe, alphabeta, minimax
 from parallel_backtrack.games.__main__ import main
 from parallel_backtrack.games.chain import search_task
@@ -237,27 +237,33 @@ def test_brothers_at_a_cut_node_go_cut_width_at_a_time(seed):
     assert any(node.kind == "cut" and node.answered > 1 for node in search.made)
 
 
+class _Recording(VirtualExecutor):
+    """A virtual pool that keeps every call it is sent, as ``(fn, args)``."""
+
+    def __init__(self, workers):
+        super().__init__(workers)
+        self.sent = []
+
+    def submit(self, fn, *args):
+        self.sent.append((fn, args))
+        return super().submit(fn, *args)
+
+
 @pytest.mark.parametrize("seed", [3, 4])
 def test_tasks_go_out_pickled_by_the_c_pickler_and_keep_the_value(seed):
     """A task's arguments travel as one bytes object (``worker.call_pickled``): the
     pool's cloudpickle then meets a single argument; the value is alpha-beta's."""
     import pickle
 
-    from parallel_backtrack.engine import VirtualExecutor
     from parallel_backtrack.engine.executors import run_shipped
     from parallel_backtrack.engine.worker import call_pickled, pickled
 
     assert call_pickled(pickled((max, (3, 5)))) == 5
-    sent = []
-
-    class Recording(VirtualExecutor):
-        def submit(self, fn, *args):
-            sent.append((fn, args))
-            return super().submit(fn, *args)
-
+    pool = _Recording(8)
     game = RandomTree(4, 6, seed)
-    found = parallel_alphabeta(game, executor=Recording(8), split_depth=2)
+    found = parallel_alphabeta(game, executor=pool, split_depth=2)
     assert found.value == alphabeta(game, game.initial).value
+    sent = pool.sent
     assert sent and all(fn is call_pickled and len(args) == 1 for fn, args in sent)
     calls = [pickle.loads(args[0]) for _, args in sent]
     assert all(fn is run_shipped for fn, _ in calls)
@@ -270,21 +276,15 @@ def test_tasks_go_out_pickled_by_the_c_pickler_and_keep_the_value(seed):
 def test_a_pool_that_needs_the_handle_apart_gets_the_plain_call():
     """Dask swaps a shipped handle for its object only where the handle is an argument
     of the call itself, so there a task is sent as ``run_shipped(runner, handle, ...)``."""
-    from parallel_backtrack.engine import VirtualExecutor
     from parallel_backtrack.engine.executors import run_shipped
 
-    sent = []
-
-    class HandleApart(VirtualExecutor):
+    class HandleApart(_Recording):
         handle_as_argument = True
-
-        def submit(self, fn, *args):
-            sent.append((fn, args))
-            return super().submit(fn, *args)
 
     game = RandomTree(4, 6, 5)
     pool = HandleApart(4)
     found = parallel_alphabeta(game, executor=pool, split_depth=2)
     assert found.value == alphabeta(game, game.initial).value
+    sent = pool.sent
     assert sent and all(fn is run_shipped for fn, _ in sent)
     assert all(args[0] is search_task for _, args in sent)
