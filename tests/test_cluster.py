@@ -61,6 +61,9 @@ def test_the_cluster_gives_the_local_answer(family: str, long: bool, cluster: Cl
     assert code == 0, err[-500:]
     assert case.answer(out) == local_answers[family, long]
     check_solution(family, long, out)
+    if family in ("connect4", "random"):  # the cluster's worker threads, not --workers
+        report = json.loads(out.splitlines()[-1])
+        assert (report["parallel"] if family == "random" else report)["workers"] == 2
     if family == "nqueens":
         report = json.loads(out)
         assert report["backend"] == "dask" and report["workers"] == 2

@@ -118,6 +118,7 @@ def test_connect4_parallel_move_scores_equal_the_sequential_ones(capsys):
     two = json.loads(capsys.readouterr().out)
     assert one["score"] == two["score"] == 10
     assert one["move_scores"] == two["move_scores"]
+    assert (one["workers"], two["workers"]) == (1, 2)
     board = Board()
     assert board.parse("4453222").moves == 7
 

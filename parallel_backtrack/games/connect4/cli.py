@@ -119,7 +119,8 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     best = [col for col, value in moves.items() if value == max(moves.values())] if moves \
         else []
     payload = {"moves": args.moves, "width": board.width, "height": board.height,
-               "score": score, "weak": args.weak, "nodes": nodes, "workers": args.workers,
+               "score": score, "weak": args.weak, "nodes": nodes,
+               "workers": 1 if pool is None else pool.workers,  # a cluster's, or -1's count
                "seconds": round(seconds, 6), "move_scores": moves, "best_moves": best}
     if args.json:
         print(json.dumps(payload, sort_keys=True), file=out)
