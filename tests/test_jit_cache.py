@@ -69,6 +69,23 @@ def test_a_compile_is_announced_once_and_a_cached_kernel_not_at_all(
     assert _jit_cache.is_cached(_fake(tmp_path / "missing.nbi", ("int64",)))
 
 
+
+@pytest.mark.timeout(300)
+def test_a_sliding_run_announces_only_the_kernel_it_runs(tmp_path: Path) -> None:
+    """Manhattan runs the per-tile kernel alone: in a cache of its own, the first run
+    announces that compile and the second says nothing of the pattern-database kernel
+    it never calls (it said "compiling" on every run of such a machine)."""
+    def run() -> str:
+        done = subprocess.run([sys.executable, "-m", "parallel_backtrack.sliding", "-",
+                               "--heuristic", "manhattan"], input="1 2 3 4 5 6 0 7 8\n",
+                              capture_output=True, text=True, cwd=ROOT, timeout=250,
+                              env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+        assert done.returncode == 0 and "2 moves" in done.stdout, done.stderr[-300:]
+        return done.stderr
+
+    assert "compiling the sliding-puzzle IDA* kernel" in run()
+    assert "compiling" not in run()
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("argv", [
     ["parallel_backtrack.nqueens", "--help"],

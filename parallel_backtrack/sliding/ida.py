@@ -89,7 +89,9 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
         if on_iteration is not None:
             on_iteration(int(row["bound"]), nodes_so_far[0])
 
-    with compile_notice(COMPILE_WHAT, [kernel.search, kernel.search_tile], COMPILE_SECONDS):
+    # The one kernel these tables run (the other may never be compiled on this machine).
+    used = kernel.search_tile if space.tables.kind == kernel.PER_TILE else kernel.search
+    with compile_notice(COMPILE_WHAT, [used], COMPILE_SECONDS):
         report = threshold_search(space, workers=workers, backend=backend,
                                   executor=executor, complete_last=complete_last,
                                   timeout=timeout, max_nodes=max_nodes, stop=stop,
