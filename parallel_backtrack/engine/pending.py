@@ -70,9 +70,12 @@ GUIDED = 2
 WIDE = 128
 # With expected sizes and above WIDE workers, a task packs at least 1 / (SIZE_LEAST *
 # workers) of the cut's expected size: fewer tasks for the parent (n = 17 at 256
-# workers: 887 tasks and 0.72-0.75 efficiency, against 1,031 and 0.70-0.73 without
-# it).  On fewer workers the parent keeps up, and the floor made the last tasks long.
-SIZE_LEAST = 8
+# workers: 887 tasks and 0.72-0.75 efficiency with an eighth, against 1,031 and
+# 0.70-0.73 without a floor).  A quarter (744 tasks) gave the same on that host
+# (0.65-0.70 against 0.67-0.71) and more on one whose parent takes 70-100 us a task
+# (median 0.49 against 0.45 in seven pairs).  On fewer workers the parent keeps up,
+# and the floor made the last tasks long.
+SIZE_LEAST = 4
 # The weight of the latest task in the moving average of nodes per cut subtree.
 AVERAGE_WEIGHT = 0.1
 # Work split this many times is not split again (its own leftovers may be).
