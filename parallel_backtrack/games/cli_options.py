@@ -4,16 +4,18 @@ that search in parallel, and a refusal of the ones a command has no use for.
 Glossary
 --------
 unused option
-    An engine option a games search cannot honour (``random`` and ``connect4``
-    run Young Brothers Wait, which has no node budgets, time limit or progress
-    bar): given, it is a usage error naming it, never silently ignored.
+    An engine option a games search cannot honour (Young Brothers Wait has no node
+    budgets or progress bar, and only ``connect4``, whose null-window probes leave a
+    range of scores, a time limit): given, it is a usage error naming it, never
+    silently ignored.
 
 pool
     ``make_pool`` makes the executor before the search, so that a bad
     ``--scheduler-address`` (malformed, unreachable) or ``--backend dask``
     without the extra is a usage error (2), not a fault in the search.
 
-Example: ``refuse_unused(args, prog, "connect4")`` returns 2 for ``--budget 5``.
+Example: ``refuse_unused(args, prog, "connect4", takes=("--timeout",))`` returns 2 for
+``--progress``.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from .. import _cli
 if TYPE_CHECKING:
     from ..engine.executors import Executor
 
-# option flag -> its attribute, for the engine options parallel alpha-beta ignores
-ALPHABETA_UNUSED = {"--timeout": "timeout", "--progress": "progress"}
+# option flag -> its attribute and what parallel alpha-beta lacks for it
+ALPHABETA_UNUSED = {"--timeout": ("timeout", "time limit"),
+                    "--progress": ("progress", "progress bar")}
 
 
 def add(parser: argparse.ArgumentParser, default_workers: int, workers_help: str) -> None:
@@ -37,12 +40,14 @@ def add(parser: argparse.ArgumentParser, default_workers: int, workers_help: str
                             budgets=False, stats=False)
 
 
-def refuse_unused(args: argparse.Namespace, prog: str, what: str) -> int | None:
-    """A usage error (2) for the first engine option given that ``what`` ignores."""
-    for flag, name in ALPHABETA_UNUSED.items():
-        if vars(args).get(name) not in (None, False):
+def refuse_unused(args: argparse.Namespace, prog: str, what: str,
+                  takes: tuple[str, ...] = ()) -> int | None:
+    """A usage error (2) for the first engine option given that ``what`` ignores
+    (``takes``: the flags it honours after all, e.g. connect4's ``--timeout``)."""
+    for flag, (name, lacking) in ALPHABETA_UNUSED.items():
+        if flag not in takes and vars(args).get(name) not in (None, False):
             return _cli.usage_error(prog, f"{flag} does not apply to {what} (parallel "
-                                    "alpha-beta has no time limit or progress bar)")
+                                    f"alpha-beta has no {lacking})")
     return None
 
 

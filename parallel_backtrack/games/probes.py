@@ -30,12 +30,16 @@ final
     only point (``high == low + 1``), so it runs alone and may take the whole pool.
 tally
     Nodes, tasks, probes answered, twins and probes stopped, summed over the run.
+deadline
+    ``time.perf_counter()`` past which the running probes are stopped (their windows
+    closed) and ``ProbeTimeout`` gives the range left.
 
 Example: with ``at_once=1`` the probes are exactly the sequential solve's.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -68,12 +72,22 @@ def next_point(low: int, high: int, points: list[int],
     return int(point(a, b))
 
 
+class ProbeTimeout(Exception):
+    """The deadline passed before the range closed: ``low`` and ``high`` are left."""
+
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(f"time is up with the score in [{low}, {high}]")
+        self.low, self.high = low, high
+
+
 def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Executor,
                 limits: tuple[int, int], point: Callable[[int, int], int],
-                at_once: int = 1, tally: ProbeTally | None = None) -> int:
+                at_once: int = 1, tally: ProbeTally | None = None,
+                deadline: float | None = None) -> int:
     """The score in ``limits`` by null-window probes, up to ``at_once`` at a time;
     ``start(m, final)``: a Young Brothers Wait run started in the window ``(m, m + 1)``
-    (``final``: see the glossary)."""
+    (``final``: see the glossary).  ``deadline`` (``time.perf_counter()``): past it,
+    the running probes are stopped and ``ProbeTimeout`` gives the range left."""
     if isinstance(at_once, bool) or not isinstance(at_once, int) or at_once < 1:
         raise ValueError(f"at_once must be a positive integer, got {at_once!r}")
     low, high = limits
@@ -85,6 +99,8 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
 
     try:
         while low < high:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise ProbeTimeout(low, high)
             _fill(running, start, low, high, point, at_once, occupied)
             for search in list(running.values()):
                 search.pump()
@@ -95,7 +111,8 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
                 futures = [f for search in running.values() for f in search.futures]
                 if not futures:
                     raise RuntimeError("no task in flight and no answer (a bug)")
-                done = executor.wait_any(futures)
+                left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+                done = executor.wait_any(futures, timeout=left)
                 for search in running.values():
                     search.take(done)
                 continue
@@ -106,8 +123,9 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
                 moot.close(stop=True)
                 _count(moot, tally, answered=False)
     finally:
-        for search in running.values():
+        for search in running.values():  # none after the last answer: time ran out
             search.close(stop=True)
+            _count(search, tally, answered=False)
     return low
 
 

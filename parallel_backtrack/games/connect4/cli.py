@@ -15,6 +15,9 @@ batch file
     ``expected``, ``nodes``, ``seconds``), the summary goes to stderr.
 weak
     ``--weak``: win (+1), draw (0) or loss (-1) only, a faster search.
+time limit
+    ``--timeout``: with MOVES, the probes stop at the deadline and the range of
+    scores they left is printed (exit 3); see ``limited``.
 
 Example: ``connect4 44`` prints the score of the position after two stones in
 the centre column and the score of each move there.
@@ -26,6 +29,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ... import _cli
@@ -88,9 +92,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     if (args.moves is None) == (args.file is None):
         return _cli.usage_error(prog, "give either MOVES or --file FILE (not both)")
-    refused = cli_options.refuse_unused(args, prog, "connect4")
+    refused = cli_options.refuse_unused(args, prog, "connect4", takes=("--timeout",))
     if refused is not None:
         return refused
+    if args.timeout is not None and args.file is not None:
+        return _cli.usage_error(prog, "--timeout limits one position: give MOVES, not --file")
     try:
         board = Board(args.width, args.height)
     except ValueError as error:
@@ -109,8 +115,9 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     pool = _pool(args, prog)
     if isinstance(pool, int):
         return pool
-    score, nodes, seconds, moves = solve_and_analyze(args, board, position, pool)
-    if args.html:
+    found = solve_and_analyze(args, board, position, pool)
+    moves = found.moves
+    if args.html and found.complete:
         from ..pages import write_connect4_html
         from .solver import Solver
 
@@ -119,41 +126,78 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     best = [col for col, value in moves.items() if value == max(moves.values())] if moves \
         else []
     payload = {"moves": args.moves, "width": board.width, "height": board.height,
-               "score": score, "weak": args.weak, "nodes": nodes,
+               "score": found.low if found.low == found.high else None,
+               "weak": args.weak, "nodes": found.nodes,
                "workers": 1 if pool is None else pool.workers,  # a cluster's, or -1's count
-               "seconds": round(seconds, 6), "move_scores": moves, "best_moves": best}
+               "seconds": round(found.seconds, 6), "move_scores": moves, "best_moves": best}
+    if not found.complete:  # --timeout: the range of scores left, the moves solved
+        payload.update(score_low=found.low, score_high=found.high, complete=False,
+                       stop_reason="timeout")
     if args.json:
         print(json.dumps(payload, sort_keys=True), file=out)
-        return 0
+        return _cli.EXIT_OK if found.complete else _cli.EXIT_TIMEOUT
     print(board.show(position), file=out)
-    print(f"score {score:+d} for the player to move ({_outcome(score)}); {nodes:,} nodes, "
-          f"{seconds:.3f} s", file=out)
-    print("move scores: " + " ".join(f"{c}:{v:+d}" for c, v in moves.items())
-          + f"; best: {', '.join(map(str, best))}", file=out)
-    return 0
+    if found.low == found.high:
+        print(f"score {found.low:+d} for the player to move ({_outcome(found.low)}); "
+              f"{found.nodes:,} nodes, {found.seconds:.3f} s", file=out)
+    else:
+        print(f"score between {found.low:+d} and {found.high:+d} for the player to move "
+              f"(time is up); {found.nodes:,} nodes, {found.seconds:.3f} s", file=out)
+    if moves or found.complete:
+        print("move scores: " + " ".join(f"{c}:{v:+d}" for c, v in moves.items())
+              + f"; best: {', '.join(map(str, best))}"
+              + ("" if found.complete else " (the columns solved in time)"), file=out)
+    return _cli.EXIT_OK if found.complete else _cli.EXIT_TIMEOUT
+
+
+@dataclass(frozen=True)
+class Found:
+    """One position's solve: the range of scores left (one score unless time ran out),
+    nodes, seconds, the scores of the moves solved, and whether all of it was."""
+
+    low: int
+    high: int
+    nodes: int
+    seconds: float
+    moves: dict[int, int]
+    complete: bool
 
 
 def solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
-                      pool: Executor | None) -> tuple[int, int, float, dict[int, int]]:
-    """(score, nodes, seconds, the score of each move): the move scores are searched
-    on the table the solve filled (with a pool: the run's shared table)."""
+                      pool: Executor | None) -> Found:
+    """The score and the score of each move: the move scores are searched on the table
+    the solve filled (with a pool: the run's shared table).  With ``--timeout`` both
+    stop at the deadline (``limited``)."""
+    from .limited import analyze_until, solve_until
     from .solver import Solver
 
     Solver.warm()  # load the compiled kernels before the clock starts
+    start = time.perf_counter()
+    deadline = None if args.timeout is None else start + args.timeout
     if pool is None:
         solver = Solver(board, args.tt_mb)
-        start = time.perf_counter()
-        score, nodes = solver.solve(position, args.weak)
+        if deadline is None:
+            score, nodes = solver.solve(position, args.weak)
+            return Found(score, score, nodes, time.perf_counter() - start,
+                         solver.analyze(position, args.weak), True)
+        limited = solve_until(solver, position, args.weak, deadline)
         seconds = time.perf_counter() - start
-        return score, nodes, seconds, solver.analyze(position, args.weak)
+        moves, complete = ({}, False) if not limited.complete else \
+            analyze_until(solver, position, args.weak, deadline)
+        return Found(limited.low, limited.high, limited.nodes, seconds, moves, complete)
     from ...engine.executors import pool_for_run
     from .parallel import ParallelSolver
 
     with pool_for_run(pool, owned=True), \
             ParallelSolver(board, executor=pool, tt_mb=args.tt_mb,
                            split_depth=args.split_depth, helpers=not args.no_helpers) as run:
-        found = run.solve(position, args.weak)
-        return found.score, found.nodes, found.seconds, run.analyze(position, args.weak)
+        solved = run.solve(position, args.weak, deadline)
+        if deadline is None:
+            moves, complete = run.analyze(position, args.weak), True
+        else:
+            moves, complete = ({}, False) if not solved.complete else \
+                run.analyze_until(position, args.weak, deadline)
+        return Found(solved.low, solved.high, solved.nodes, solved.seconds, moves, complete)
 
 
 def _pool(args: argparse.Namespace, prog: str) -> Executor | None | int:

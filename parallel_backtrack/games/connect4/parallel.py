@@ -42,7 +42,7 @@ import numpy as np
 from ...engine.executors import Executor, pool_for_run
 from ...engine.window import SharedBounds
 from ..chain import Chain, chain_window
-from ..probes import ProbeTally, auto_at_once, probe_range
+from ..probes import ProbeTally, ProbeTimeout, auto_at_once, probe_range
 from ..ybw import YoungBrothersWait
 from .board import Board, Connect4Game, Position
 from .kernel.scores import (
@@ -55,6 +55,7 @@ from .kernel.scores import (
 )
 from .kernel.search import U64, can_win_next, probe_point
 from .kernel.table import ENTRY_BYTES, load, store
+from .limited import analyze_until
 from .solver import Solver, Watch, board_table_size, ordered_columns
 
 # From this many workers on, a task that searched over 1/(HEAVY_SHARE * workers) of a
@@ -206,6 +207,11 @@ class ParallelSolve:
     seconds: float
     workers: int
     twins: int = 0
+    # With a deadline: the range of scores left when it passed (``complete`` False),
+    # else both the score.
+    low: int = 0
+    high: int = 0
+    complete: bool = True
 
 
 class ParallelSolver:
@@ -234,27 +240,43 @@ class ParallelSolver:
     def __exit__(self, *exc: Any) -> None:
         self._stack.__exit__(*exc)
 
-    def solve(self, position: Position, weak: bool = False) -> ParallelSolve:
-        """The exact (or ``weak``) score with every probe split over the workers."""
+    def solve(self, position: Position, weak: bool = False,
+              deadline: float | None = None) -> ParallelSolve:
+        """The exact (or ``weak``) score with every probe split over the workers;
+        past ``deadline`` (``time.perf_counter()``) the probes stop, and the result is
+        the range of scores left (``complete`` False, ``score`` its low end)."""
         start, game = time.perf_counter(), self.game
         if game.is_terminal(position):
             value = game.utility(position, position.moves % 2)
-            return ParallelSolve(value, 1, 0, 0, time.perf_counter() - start, 1)
+            return ParallelSolve(value, 1, 0, 0, time.perf_counter() - start, 1, 0, value,
+                                 value)
         low = loss_score(self.board.cells, position.moves)
         high = win_score(self.board.cells, position.moves)
         counts = [0, 0, 0, 0]  # nodes, tasks, probes, twins
-        low = self._probes(position, (-1, 1) if weak else (low, high), counts)
-        score = (low > 0) - (low < 0) if weak else low
-        return ParallelSolve(score, counts[0], counts[1], counts[2],
-                             time.perf_counter() - start, self.executor.workers, counts[3])
+        try:
+            low = high = self._probes(position, (-1, 1) if weak else (low, high), counts,
+                                      deadline)
+        except ProbeTimeout as left:
+            low, high = left.low, left.high
+        if weak:
+            low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
+        return ParallelSolve(low, counts[0], counts[1], counts[2],
+                             time.perf_counter() - start, self.executor.workers, counts[3],
+                             low, high, low == high)
 
     def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
         """The score of every move, searched here on the table the solves filled
         (the shared table; on a cluster, this process's own)."""
         return worker_solver(self.game).analyze(position, weak)
 
+    def analyze_until(self, position: Position, weak: bool,
+                      deadline: float | None) -> tuple[dict[int, int], bool]:
+        """``analyze`` until ``deadline``: the columns solved by then, and whether all
+        were (``limited.analyze_until``)."""
+        return analyze_until(worker_solver(self.game), position, weak, deadline)
+
     def _probes(self, position: Position, limits: tuple[int, int],
-                counts: list[int]) -> int:
+                counts: list[int], deadline: float | None = None) -> int:
         """Pons' null-window probes, each split over the workers, ``probes`` at once
         (``games.probes``: the eldest is the sequential solve's)."""
 
@@ -275,9 +297,11 @@ class ParallelSolver:
         workers, heavy = self.executor.workers, set[Position]()
         at_once = self.probes or auto_at_once(workers)
         tally = ProbeTally()
-        low = probe_range(start, self.executor, limits, probe_point, at_once, tally)
-        counts[:] = [tally.nodes, tally.tasks, tally.probes, tally.twins]
-        return low
+        try:
+            return probe_range(start, self.executor, limits, probe_point, at_once, tally,
+                               deadline)
+        finally:
+            counts[:] = [tally.nodes, tally.tasks, tally.probes, tally.twins]
 
 
 def _drop_table(path: str) -> None:

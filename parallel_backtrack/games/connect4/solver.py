@@ -19,6 +19,7 @@ Example: ``Solver(Board()).solve(Board().parse("4453"))`` gives ``(score, nodes)
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -34,11 +35,21 @@ COMPILE_WHAT = "the Connect-Four solver"
 COMPILE_SECONDS = "15-30 s"
 Watch = tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
 
-def in_thread(fn: Any, *args: Any) -> Any:
+def in_thread(fn: Any, *args: Any, deadline: float | None = None,
+              at_deadline: Any = None) -> Any:
     """``fn(*args)`` in a daemon thread, the caller waiting in short slices: a Ctrl-C
     reaches the main thread at once (the kernel, which holds no GIL, is left to die
-    with the process)."""
+    with the process).  ``at_deadline()`` is called once when ``time.perf_counter()``
+    passes ``deadline`` (it tells the kernel to stop; the wait goes on until it has)."""
     if threading.current_thread() is not threading.main_thread():
+        if deadline is not None and at_deadline is not None:
+            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), at_deadline)
+            timer.daemon = True
+            timer.start()
+            try:
+                return fn(*args)
+            finally:
+                timer.cancel()
         return fn(*args)
     box: list[Any] = []
 
@@ -52,6 +63,10 @@ def in_thread(fn: Any, *args: Any) -> Any:
     worker.start()
     while worker.is_alive():
         worker.join(0.05)
+        if deadline is not None and at_deadline is not None \
+                and time.perf_counter() >= deadline:
+            at_deadline()
+            deadline = None
     ok, value = box[0]
     if not ok:
         raise value
