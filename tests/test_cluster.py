@@ -317,3 +317,18 @@ def test_a_raise_reaches_tasks_running_on_the_cluster(cluster: Cluster) -> None:
         bounds.close()
     finally:
         executor.close()
+
+
+def test_a_connect4_time_limit_stops_the_cluster_s_probes(cluster: Cluster) -> None:
+    """``connect4 --timeout`` on the cluster: exit 3 soon after the limit, with a range
+    of scores that holds the empty board's +1 (Allis; Pons' score of a win with the
+    first player's 21st stone)."""
+    case = Case("parallel_backtrack.games", ("connect4", "", "--timeout", "1", "--json"),
+                "score")
+    started = time.monotonic()
+    code, out, err = finish(run_case(case, cluster.address))
+    assert code == 3, err[-500:]
+    report = json.loads(out)
+    assert report["score"] is None and report["stop_reason"] == "timeout"
+    assert report["score_low"] <= 1 <= report["score_high"] and report["workers"] == 2
+    assert report["seconds"] < 3.0 and time.monotonic() - started < 60
