@@ -99,3 +99,16 @@ def test_the_command_line_prints_the_range_and_exits_3(workers: str) -> None:
                           cwd=ROOT, timeout=100)
     assert text.returncode == 0 and "score +10 for the player to move" in text.stdout
     assert "best: 5" in text.stdout
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_progress_bar_shows_the_range_narrowing(workers: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "parallel_backtrack.games", "connect4",
+                           "4453222", "--progress", "--workers", workers],
+                          capture_output=True, text=True, cwd=ROOT, timeout=100)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert "score +10 for the player to move" in done.stdout  # the answer as without it
+    shown = [line for line in done.stderr.replace("\r", "\n").splitlines()
+             if "score in [" in line]
+    assert shown and "score in [+10, +10]" in shown[-1], done.stderr[-500:]

@@ -5,8 +5,8 @@ Glossary
 --------
 unused option
     An engine option a games search cannot honour (Young Brothers Wait has no node
-    budgets or progress bar, and only ``connect4``, whose null-window probes leave a
-    range of scores, a time limit): given, it is a usage error naming it, never
+    budgets; only ``connect4``, whose null-window probes leave a range of scores, has
+    a time limit and a progress bar): given, it is a usage error naming it, never
     silently ignored.
 
 pool
@@ -14,8 +14,7 @@ pool
     ``--scheduler-address`` (malformed, unreachable) or ``--backend dask``
     without the extra is a usage error (2), not a fault in the search.
 
-Example: ``refuse_unused(args, prog, "connect4", takes=("--timeout",))`` returns 2 for
-``--progress``.
+Example: ``refuse_unused(args, prog, "random")`` returns 2 for ``--timeout 5``.
 """
 
 from __future__ import annotations

@@ -83,11 +83,13 @@ class ProbeTimeout(Exception):
 def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Executor,
                 limits: tuple[int, int], point: Callable[[int, int], int],
                 at_once: int = 1, tally: ProbeTally | None = None,
-                deadline: float | None = None) -> int:
+                deadline: float | None = None,
+                on_answer: Callable[[int, int], None] | None = None) -> int:
     """The score in ``limits`` by null-window probes, up to ``at_once`` at a time;
     ``start(m, final)``: a Young Brothers Wait run started in the window ``(m, m + 1)``
     (``final``: see the glossary).  ``deadline`` (``time.perf_counter()``): past it,
-    the running probes are stopped and ``ProbeTimeout`` gives the range left."""
+    the running probes are stopped and ``ProbeTimeout`` gives the range left.
+    ``on_answer(low, high)``: the range before the first probe and after each answer."""
     if isinstance(at_once, bool) or not isinstance(at_once, int) or at_once < 1:
         raise ValueError(f"at_once must be a positive integer, got {at_once!r}")
     low, high = limits
@@ -97,6 +99,8 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
     def occupied() -> int:
         return sum(len(search.futures) for search in running.values())
 
+    if on_answer is not None:
+        on_answer(low, high)
     try:
         while low < high:
             if deadline is not None and time.perf_counter() >= deadline:
@@ -118,6 +122,8 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
                 continue
             for m in finished:
                 low, high = _answered(running.pop(m), m, low, high, tally)
+            if on_answer is not None:
+                on_answer(low, high)
             for m in [m for m in running if not low <= m < high]:
                 moot = running.pop(m)
                 moot.close(stop=True)

@@ -18,6 +18,9 @@ weak
 time limit
     ``--timeout``: with MOVES, the probes stop at the deadline and the range of
     scores they left is printed (exit 3); see ``limited``.
+progress
+    ``--progress`` (default: when stderr is a terminal), with MOVES: a bar that fills
+    as the probes narrow the range of scores, the range beside it.
 
 Example: ``connect4 44`` prints the score of the position after two stones in
 the centre column and the score of each move there.
@@ -92,11 +95,13 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     if (args.moves is None) == (args.file is None):
         return _cli.usage_error(prog, "give either MOVES or --file FILE (not both)")
-    refused = cli_options.refuse_unused(args, prog, "connect4", takes=("--timeout",))
+    refused = cli_options.refuse_unused(args, prog, "connect4",
+                                        takes=("--timeout", "--progress"))
     if refused is not None:
         return refused
-    if args.timeout is not None and args.file is not None:
-        return _cli.usage_error(prog, "--timeout limits one position: give MOVES, not --file")
+    if args.file is not None and (args.timeout is not None or args.progress):
+        flag = "--timeout limits" if args.timeout is not None else "--progress follows"
+        return _cli.usage_error(prog, f"{flag} one position: give MOVES, not --file")
     try:
         board = Board(args.width, args.height)
     except ValueError as error:
@@ -167,20 +172,33 @@ def solve_and_analyze(args: argparse.Namespace, board: Board, position: Position
                       pool: Executor | None) -> Found:
     """The score and the score of each move: the move scores are searched on the table
     the solve filled (with a pool: the run's shared table).  With ``--timeout`` both
-    stop at the deadline (``limited``)."""
-    from .limited import analyze_until, solve_until
+    stop at the deadline (``limited``); with a progress bar the probes show on it."""
     from .solver import Solver
 
     Solver.warm()  # load the compiled kernels before the clock starts
+    bar = ScoreBar.wanted(args.progress)
+    try:
+        return _solve_and_analyze(args, board, position, pool, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
+                       pool: Executor | None, bar: ScoreBar | None) -> Found:
+    from .limited import analyze_until, solve_until
+    from .solver import Solver
+
     start = time.perf_counter()
     deadline = None if args.timeout is None else start + args.timeout
+    on_probe = None if bar is None else bar.update
     if pool is None:
         solver = Solver(board, args.tt_mb)
-        if deadline is None:
+        if deadline is None and bar is None:
             score, nodes = solver.solve(position, args.weak)
             return Found(score, score, nodes, time.perf_counter() - start,
                          solver.analyze(position, args.weak), True)
-        limited = solve_until(solver, position, args.weak, deadline)
+        limited = solve_until(solver, position, args.weak, deadline, on_probe)
         seconds = time.perf_counter() - start
         moves, complete = ({}, False) if not limited.complete else \
             analyze_until(solver, position, args.weak, deadline)
@@ -191,13 +209,43 @@ def solve_and_analyze(args: argparse.Namespace, board: Board, position: Position
     with pool_for_run(pool, owned=True), \
             ParallelSolver(board, executor=pool, tt_mb=args.tt_mb,
                            split_depth=args.split_depth, helpers=not args.no_helpers) as run:
-        solved = run.solve(position, args.weak, deadline)
+        solved = run.solve(position, args.weak, deadline, on_probe)
         if deadline is None:
             moves, complete = run.analyze(position, args.weak), True
         else:
             moves, complete = ({}, False) if not solved.complete else \
                 run.analyze_until(position, args.weak, deadline)
         return Found(solved.low, solved.high, solved.nodes, solved.seconds, moves, complete)
+
+
+# The scores excluded so far of all the range allows, the time, the range left.
+BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {elapsed} {postfix}"
+
+
+class ScoreBar:
+    """A tqdm bar on stderr over the range of scores the probes have not excluded: it
+    fills as the range narrows to one score."""
+
+    def __init__(self) -> None:
+        self._bar: Any = None
+
+    @staticmethod
+    def wanted(progress: bool | None) -> ScoreBar | None:
+        """A bar when asked, or (None) when stderr is a terminal."""
+        return ScoreBar() if (sys.stderr.isatty() if progress is None else progress) else None
+
+    def update(self, low: int, high: int) -> None:
+        if self._bar is None:
+            from tqdm import tqdm  # type: ignore[import-untyped]
+
+            self._bar = tqdm(desc="probes", file=sys.stderr, leave=False,
+                             total=high - low + 1, bar_format=BAR_FORMAT)
+        self._bar.update(self._bar.total - (high - low + 1) - self._bar.n)
+        self._bar.set_postfix_str(f"score in [{low:+d}, {high:+d}]")
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
 
 
 def _pool(args: argparse.Namespace, prog: str) -> Executor | None | int:

@@ -26,6 +26,7 @@ Example: ``solve_until(Solver(Board()), Board().parse("4453"), False, None)`` gi
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,21 +48,23 @@ class Limited:
     complete: bool
 
 
-def solve_until(solver: Solver, position: Position, weak: bool,
-                deadline: float | None) -> Limited:
+def solve_until(solver: Solver, position: Position, weak: bool, deadline: float | None,
+                on_probe: Callable[[int, int], None] | None = None) -> Limited:
     """The solve's probes until ``deadline`` (None: to the end), in a thread that a
-    Ctrl-C does not wait for (see ``solver.in_thread``)."""
+    Ctrl-C does not wait for (see ``solver.in_thread``); ``on_probe(low, high)``: the
+    range before the first probe and after each one answered (from that thread)."""
     watch = np.full(1, -UNBOUNDED, np.int64)  # slot 0: closed (raised) at the deadline
 
     def close() -> None:
         watch[0] = UNBOUNDED
 
-    found: Limited = in_thread(_probes, solver, position, weak, watch, deadline=deadline,
-                               at_deadline=close)
+    found: Limited = in_thread(_probes, solver, position, weak, watch, on_probe,
+                               deadline=deadline, at_deadline=close)
     return found
 
 
-def _probes(solver: Solver, position: Position, weak: bool, watch: np.ndarray) -> Limited:
+def _probes(solver: Solver, position: Position, weak: bool, watch: np.ndarray,
+            on_probe: Callable[[int, int], None] | None) -> Limited:
     board = solver.board
     if position.moves >= board.cells:
         return Limited(0, 0, 0, True)
@@ -72,6 +75,8 @@ def _probes(solver: Solver, position: Position, weak: bool, watch: np.ndarray) -
     low, high = (-1, 1) if weak else (loss_score(board.cells, position.moves),
                                       win_score(board.cells, position.moves))
     slots, signs, nodes = np.zeros(1, np.int64), np.ones(1, np.int64), 0
+    if on_probe is not None:
+        on_probe(low, high)
     while low < high:
         med = probe_point(low, high)
         value, spent, stopped = solver.window(position, med, med + 1,
@@ -83,6 +88,8 @@ def _probes(solver: Solver, position: Position, weak: bool, watch: np.ndarray) -
             high = value
         else:
             low = value
+        if on_probe is not None:
+            on_probe(low, high)
     if weak:
         low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
     return Limited(low, high, nodes, low == high)

@@ -33,6 +33,7 @@ import os
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
@@ -240,11 +241,12 @@ class ParallelSolver:
     def __exit__(self, *exc: Any) -> None:
         self._stack.__exit__(*exc)
 
-    def solve(self, position: Position, weak: bool = False,
-              deadline: float | None = None) -> ParallelSolve:
+    def solve(self, position: Position, weak: bool = False, deadline: float | None = None,
+              on_probe: Callable[[int, int], None] | None = None) -> ParallelSolve:
         """The exact (or ``weak``) score with every probe split over the workers;
         past ``deadline`` (``time.perf_counter()``) the probes stop, and the result is
-        the range of scores left (``complete`` False, ``score`` its low end)."""
+        the range of scores left (``complete`` False, ``score`` its low end).
+        ``on_probe(low, high)``: the range after each probe answered."""
         start, game = time.perf_counter(), self.game
         if game.is_terminal(position):
             value = game.utility(position, position.moves % 2)
@@ -255,7 +257,7 @@ class ParallelSolver:
         counts = [0, 0, 0, 0]  # nodes, tasks, probes, twins
         try:
             low = high = self._probes(position, (-1, 1) if weak else (low, high), counts,
-                                      deadline)
+                                      deadline, on_probe)
         except ProbeTimeout as left:
             low, high = left.low, left.high
         if weak:
@@ -275,8 +277,9 @@ class ParallelSolver:
         were (``limited.analyze_until``)."""
         return analyze_until(worker_solver(self.game), position, weak, deadline)
 
-    def _probes(self, position: Position, limits: tuple[int, int],
-                counts: list[int], deadline: float | None = None) -> int:
+    def _probes(self, position: Position, limits: tuple[int, int], counts: list[int],
+                deadline: float | None = None,
+                on_probe: Callable[[int, int], None] | None = None) -> int:
         """Pons' null-window probes, each split over the workers, ``probes`` at once
         (``games.probes``: the eldest is the sequential solve's)."""
 
@@ -299,7 +302,7 @@ class ParallelSolver:
         tally = ProbeTally()
         try:
             return probe_range(start, self.executor, limits, probe_point, at_once, tally,
-                               deadline)
+                               deadline, on_probe)
         finally:
             counts[:] = [tally.nodes, tally.tasks, tally.probes, tally.twins]
 
