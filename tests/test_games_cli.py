@@ -88,7 +88,9 @@ def _kernel_thread_up(pid: int) -> bool:
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("argv", [["random", "-b", "10", "-d", "12", "--workers", "2"],
-                                  ["connect4", ""]])
+                                  ["connect4", ""],
+                                  # the probes from Python, the bar's thread beside them
+                                  ["connect4", "", "--progress", "--timeout", "60"]])
 def test_ctrl_c_stops_with_130(argv):
     # one thread until the kernel's (no BLAS threads): see _kernel_thread_up
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1",
