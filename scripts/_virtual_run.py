@@ -15,6 +15,7 @@ real dispatch costs.  Speedup is the P = 1 clock over the P clock.
 Example::
 
     python scripts/_virtual_run.py nqueens 17 --workers 1 16 64
+    python scripts/_virtual_run.py nqueens 17 --workers 1 64 --dispatch 1e-4
     python scripts/_virtual_run.py sudoku FILE --index 2 --remove 3 --workers 1 64
 """
 
@@ -54,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 64])
     parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--per-worker", type=int, default=None)
+    parser.add_argument("--dispatch", type=float, default=0.0, metavar="SECONDS",
+                        help="parent seconds a task beyond pickling, for a real pool's own "
+                        "cost (scripts/bench_pool_cost.py measures it; default 0)")
     args = parser.parse_args(argv)
     from parallel_backtrack.engine import VirtualExecutor, count
 
@@ -63,12 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     rows, serial, serial_warm = [], None, None
     for workers in sorted(set(args.workers) | {1}):
         replay: dict = {}
-        executor = VirtualExecutor(workers, replay=replay)
+        executor = VirtualExecutor(workers, replay=replay, dispatch=args.dispatch)
         report = count(space, executor=executor, budget=args.budget,
                        per_worker=args.per_worker)
         # The same run again with every task it repeats replayed: the parent's time
         # measured with its caches warm (see VirtualExecutor's glossary).
-        warm = VirtualExecutor(workers, replay=replay)
+        warm = VirtualExecutor(workers, replay=replay, dispatch=args.dispatch)
         again = count(space, executor=warm, budget=args.budget, per_worker=args.per_worker)
         if again.count != report.count:
             raise SystemExit(f"the replayed run counted {again.count}, not {report.count}")
