@@ -94,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-flight", type=int, default=4,
                         help="tasks in flight at a time (4: two per worker, as the engine)")
     parser.add_argument("--backends", nargs="+", default=["loky", "fork", "virtual"])
+    parser.add_argument("--json", type=Path, default=RESULTS / "bench_pool_cost.json",
+                        help="the JSON file (default results/bench_pool_cost.json; the CSV "
+                        "beside it)")
     args = parser.parse_args(argv)
     rows = [measure(backend, args.tasks, args.rounds, args.in_flight)
             for backend in args.backends]
@@ -103,9 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         charged = "" if row["charged_us"] is None else f"{row['charged_us']:.0f}"
         print(f"| {row['backend']} | {row['parent_cpu_us']:.0f} | {row['wall_us']:.0f} | "
               f"{charged} |")
-    write_csv(RESULTS / "bench_pool_cost.csv", rows)
-    write_json(RESULTS / "bench_pool_cost.json", {"machine": machine(), "rows": rows})
-    print(f"wrote {RESULTS / 'bench_pool_cost.json'}")
+    write_csv(args.json.with_suffix(".csv"), rows)
+    write_json(args.json, {"machine": machine(), "rows": rows})
+    print(f"wrote {args.json}")
     return 0
 
 

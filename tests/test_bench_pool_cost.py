@@ -16,12 +16,14 @@ from parallel_backtrack.nqueens.space import QueensSpace
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_script_reports_each_pool_and_the_virtual_charge() -> None:
+def test_the_script_reports_each_pool_and_the_virtual_charge(tmp_path: Path) -> None:
+    out = tmp_path / "cost.json"
     done = subprocess.run([sys.executable, "scripts/bench_pool_cost.py", "--backends",
-                           "fork", "virtual", "--tasks", "60", "--rounds", "1"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+                           "fork", "virtual", "--tasks", "60", "--rounds", "1", "--json",
+                           str(out)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr[-500:]
-    rows = json.loads((ROOT / "results" / "bench_pool_cost.json").read_text())["rows"]
+    rows = json.loads(out.read_text())["rows"]
+    assert out.with_suffix(".csv").exists()
     assert [row["backend"] for row in rows] == ["fork", "virtual"]
     assert all(row["parent_cpu_us"] > 0 and row["wall_us"] > 0 for row in rows)
     assert rows[0]["charged_us"] is None and rows[1]["charged_us"] > 0
