@@ -264,7 +264,7 @@ def simulate(branching: int, depth: int, seed: int, split: int,
     an upper bound of a real task, which narrows its window at its next look); one
     dropped after a cut stops in virtual time as a real one does at its next look
     (``VirtualExecutor.cancel``).  ``virtual``: the pool's options (``stop_after``,
-    ``renew``)."""
+    ``renew``, ``dispatch``)."""
     from parallel_backtrack.engine import VirtualExecutor
 
     game, rows, base = RandomTree(branching, depth, seed), [], None
@@ -373,6 +373,9 @@ def main() -> int:
     parser.add_argument("--no-renew", action="store_true",
                         help="simulated: a task whose window narrowed while it ran "
                              "keeps the time it took with the window it was sent with")
+    parser.add_argument("--dispatch", type=float, default=0.0, metavar="SECONDS",
+                        help="simulated: parent seconds a task beyond pickling, for a real "
+                             "pool's own cost (scripts/bench_pool_cost.py; default 0)")
     args = parser.parse_args()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     if args.write_tree:
@@ -390,7 +393,8 @@ def main() -> int:
         return 1 if any(row["mismatches"] for row in checked) else 0
     if args.simulate or args.simulate_c4:
         sizes = tuple(int(p) for p in args.workers.split(","))
-        virtual = {"stop_after": args.stop_after, "renew": not args.no_renew}
+        virtual = {"stop_after": args.stop_after, "renew": not args.no_renew,
+                   "dispatch": args.dispatch}
         if args.simulate_c4:
             moves, split, *probes = args.simulate_c4.split(",")
             rows = simulate_c4(moves, int(split), sizes,

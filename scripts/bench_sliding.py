@@ -268,10 +268,12 @@ def astar_section(heuristic: str = "auto") -> dict[str, Any]:
     return {"heuristic": heuristic, "total_s": total, "peak_rss_mb": peak, "rows": rows}
 
 
-def simulate_section(ids: list[int], workers_list: list[int]) -> dict[str, Any]:
+def simulate_section(ids: list[int], workers_list: list[int],
+                     dispatch: float = 0.0) -> dict[str, Any]:
     """The real scheduler on ``VirtualExecutor(P)``; P = 1 is the sequential search (one
     process, no pool, timed by the virtual clock's timer: this thread's CPU time), so the
-    speedup counts everything the parent does."""
+    speedup counts everything the parent does.  ``dispatch``: the parent's seconds a task
+    beyond pickling (a real pool's own cost, ``scripts/bench_pool_cost.py``)."""
     from parallel_backtrack.engine import VirtualExecutor
 
     rows = {r[0]: r for r in korf_rows()}
@@ -287,7 +289,7 @@ def simulate_section(ids: list[int], workers_list: list[int]) -> dict[str, Any]:
         clock = parent = 0.0
         tasks = nodes = 0
         for number in ids:
-            pool = VirtualExecutor(workers)
+            pool = VirtualExecutor(workers, dispatch=dispatch)
             began = time.thread_time()  # the virtual clock's timer: CPU time, not the wall
             result = solve(boards[number], "manhattan", workers=workers,
                            executor=pool if workers > 1 else None)
@@ -336,6 +338,9 @@ def main() -> None:
                         help="speedup with the last iteration completed (equal node counts)")
     parser.add_argument("--simulate-instances", default="4,50,40")
     parser.add_argument("--simulate-workers", default="1,2,4,8,16,32,64,256")
+    parser.add_argument("--simulate-dispatch", type=float, default=0.0, metavar="SECONDS",
+                        help="simulate: parent seconds a task beyond pickling, for a real "
+                        "pool's own cost (scripts/bench_pool_cost.py; default 0)")
     parser.add_argument("--speedup-orders", default="tree",
                         help="task orders to time, comma-separated: tree (the sequential "
                         "order, default), size (largest first)")
@@ -371,7 +376,7 @@ def main() -> None:
     if "simulate" in wanted:
         results["simulate"] = simulate_section(
             [int(i) for i in args.simulate_instances.split(",")],
-            [int(p) for p in args.simulate_workers.split(",")])
+            [int(p) for p in args.simulate_workers.split(",")], args.simulate_dispatch)
     if "memory" in wanted:
         results["memory"] = memory_section()
     results["machine"]["load_after"] = os.getloadavg()
