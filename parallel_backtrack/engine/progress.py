@@ -48,8 +48,11 @@ class ProgressBar:
             self._bar.close()
 
 
+def wanted(progress: bool | None) -> bool:
+    """A bar when asked, or (None) when stderr is a terminal."""
+    return sys.stderr.isatty() if progress is None else progress
+
+
 def progress_bar(progress: bool | None) -> ProgressBar | None:
     """A bar when asked, or (None) when stderr is a terminal; else no bar."""
-    if progress is None:
-        progress = sys.stderr.isatty()
-    return ProgressBar() if progress else None
+    return ProgressBar() if wanted(progress) else None

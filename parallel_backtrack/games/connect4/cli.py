@@ -232,7 +232,9 @@ class ScoreBar:
     @staticmethod
     def wanted(progress: bool | None) -> ScoreBar | None:
         """A bar when asked, or (None) when stderr is a terminal."""
-        return ScoreBar() if (sys.stderr.isatty() if progress is None else progress) else None
+        from ...engine.progress import wanted
+
+        return ScoreBar() if wanted(progress) else None
 
     def update(self, low: int, high: int) -> None:
         if self._bar is None:

@@ -20,7 +20,7 @@ move scores
     the deadline; the columns not reached are left out.
 
 Example: ``solve_until(Solver(Board()), Board().parse("4453"), False, None)`` gives
-``Limited(low, high, nodes, True)`` with ``low == high`` the score.
+``Limited(low, high, nodes)`` with ``low == high`` the score.
 """
 
 from __future__ import annotations
@@ -35,17 +35,21 @@ from ...engine.window import UNBOUNDED
 from .board import Position
 from .kernel.scores import loss_score, win_score
 from .kernel.search import U64, can_win_next, probe_point
-from .solver import Solver, in_thread
+from .solver import Solver, in_thread, move_scores
 
 
 @dataclass(frozen=True)
 class Limited:
-    """The range of scores left, the nodes searched, and whether it is one score."""
+    """The range of scores left and the nodes searched."""
 
     low: int
     high: int
     nodes: int
-    complete: bool
+
+    @property
+    def complete(self) -> bool:
+        """The range is one score."""
+        return self.low == self.high
 
 
 def solve_until(solver: Solver, position: Position, weak: bool, deadline: float | None,
@@ -67,11 +71,11 @@ def _probes(solver: Solver, position: Position, weak: bool, watch: np.ndarray,
             on_probe: Callable[[int, int], None] | None) -> Limited:
     board = solver.board
     if position.moves >= board.cells:
-        return Limited(0, 0, 0, True)
+        return Limited(0, 0, 0)
     if can_win_next(U64(position.current), U64(position.mask), board.height,
                     U64(board.bottom), U64(board.full)):
         score = 1 if weak else win_score(board.cells, position.moves)
-        return Limited(score, score, 0, True)
+        return Limited(score, score, 0)
     low, high = (-1, 1) if weak else (loss_score(board.cells, position.moves),
                                       win_score(board.cells, position.moves))
     slots, signs, nodes = np.zeros(1, np.int64), np.ones(1, np.int64), 0
@@ -92,25 +96,18 @@ def _probes(solver: Solver, position: Position, weak: bool, watch: np.ndarray,
             on_probe(low, high)
     if weak:
         low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
-    return Limited(low, high, nodes, low == high)
+    return Limited(low, high, nodes)
 
 
 def analyze_until(solver: Solver, position: Position, weak: bool,
                   deadline: float | None) -> tuple[dict[int, int], bool]:
     """The score of each playable column (1-based) solved before ``deadline``, and
     whether every column was."""
-    board, scores = solver.board, dict[int, int]()
-    for col in range(board.width):
-        if not board.can_play(position, col):
-            continue
+
+    def solved(after: Position) -> int | None:
         if deadline is not None and time.perf_counter() >= deadline:
-            return scores, False
-        after = board.play(position, col)
-        if board.last_mover_won(after):
-            scores[col + 1] = 1 if weak else win_score(board.cells, position.moves)
-            continue
+            return None
         found = solve_until(solver, after, weak, deadline)
-        if not found.complete:
-            return scores, False
-        scores[col + 1] = -found.low
-    return scores, True
+        return found.low if found.complete else None
+
+    return move_scores(solver.board, position, weak, solved)

@@ -208,11 +208,14 @@ class ParallelSolve:
     seconds: float
     workers: int
     twins: int = 0
-    # With a deadline: the range of scores left when it passed (``complete`` False),
-    # else both the score.
+    # The range of scores left: both the score, unless a deadline passed first.
     low: int = 0
     high: int = 0
-    complete: bool = True
+
+    @property
+    def complete(self) -> bool:
+        """The range is one score."""
+        return self.low == self.high
 
 
 class ParallelSolver:
@@ -264,7 +267,7 @@ class ParallelSolver:
             low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
         return ParallelSolve(low, counts[0], counts[1], counts[2],
                              time.perf_counter() - start, self.executor.workers, counts[3],
-                             low, high, low == high)
+                             low, high)
 
     def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
         """The score of every move, searched here on the table the solves filled
@@ -321,7 +324,8 @@ def parallel_solve(board: Board, position: Position, *, workers: int = 2,
     null-window probes at once (``games.probes``; None: by the pool's size)."""
     game = SplitGame(board, tt_mb)
     if game.is_terminal(position):  # no pool for a position decided at once
-        return ParallelSolve(game.utility(position, position.moves % 2), 1, 0, 0, 0.0, 1)
+        value = game.utility(position, position.moves % 2)
+        return ParallelSolve(value, 1, 0, 0, 0.0, 1, 0, value, value)
     with ParallelSolver(board, workers=workers, backend=backend, split_depth=split_depth,
                         tt_mb=tt_mb, helpers=helpers, probes=probes,
                         executor=executor) as solver:

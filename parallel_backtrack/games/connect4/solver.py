@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -41,15 +42,22 @@ def in_thread(fn: Any, *args: Any, deadline: float | None = None,
     reaches the main thread at once (the kernel, which holds no GIL, is left to die
     with the process).  ``at_deadline()`` is called once when ``time.perf_counter()``
     passes ``deadline`` (it tells the kernel to stop; the wait goes on until it has)."""
+    timer = None
+    if deadline is not None and at_deadline is not None:
+        timer = threading.Timer(max(0.0, deadline - time.perf_counter()), at_deadline)
+        timer.daemon = True
+        timer.start()
+    try:
+        return _waited(fn, *args)
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+def _waited(fn: Any, *args: Any) -> Any:
+    """``fn(*args)``: here in a thread other than the main one, else in a daemon thread
+    the main one waits for in short slices (see ``in_thread``)."""
     if threading.current_thread() is not threading.main_thread():
-        if deadline is not None and at_deadline is not None:
-            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), at_deadline)
-            timer.daemon = True
-            timer.start()
-            try:
-                return fn(*args)
-            finally:
-                timer.cancel()
         return fn(*args)
     box: list[Any] = []
 
@@ -63,10 +71,6 @@ def in_thread(fn: Any, *args: Any, deadline: float | None = None,
     worker.start()
     while worker.is_alive():
         worker.join(0.05)
-        if deadline is not None and at_deadline is not None \
-                and time.perf_counter() >= deadline:
-            at_deadline()
-            deadline = None
     ok, value = box[0]
     if not ok:
         raise value
@@ -167,13 +171,25 @@ class Solver:
 
     def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
         """The score of every playable column (1-based) for the player to move."""
-        board, scores = self.board, {}
-        for col in range(board.width):
-            if not board.can_play(position, col):
-                continue
-            after = board.play(position, col)
-            if board.last_mover_won(after):
-                scores[col + 1] = 1 if weak else win_score(board.cells, position.moves)
-            else:
-                scores[col + 1] = -self.solve(after, weak)[0]
-        return scores
+        return move_scores(self.board, position, weak,
+                           lambda after: self.solve(after, weak)[0])[0]
+
+
+def move_scores(board: Board, position: Position, weak: bool,
+                solved: Callable[[Position], int | None]) -> tuple[dict[int, int], bool]:
+    """The score of each playable column (1-based), in order, and whether every one
+    was scored: ``solved(after)`` gives the opponent's score after a move that does
+    not win at once, or None to stop there (the columns before it are kept)."""
+    scores: dict[int, int] = {}
+    for col in range(board.width):
+        if not board.can_play(position, col):
+            continue
+        after = board.play(position, col)
+        if board.last_mover_won(after):
+            scores[col + 1] = 1 if weak else win_score(board.cells, position.moves)
+            continue
+        theirs = solved(after)
+        if theirs is None:
+            return scores, False
+        scores[col + 1] = -theirs
+    return scores, True
