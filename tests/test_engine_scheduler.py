@@ -170,6 +170,9 @@ def test_tasks_get_the_whole_budget_while_much_is_pending_and_less_later(monkeyp
 
     monkeypatch.setattr(scheduler, "PROBE_BUDGETS", 0)
     monkeypatch.setattr(scheduler, "run_pickled", recording)
+    # Python tasks on threads share the parent's GIL: what the parent measures a task
+    # to cost would lift the tail's budget (``pending.feed``, tested on its own).
+    monkeypatch.setattr(pending, "FEED", 0)
     space = NoAdjacentOnes(22)
     report = count(space, workers=2, backend="threads", budget=800, per_worker=30)
     assert report.count == sequential_count(space).count

@@ -86,6 +86,8 @@ CUT_SECONDS = 0.003
 CUT_SECONDS_ASKED = 0.001
 CUT_LEAST = 4
 MAX_CRASHES = 3
+# The parent's cost per task counts (``pending.feed``) from this many tasks sent on.
+LEARN_TASKS = 16
 
 
 def _check_positive(name: str, value: int | float | None) -> None:
@@ -134,12 +136,15 @@ class Run:
         self.reduction: Reduction = kind(self.report, limit, self.wall_started)
         self.keep = self.reduction.keep
         self.pending = Pending(executor.workers, self.budget, not self.reduction.ordered,
-                               self.report, max_roots=MAX_PENDING)
+                               self.report, max_roots=MAX_PENDING, fixed=budget is not None)
         self.inflight: dict[Any, Work] = {}
         self.tail = tail_for(executor)  # tail tasks that may be asked for their rest
         # Its tasks' hook looks at the ask inside the kernel (``count_many``).
         self.watched = self.mode == "count" and hooks.offers(space, "count_many")
         self.crashes = 0
+        # The parent's own seconds in the loop (not its waits) and the tasks it sent:
+        # the cost per task that ``pending.feed`` packs against.
+        self.parent_seconds, self.sent = 0.0, 0
         # The tasks in flight when a crash last counted: on a pool that loses only the
         # tasks of a dead worker (Dask), those are lost with it, not crashes of their own.
         self.lost_with: set[Any] = set()
@@ -255,7 +260,8 @@ class Run:
             return
         self.crashes = 0
         if work.parent == -1:
-            self.pending.measure(len(work.roots) - result.untouched, result.nodes)
+            begun = len(work.roots) - result.untouched
+            self.pending.measure(begun, result.nodes, result.seconds, sum(work.sizes[:begun]))
         self.report.record_task(result.seconds, result.worker, result.nodes, work.parent,
                                 result.started_at, ".".join(map(str, work.key)))
         self.report.setup_seconds += result.setup_seconds
@@ -330,6 +336,7 @@ class Run:
             arguments = (self.handle, work.roots, self.mode, budget, self.keep,
                          self.seconds, stop)
             future = _submit(self.executor, arguments)
+            self.sent += 1
             if not self.executor.runs_inline:  # inline, "submitting" is the task
                 self.report.dispatch_seconds += time.perf_counter() - started
             self.inflight[future] = work
@@ -361,6 +368,13 @@ class Run:
             return None
         return _call(self.executor, (*arguments[:3], nodes, *arguments[4:]))
 
+    def _learn(self, seconds: float) -> None:
+        """Add ``seconds`` of the parent's own time to what tasks cost it (``feed``),
+        once ``LEARN_TASKS`` have gone out."""
+        self.parent_seconds += seconds
+        if self.sent >= LEARN_TASKS and not self.executor.runs_inline:
+            self.pending.task_cost = self.parent_seconds / self.sent
+
     def _tick(self) -> None:
         if self.bar is not None:
             self.bar.update(self.report.tasks, len(self.pending) + len(self.inflight),
@@ -381,11 +395,16 @@ class Run:
             while (self.pending or self.inflight) and not self._done():
                 if self._out_of_time():
                     break
+                began = self.executor.now()
                 self._fill()
                 self._ask_back()
-                for future in self.executor.wait_any(self.inflight, timeout=self._wait()):
+                waits = self.executor.now()
+                ended = self.executor.wait_any(self.inflight, timeout=self._wait())
+                resumed = self.executor.now()
+                for future in ended:
                     self._collect(future)
                 self._tick()
+                self._learn(waits - began + self.executor.now() - resumed)
                 yield from self._releasable()
         except GeneratorExit:
             self._finish(started, kill=False, reason="closed")
