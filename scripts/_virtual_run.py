@@ -16,6 +16,7 @@ Example::
 
     python scripts/_virtual_run.py nqueens 17 --workers 1 16 64
     python scripts/_virtual_run.py nqueens 17 --workers 1 64 --dispatch 1e-4
+    python scripts/_virtual_run.py nqueens 17 --workers 1 64 --dispatch 1e-4 --feed 0
     python scripts/_virtual_run.py sudoku FILE --index 2 --remove 3 --workers 1 64
 """
 
@@ -58,8 +59,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dispatch", type=float, default=0.0, metavar="SECONDS",
                         help="parent seconds a task beyond pickling, for a real pool's own "
                         "cost (scripts/bench_pool_cost.py measures it; default 0)")
+    parser.add_argument("--feed", type=float, default=None, metavar="F",
+                        help="tasks carry at least F x workers x the parent's measured cost "
+                        "per task of work (engine.pending.FEED; 0: off, as before it "
+                        "existed)")
     args = parser.parse_args(argv)
-    from parallel_backtrack.engine import VirtualExecutor, count
+    from parallel_backtrack.engine import VirtualExecutor, count, pending
+
+    if args.feed is not None:
+        pending.FEED = args.feed
 
     space = build_space(args)
     count(space, executor=VirtualExecutor(1), budget=10**9)  # load the kernels first

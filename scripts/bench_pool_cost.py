@@ -16,9 +16,11 @@ parent cpu us
 charged us
     The virtual pool: its parent's seconds per task as it charges them.
 
-Writes ``results/bench_pool_cost.csv`` and ``.json``.  Example::
+Writes ``results/bench_pool_cost.csv`` and ``.json``.  Examples (the second against
+a running cluster: ``dask scheduler``, ``dask worker ADDRESS --nworkers 2``)::
 
     python scripts/bench_pool_cost.py --tasks 3000 --rounds 3
+    python scripts/bench_pool_cost.py --backends dask --scheduler-address tcp://127.0.0.1:8786
 """
 
 from __future__ import annotations
@@ -66,10 +68,13 @@ def one_round(executor: Any, tasks: int, in_flight: int) -> tuple[float, float]:
     return (parent_cpu() - started_cpu) / tasks, (time.perf_counter() - started) / tasks
 
 
-def measure(backend: str, tasks: int, rounds: int, in_flight: int) -> dict[str, Any]:
+def measure(backend: str, tasks: int, rounds: int, in_flight: int,
+            address: str | None = None) -> dict[str, Any]:
     from parallel_backtrack.engine import VirtualExecutor, make_executor
 
-    executor = VirtualExecutor(2) if backend == "virtual" else make_executor(2, backend)
+    options = {"address": address} if backend == "dask" and address else {}
+    executor = (VirtualExecutor(2) if backend == "virtual"
+                else make_executor(2, backend, **options))
     try:
         one_round(executor, 200, in_flight)  # start the workers, warm the paths
         charged_before = (executor.parent, executor.tasks) if backend == "virtual" else None
@@ -94,11 +99,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-flight", type=int, default=4,
                         help="tasks in flight at a time (4: two per worker, as the engine)")
     parser.add_argument("--backends", nargs="+", default=["loky", "fork", "virtual"])
+    parser.add_argument("--scheduler-address", default=None, metavar="ADDRESS",
+                        help="the dask backend on this running cluster (default: a private "
+                        "LocalCluster, its scheduler in this process)")
     parser.add_argument("--json", type=Path, default=RESULTS / "bench_pool_cost.json",
                         help="the JSON file (default results/bench_pool_cost.json; the CSV "
                         "beside it)")
     args = parser.parse_args(argv)
-    rows = [measure(backend, args.tasks, args.rounds, args.in_flight)
+    rows = [measure(backend, args.tasks, args.rounds, args.in_flight, args.scheduler_address)
             for backend in args.backends]
     print("| pool | parent CPU us a task | wall us a task | charged us a task |\n"
           "|---|---|---|---|")
