@@ -267,9 +267,10 @@ def print_stats(report: SearchReport, out: TextIO) -> None:
     for stats in report.worker_stats():
         print(f"{stats.worker:<24} {stats.tasks:>6} {stats.busy_seconds:>9.3f} "
               f"{stats.idle_seconds:>9.3f} {100 * stats.node_share:>7.1f}%", file=out)
+    cost = f" ({1e3 * report.task_cost:.2f} ms a task in all)" if report.task_cost else ""
     print(f"frontier {report.frontier} subtrees (depth {report.split_depth}), "
           f"peak pending {report.peak_pending}, parent dispatch "
-          f"{report.dispatch_seconds + report.collect_seconds:.3f} s, worker setup "
+          f"{report.dispatch_seconds + report.collect_seconds:.3f} s{cost}, worker setup "
           f"{report.setup_seconds:.3f} s, pool restarts {report.restarts}", file=out)
 
 

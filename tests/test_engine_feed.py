@@ -73,15 +73,17 @@ def test_the_budget_rises_to_feed_the_workers_unless_the_caller_fixed_it():
 
 @pytest.mark.timeout(120)
 def test_a_pool_that_costs_a_millisecond_a_task_gets_fewer_longer_tasks(monkeypatch):
-    space = QueensSpace(ImmutableQueenLocations(14))
-    count(space, executor=VirtualExecutor(1), budget=10**9)  # the kernel loaded
+    space = QueensSpace(ImmutableQueenLocations(15))
+    # The kernel loaded and the parent's cut warm: the cut stops at 3 ms, and a cold
+    # one makes a third of the subtrees.
+    count(space, executor=VirtualExecutor(64))
     runs = {}
     for feed in (0, pending.FEED):
         monkeypatch.setattr(pending, "FEED", feed)
         executor = VirtualExecutor(64, dispatch=1e-3)
         runs[feed] = (count(space, executor=executor), executor.clock)
-    (plain, plain_clock), (fed, fed_clock) = runs[0], runs[pending.FEED]
-    assert plain.count == fed.count == 365_596  # 14 queens (OEIS A000170)
+    (plain, plain_clock), (fed, fed_clock) = runs[0], runs[feed]
+    assert plain.count == fed.count == 2_279_184  # 15 queens (OEIS A000170)
     assert fed.tasks < plain.tasks / 2
     assert fed_clock < plain_clock / 2
 
@@ -93,3 +95,11 @@ def test_a_budget_the_caller_gives_bounds_every_task_however_dear_the_pool():
     assert report.count == sequential_count(space).count
     assert max(n for n, w in zip(report.task_nodes, report.task_workers)
                if w != "parent") <= 300
+
+
+def test_the_report_gives_what_a_task_cost_the_parent():
+    space = SubsetSum(tuple(range(1, 16)), 40)
+    dear = count(space, executor=VirtualExecutor(8, dispatch=1e-3), budget=200)
+    assert dear.tasks > 16 and dear.as_dict()["task_cost"] == round(dear.task_cost, 7)
+    assert 1e-3 <= dear.task_cost < 1e-3 + 0.05  # the pool's own cost, and some Python
+    assert count(space, workers=1).task_cost == 0.0  # no pool: nothing sent

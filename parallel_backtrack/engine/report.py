@@ -22,6 +22,10 @@ budget / budget_seconds
 dispatch_seconds / collect_seconds
     Parent time spent submitting tasks / taking their results in: the serial
     part of a run, which bounds how many workers one parent can feed.
+task_cost
+    The parent's own seconds per task sent (its loop, less its waits), measured on
+    the pool's clock: tasks keep P workers busy only while they last P times this
+    (``pending`` sizes them so; 0.0: no task went to a pool).
 setup_seconds
     Worker time spent loading the space and warming its compiled kernels, once
     per worker process (not part of any task's seconds).
@@ -88,6 +92,7 @@ class SearchReport:
     budget_seconds: float | None = None
     dispatch_seconds: float = 0.0
     collect_seconds: float = 0.0
+    task_cost: float = 0.0
     setup_seconds: float = 0.0
     peak_pending: int = 0
     restarts: int = 0
@@ -144,6 +149,7 @@ class SearchReport:
             "budget_seconds": self.budget_seconds,
             "dispatch_seconds": round(self.dispatch_seconds, 6),
             "collect_seconds": round(self.collect_seconds, 6),
+            "task_cost": round(self.task_cost, 7),
             "setup_seconds": round(self.setup_seconds, 6),
             "peak_pending": self.peak_pending,
             "restarts": self.restarts,

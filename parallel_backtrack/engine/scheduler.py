@@ -372,8 +372,10 @@ class Run:
         """Add ``seconds`` of the parent's own time to what tasks cost it (``feed``),
         once ``LEARN_TASKS`` have gone out."""
         self.parent_seconds += seconds
-        if self.sent >= LEARN_TASKS and not self.executor.runs_inline:
-            self.pending.task_cost = self.parent_seconds / self.sent
+        if self.sent and not self.executor.runs_inline:
+            self.report.task_cost = self.parent_seconds / self.sent
+            if self.sent >= LEARN_TASKS:
+                self.pending.task_cost = self.report.task_cost
 
     def _tick(self) -> None:
         if self.bar is not None:
