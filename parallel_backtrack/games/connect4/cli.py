@@ -32,6 +32,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -41,6 +42,8 @@ from .. import cli_options
 
 if TYPE_CHECKING:
     from ...engine.executors import Executor
+    from .limited import Limited
+    from .parallel import ParallelSolve
 
 from .board import DEFAULT_HEIGHT, DEFAULT_WIDTH, Board, InvalidMoveError, Position
 
@@ -186,7 +189,7 @@ def solve_and_analyze(args: argparse.Namespace, board: Board, position: Position
 
 def _solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
                        pool: Executor | None, bar: ScoreBar | None) -> Found:
-    from .limited import analyze_until, solve_until
+    from .limited import Limited, analyze_until, solve_until
     from .solver import Solver
 
     start = time.perf_counter()
@@ -194,28 +197,30 @@ def _solve_and_analyze(args: argparse.Namespace, board: Board, position: Positio
     on_probe = None if bar is None else bar.update
     if pool is None:
         solver = Solver(board, args.tt_mb)
-        if deadline is None and bar is None:
+        if deadline is None and bar is None:  # nothing to stop or show: compiled
             score, nodes = solver.solve(position, args.weak)
-            return Found(score, score, nodes, time.perf_counter() - start,
-                         solver.analyze(position, args.weak), True)
-        limited = solve_until(solver, position, args.weak, deadline, on_probe)
-        seconds = time.perf_counter() - start
-        moves, complete = ({}, False) if not limited.complete else \
-            analyze_until(solver, position, args.weak, deadline)
-        return Found(limited.low, limited.high, limited.nodes, seconds, moves, complete)
+            solved = Limited(score, score, nodes)
+        else:
+            solved = solve_until(solver, position, args.weak, deadline, on_probe)
+        return _found(solved, time.perf_counter() - start,
+                      lambda: analyze_until(solver, position, args.weak, deadline))
     from ...engine.executors import pool_for_run
     from .parallel import ParallelSolver
 
     with pool_for_run(pool, owned=True), \
             ParallelSolver(board, executor=pool, tt_mb=args.tt_mb,
                            split_depth=args.split_depth, helpers=not args.no_helpers) as run:
-        solved = run.solve(position, args.weak, deadline, on_probe)
-        if deadline is None:
-            moves, complete = run.analyze(position, args.weak), True
-        else:
-            moves, complete = ({}, False) if not solved.complete else \
-                run.analyze_until(position, args.weak, deadline)
-        return Found(solved.low, solved.high, solved.nodes, solved.seconds, moves, complete)
+        found = run.solve(position, args.weak, deadline, on_probe)
+        return _found(found, found.seconds,
+                      lambda: run.analyze_until(position, args.weak, deadline))
+
+
+def _found(solved: Limited | ParallelSolve, seconds: float,
+           analyze: Callable[[], tuple[dict[int, int], bool]]) -> Found:
+    """``Found`` for a solve and ``seconds``, with the move scores ``analyze`` gives
+    (``limited.analyze_until``) when the solve finished in time."""
+    moves, complete = analyze() if solved.complete else ({}, False)
+    return Found(solved.low, solved.high, solved.nodes, seconds, moves, complete)
 
 
 # The scores excluded so far of all the range allows, the time, the range left.

@@ -102,7 +102,9 @@ def _probes(solver: Solver, position: Position, weak: bool, watch: np.ndarray,
 def analyze_until(solver: Solver, position: Position, weak: bool,
                   deadline: float | None) -> tuple[dict[int, int], bool]:
     """The score of each playable column (1-based) solved before ``deadline``, and
-    whether every column was."""
+    whether every column was (with no deadline, ``Solver.analyze``: compiled)."""
+    if deadline is None:
+        return solver.analyze(position, weak), True
 
     def solved(after: Position) -> int | None:
         if deadline is not None and time.perf_counter() >= deadline:

@@ -207,15 +207,20 @@ class ParallelSolve:
     probes: int
     seconds: float
     workers: int
+    # The top of the range of scores left, ``score`` its bottom: the score itself,
+    # unless a deadline passed first.
+    high: int
     twins: int = 0
-    # The range of scores left: both the score, unless a deadline passed first.
-    low: int = 0
-    high: int = 0
+
+    @property
+    def low(self) -> int:
+        """The bottom of the range of scores left: ``score``."""
+        return self.score
 
     @property
     def complete(self) -> bool:
         """The range is one score."""
-        return self.low == self.high
+        return self.score == self.high
 
 
 class ParallelSolver:
@@ -253,8 +258,7 @@ class ParallelSolver:
         start, game = time.perf_counter(), self.game
         if game.is_terminal(position):
             value = game.utility(position, position.moves % 2)
-            return ParallelSolve(value, 1, 0, 0, time.perf_counter() - start, 1, 0, value,
-                                 value)
+            return ParallelSolve(value, 1, 0, 0, time.perf_counter() - start, 1, value)
         low = loss_score(self.board.cells, position.moves)
         high = win_score(self.board.cells, position.moves)
         counts = [0, 0, 0, 0]  # nodes, tasks, probes, twins
@@ -266,8 +270,8 @@ class ParallelSolver:
         if weak:
             low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
         return ParallelSolve(low, counts[0], counts[1], counts[2],
-                             time.perf_counter() - start, self.executor.workers, counts[3],
-                             low, high)
+                             time.perf_counter() - start, self.executor.workers, high,
+                             counts[3])
 
     def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
         """The score of every move, searched here on the table the solves filled
@@ -325,7 +329,7 @@ def parallel_solve(board: Board, position: Position, *, workers: int = 2,
     game = SplitGame(board, tt_mb)
     if game.is_terminal(position):  # no pool for a position decided at once
         value = game.utility(position, position.moves % 2)
-        return ParallelSolve(value, 1, 0, 0, 0.0, 1, 0, value, value)
+        return ParallelSolve(value, 1, 0, 0, 0.0, 1, value)
     with ParallelSolver(board, workers=workers, backend=backend, split_depth=split_depth,
                         tt_mb=tt_mb, helpers=helpers, probes=probes,
                         executor=executor) as solver:
