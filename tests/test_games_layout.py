@@ -119,6 +119,8 @@ def test_connect4_parallel_move_scores_equal_the_sequential_ones(capsys):
     assert one["score"] == two["score"] == 10
     assert one["move_scores"] == two["move_scores"]
     assert (one["workers"], two["workers"]) == (1, 2)
+    # a pool's run says what it sent and what a task cost the parent; one worker's none
+    assert "tasks" not in one and two["tasks"] > 0 and 0 < two["task_cost"] < two["seconds"]
     board = Board()
     assert board.parse("4453222").moves == 7
 

@@ -6,12 +6,20 @@ import pytest
 from test_games_helpers import positions
 
 from parallel_backtrack.engine import VirtualExecutor, make_executor
+from parallel_backtrack.engine.window import UNBOUNDED
 from parallel_backtrack.games import alphabeta, minimax
 from parallel_backtrack.games.connect4.board import Board, Connect4Game
 from parallel_backtrack.games.connect4.kernel.search import probe_point
 from parallel_backtrack.games.connect4.parallel import parallel_solve
 from parallel_backtrack.games.connect4.solver import Solver
-from parallel_backtrack.games.probes import _fill, auto_at_once, next_point, probe_range
+from parallel_backtrack.games.probes import (
+    LEARN_TASKS,
+    ProbeTally,
+    _fill,
+    auto_at_once,
+    next_point,
+    probe_range,
+)
 from parallel_backtrack.games.randomtree import RandomTree
 from parallel_backtrack.games.ybw import YoungBrothersWait
 
@@ -72,8 +80,22 @@ def test_probes_at_once_on_processes_sharing_one_table():
     assert found == expected
 
 
-def test_the_final_probe_is_the_one_the_range_leaves_alone():
-    game, seen, executor = RandomTree(4, 5, seed=3), [], VirtualExecutor(1)
+@pytest.fixture
+def pools():
+    """Virtual pools made on demand, closed at the end (their shipped files go)."""
+    made: list[VirtualExecutor] = []
+
+    def make(workers: int = 1, **options) -> VirtualExecutor:
+        made.append(VirtualExecutor(workers, **options))
+        return made[-1]
+
+    yield make
+    for pool in made:
+        pool.close()
+
+
+def test_the_final_probe_is_the_one_the_range_leaves_alone(pools):
+    game, seen, executor = RandomTree(4, 5, seed=3), [], pools()
 
     def start(m: int, final: bool) -> YoungBrothersWait:
         seen.append((m, final))
@@ -87,18 +109,18 @@ def test_the_final_probe_is_the_one_the_range_leaves_alone():
     assert all(not final for _, final in seen[:-1])
     assert not seen[-1][1] or seen[-1][0] in (value - 1, value)
     finals: list[tuple[int, bool]] = []
-    assert _flags(3, 4, finals) == [(3, True)]
-    assert _flags(0, 9, finals) == [(4, False)]
+    assert _flags(3, 4, finals, pools) == [(3, True)]
+    assert _flags(0, 9, finals, pools) == [(4, False)]
 
 
-def _flags(low: int, high: int, seen: list[tuple[int, bool]]) -> list[tuple[int, bool]]:
+def _flags(low: int, high: int, seen: list[tuple[int, bool]], pools) -> list[tuple[int, bool]]:
     """The (point, final) of the one probe ``_fill`` starts in ``[low, high]``."""
     seen.clear()
     game = RandomTree(2, 2, seed=0)
 
     def start(m: int, final: bool) -> YoungBrothersWait:
         seen.append((m, final))
-        return YoungBrothersWait(game, VirtualExecutor(1))
+        return YoungBrothersWait(game, pools())
 
     _fill({}, start, low, high, lambda a, b: (a + b) // 2, 1, lambda: 0)
     return list(seen)
@@ -111,3 +133,57 @@ def test_big_pools_split_deeper_and_keep_the_score(workers):
     found = [parallel_solve(board, p, executor=VirtualExecutor(workers), tt_mb=1,
                             split_depth=2, helpers=False).score for p in ends]
     assert found == [minimax(Connect4Game(board), p).value for p in ends]
+
+
+@pytest.mark.parametrize("dispatch", [0.0, 2e-3])
+def test_the_tally_gives_what_a_task_cost_the_parent(dispatch, pools):
+    """``ProbeTally.task_cost``: the parent's own seconds on the pool's clock over the
+    tasks sent, a pool's own cost included; unknown before ``LEARN_TASKS`` were sent."""
+    game, executor, tally = RandomTree(4, 7, seed=5), pools(8, dispatch=dispatch), ProbeTally()
+    assert tally.task_cost() is None
+
+    def start(m: int, final: bool) -> YoungBrothersWait:
+        search = YoungBrothersWait(game, executor, fail_soft=True)
+        search.start(game.initial, m, m + 1)
+        return search
+
+    value = probe_range(start, executor, (-1000, 1000), lambda a, b: (a + b) // 2, 2, tally)
+    assert value == alphabeta(game, game.initial).value
+    assert tally.sent >= LEARN_TASKS and tally.sent >= tally.tasks > 0
+    cost = tally.task_cost()
+    assert cost is not None and dispatch <= cost and tally.parent <= executor.clock
+    assert tally.parent >= dispatch * tally.sent
+
+
+class _Depths(YoungBrothersWait):
+    """Young Brothers Wait that keeps the split depth of every run started."""
+
+    depths: list[int] = []
+
+    def start(self, state, alpha=-UNBOUNDED, beta=UNBOUNDED):
+        self.depths.append(self.split_depth)
+        super().start(state, alpha, beta)
+
+
+@pytest.mark.parametrize("dispatch, deeper_cost", [(0.0, 1.0), (3e-3, None)])
+def test_probes_split_deeper_only_while_a_task_is_cheap(monkeypatch, dispatch, deeper_cost):
+    """From ``DEEPER_WORKERS`` on, probes split deeper while a task costs the parent at
+    most ``DEEPER_COST``; on a dear pool (3 ms a task), once measured, at the depth
+    asked for.  The score stays the sequential solver's either way."""
+    from parallel_backtrack.games.connect4 import parallel
+
+    assert parallel.DEEPER_COST < 3e-3 and parallel.DEEPER_WORKERS <= 32
+    monkeypatch.setattr(parallel, "YoungBrothersWait", _Depths)
+    if deeper_cost is not None:  # else the default, below a cluster's 3 ms a task
+        monkeypatch.setattr(parallel, "DEEPER_COST", deeper_cost)
+    board, depths = Board(), _Depths.depths
+    for moves in ("4453222", "32164625"):
+        depths.clear()
+        position = board.parse(moves)
+        found = parallel_solve(board, position, executor=VirtualExecutor(32, dispatch=dispatch),
+                               tt_mb=8, split_depth=2, helpers=False)
+        assert found.score == Solver(board, 8).solve(position)[0]
+        assert found.task_cost >= dispatch and found.tasks > 0
+        deeper = [d > 2 for d in depths]
+        assert len(deeper) > 3 and deeper[0]  # nothing measured yet: deeper
+        assert all(deeper) if dispatch == 0 else not any(deeper[-3:])

@@ -29,7 +29,9 @@ final
     A probe whose answer ends the search either way: ``[low, high]`` leaves it the
     only point (``high == low + 1``), so it runs alone and may take the whole pool.
 tally
-    Nodes, tasks, probes answered, twins and probes stopped, summed over the run.
+    Nodes, tasks, probes answered, twins and probes stopped, summed over the run;
+    and the parent's own seconds on the pool's clock (waits left out), whose share a
+    task sent is ``task_cost``.
 deadline
     ``time.perf_counter()`` past which the running probes are stopped (their windows
     closed) and ``ProbeTimeout`` gives the range left.
@@ -41,10 +43,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..engine.executors import Executor
 from .ybw import YoungBrothersWait
+
+# ``ProbeTally.task_cost`` is known once this many tasks were sent.
+LEARN_TASKS = 16
 
 
 @dataclass
@@ -54,6 +59,14 @@ class ProbeTally:
     probes: int = 0
     twins: int = 0
     stopped: int = 0  # probes made moot by another's answer before they ended
+    parent: float = 0.0  # the parent's own seconds (see the glossary)
+    sent: int = 0  # tasks sent by the probes that ended
+    running: dict[int, YoungBrothersWait] = field(default_factory=dict)
+
+    def task_cost(self) -> float | None:
+        """The parent's own seconds a task sent so far (None before ``LEARN_TASKS``)."""
+        sent = self.sent + sum(search.sent for search in self.running.values())
+        return self.parent / sent if sent >= LEARN_TASKS else None
 
 
 def next_point(low: int, high: int, points: list[int],
@@ -94,7 +107,8 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
         raise ValueError(f"at_once must be a positive integer, got {at_once!r}")
     low, high = limits
     tally = tally if tally is not None else ProbeTally()
-    running: dict[int, YoungBrothersWait] = {}  # point -> run, eldest first
+    running = tally.running  # point -> run, eldest first
+    mark = executor.now()
 
     def occupied() -> int:
         return sum(len(search.futures) for search in running.values())
@@ -105,6 +119,8 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
         while low < high:
             if deadline is not None and time.perf_counter() >= deadline:
                 raise ProbeTimeout(low, high)
+            now = executor.now()  # the last round's sends, before ``start`` asks
+            tally.parent, mark = tally.parent + now - mark, now
             _fill(running, start, low, high, point, at_once, occupied)
             for search in list(running.values()):
                 search.pump()
@@ -116,7 +132,9 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
                 if not futures:
                     raise RuntimeError("no task in flight and no answer (a bug)")
                 left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+                tally.parent += executor.now() - mark
                 done = executor.wait_any(futures, timeout=left)
+                mark = executor.now()
                 for search in running.values():
                     search.take(done)
                 continue
@@ -132,6 +150,8 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
         for search in running.values():  # none after the last answer: time ran out
             search.close(stop=True)
             _count(search, tally, answered=False)
+        running.clear()
+        tally.parent += executor.now() - mark
     return low
 
 
@@ -153,6 +173,7 @@ def _count(search: YoungBrothersWait, tally: ProbeTally, answered: bool) -> None
     tally.nodes += search.split_nodes + search.task_nodes
     tally.tasks += search.tasks
     tally.twins += search.twins
+    tally.sent += search.sent
     tally.probes += answered
     tally.stopped += not answered
 

@@ -112,7 +112,7 @@ class YoungBrothersWait(Twins):
         self.waiting: list[tuple[bool, tuple[int, ...], int, SplitNode]] = []
         # Tasks in flight on the pool: this run's, or those of every run sharing it.
         self.occupied: Callable[[], int] = lambda: len(self.futures)
-        self.split_nodes = self.task_nodes = self.tasks = self.twins = 0
+        self.split_nodes = self.task_nodes = self.tasks = self.twins = self.sent = 0
         self.answer: tuple[int, Any, list[Any]] | None = None
         self.by_kind = False  # see ``kind`` and ``speculative``
         self.cut_width, self.cut_tries = CUT_WIDTH, CUT_TRIES
@@ -275,6 +275,7 @@ class YoungBrothersWait(Twins):
         if self.renewing:
             task.window = chain_window(task.chain, self.root_window, self.bounds)
         future = self.executor.submit(*self._args(task))
+        self.sent += 1
         task.future = future
         self.futures[future] = task
         task.node.futures.add(future)

@@ -33,7 +33,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ... import _cli
@@ -138,6 +138,8 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
                "weak": args.weak, "nodes": found.nodes,
                "workers": 1 if pool is None else pool.workers,  # a cluster's, or -1's count
                "seconds": round(found.seconds, 6), "move_scores": moves, "best_moves": best}
+    if pool is not None:  # what the probes sent, and what a task cost this process
+        payload.update(tasks=found.tasks, task_cost=round(found.task_cost, 9))
     if not found.complete:  # --timeout: the range of scores left, the moves solved
         payload.update(score_low=found.low, score_high=found.high, complete=False,
                        stop_reason="timeout")
@@ -161,7 +163,8 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
 @dataclass(frozen=True)
 class Found:
     """One position's solve: the range of scores left (one score unless time ran out),
-    nodes, seconds, the scores of the moves solved, and whether all of it was."""
+    nodes, seconds, the scores of the moves solved, and whether all of it was; on a
+    pool, the tasks sent and the parent's own seconds a task (``ParallelSolve``)."""
 
     low: int
     high: int
@@ -169,6 +172,8 @@ class Found:
     seconds: float
     moves: dict[int, int]
     complete: bool
+    tasks: int = 0
+    task_cost: float = 0.0
 
 
 def solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
@@ -211,8 +216,9 @@ def _solve_and_analyze(args: argparse.Namespace, board: Board, position: Positio
             ParallelSolver(board, executor=pool, tt_mb=args.tt_mb,
                            split_depth=args.split_depth, helpers=not args.no_helpers) as run:
         found = run.solve(position, args.weak, deadline, on_probe)
-        return _found(found, found.seconds,
-                      lambda: run.analyze_until(position, args.weak, deadline))
+        return replace(_found(found, found.seconds,
+                              lambda: run.analyze_until(position, args.weak, deadline)),
+                       tasks=found.tasks, task_cost=found.task_cost)
 
 
 def _found(solved: Limited | ParallelSolve, seconds: float,

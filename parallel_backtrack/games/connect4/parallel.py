@@ -69,6 +69,10 @@ HEAVY_SHARE = 2
 # (docs/results.md).
 DEEPER_WORKERS = 32
 DEEPER, FINAL_DEEPER = 1, 1
+# ... while a task costs the parent at most DEEPER_COST seconds (``ProbeTally.task_cost``,
+# the pool's own cost included): on a cluster (a millisecond or more a task) the probes
+# split at ``split_depth`` gain more (docs/results.md).
+DEEPER_COST = 5e-4
 SPECULATE = True  # and idle workers take younger brothers early (``ybw.speculate``)
 _SOLVERS: dict[tuple[int, int, float], Solver] = {}
 _RUNS: dict[tuple[int, int, float], str] = {}  # the run each worker table belongs to
@@ -211,6 +215,7 @@ class ParallelSolve:
     # unless a deadline passed first.
     high: int
     twins: int = 0
+    task_cost: float = 0.0  # the parent's own seconds a task sent (``ProbeTally.task_cost``)
 
     @property
     def low(self) -> int:
@@ -261,17 +266,17 @@ class ParallelSolver:
             return ParallelSolve(value, 1, 0, 0, time.perf_counter() - start, 1, value)
         low = loss_score(self.board.cells, position.moves)
         high = win_score(self.board.cells, position.moves)
-        counts = [0, 0, 0, 0]  # nodes, tasks, probes, twins
+        tally = ProbeTally()
         try:
-            low = high = self._probes(position, (-1, 1) if weak else (low, high), counts,
+            low = high = self._probes(position, (-1, 1) if weak else (low, high), tally,
                                       deadline, on_probe)
         except ProbeTimeout as left:
             low, high = left.low, left.high
         if weak:
             low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
-        return ParallelSolve(low, counts[0], counts[1], counts[2],
+        return ParallelSolve(low, tally.nodes, tally.tasks, tally.probes,
                              time.perf_counter() - start, self.executor.workers, high,
-                             counts[3])
+                             tally.twins, tally.parent / max(tally.sent, 1))
 
     def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
         """The score of every move, searched here on the table the solves filled
@@ -284,14 +289,16 @@ class ParallelSolver:
         were (``limited.analyze_until``)."""
         return analyze_until(worker_solver(self.game), position, weak, deadline)
 
-    def _probes(self, position: Position, limits: tuple[int, int], counts: list[int],
+    def _probes(self, position: Position, limits: tuple[int, int], tally: ProbeTally,
                 deadline: float | None = None,
                 on_probe: Callable[[int, int], None] | None = None) -> int:
         """Pons' null-window probes, each split over the workers, ``probes`` at once
-        (``games.probes``: the eldest is the sequential solve's)."""
+        (``games.probes``: the eldest is the sequential solve's), counted in ``tally``."""
 
         def start(med: int, final: bool) -> YoungBrothersWait:
-            deeper = DEEPER + FINAL_DEEPER * final if workers >= DEEPER_WORKERS else 0
+            cost = tally.task_cost()
+            cheap = cost is None or cost <= DEEPER_COST
+            deeper = DEEPER + FINAL_DEEPER * final if workers >= DEEPER_WORKERS and cheap else 0
             search = YoungBrothersWait(self.game, self.executor,
                                        split_depth=self.split_depth + deeper, runner=c4_task,
                                        shipped=self.handle, fail_soft=True,
@@ -306,12 +313,8 @@ class ParallelSolver:
 
         workers, heavy = self.executor.workers, set[Position]()
         at_once = self.probes or auto_at_once(workers)
-        tally = ProbeTally()
-        try:
-            return probe_range(start, self.executor, limits, probe_point, at_once, tally,
-                               deadline, on_probe)
-        finally:
-            counts[:] = [tally.nodes, tally.tasks, tally.probes, tally.twins]
+        return probe_range(start, self.executor, limits, probe_point, at_once, tally,
+                           deadline, on_probe)
 
 
 def _drop_table(path: str) -> None:
