@@ -72,11 +72,11 @@ idle
 replay
     A dict shared by several runs, keyed by what a task searches (its roots, mode
     and budgets): a task met before is not run again, its recorded result and
-    seconds stand in.  On one core every task runs between two of the parent's
-    steps and leaves the parent's caches cold, which on this host tripled the
-    parent's measured time per task (n = 17 at P = 64: 0.10-0.11 s against 0.035 s
-    replayed); a second run with the same dict measures the parent as a real pool's
-    parent is, warm on a core of its own.  ``replayed`` counts the hits.
+    seconds stand in.  A second run with the same dict runs no task between two of
+    the parent's steps, and its parent costs a third to a half of what it costs as
+    run: a lower bound, not a parent on a core of its own, which measured with the
+    tasks in a process on the other core costs what it costs as run (docs/results.md,
+    "A count's parent on a core of its own").  ``replayed`` counts the hits.
 
 Example: ``count(space, executor=VirtualExecutor(64))`` gives the exact count;
 then ``executor.clock`` is the simulated wall time on 64 workers.
