@@ -56,6 +56,19 @@ def test_tictactoe_counts_every_game_in_parallel(capsys):
     assert payload["games"] == sequential_count(GameHistories()).count == 255_168
 
 
+@pytest.mark.timeout(120)
+def test_random_reports_the_value_its_tasks_and_what_each_cost_the_parent(capsys):
+    from parallel_backtrack.games.randomtree import RandomTree
+
+    assert main(["random", "-b", "5", "-d", "6", "--seed", "3", "--workers", "2",
+                 "--backend", "threads", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    tree = RandomTree(5, 6, seed=3)
+    assert payload["parallel"]["value"] == minimax(tree, tree.initial).value
+    assert payload["parallel"]["tasks"] > 0
+    assert 0 < payload["parallel"]["task_cost"] < payload["parallel"]["seconds"]
+
+
 def _session(pid: int) -> list[tuple[int, int, int]]:
     """(pid, parent pid, CPU ticks) of the processes of the session ``pid`` leads."""
     found = []

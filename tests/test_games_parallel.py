@@ -211,10 +211,13 @@ class _Watched(YoungBrothersWait):
 def test_node_kinds_follow_the_minimal_tree():
     from parallel_backtrack.engine import VirtualExecutor
 
-    game = RandomTree(3, 5, 2)
-    search = _Watched(game, VirtualExecutor(8), split_depth=3, pv_depth=3)
+    game, pool = RandomTree(3, 5, 2), VirtualExecutor(8)
+    search = _Watched(game, pool, split_depth=3, pv_depth=3)
     search.speculative = True
-    assert search.run(game.initial).value == minimax(game, game.initial).value
+    try:
+        assert search.run(game.initial).value == minimax(game, game.initial).value
+    finally:
+        pool.close()  # the game shipped to a file goes
     by_path = {node.path: node.kind for node in search.made}
     assert by_path[()] == "pv" and by_path[(0,)] == "pv" and by_path[(0, 0)] == "pv"
     assert by_path[(1,)] == by_path[(0, 2)] == "cut" and by_path[(1, 0)] == "all"
@@ -228,10 +231,13 @@ def test_node_kinds_follow_the_minimal_tree():
 def test_brothers_at_a_cut_node_go_cut_width_at_a_time(seed):
     from parallel_backtrack.engine import VirtualExecutor
 
-    game = RandomTree(5, 6, seed)
-    search = _Watched(game, VirtualExecutor(16), split_depth=3)
+    game, pool = RandomTree(5, 6, seed), VirtualExecutor(16)
+    search = _Watched(game, pool, split_depth=3)
     search.by_kind, search.cut_width, search.cut_tries = True, 1, 99
-    found = search.run(game.initial)
+    try:
+        found = search.run(game.initial)
+    finally:
+        pool.close()
     assert found.value == minimax(game, game.initial).value
     assert search.most_at_cut == 1
     assert any(node.kind == "cut" and node.answered > 1 for node in search.made)

@@ -123,6 +123,7 @@ class ParallelResult:
     seconds: float
     workers: int
     twins: int = 0  # helper twins sent (their nodes count only when they answered)
+    task_cost: float = 0.0  # the parent's own seconds a task sent in ``run`` (waits left out)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(vars(self))

@@ -113,20 +113,26 @@ class YoungBrothersWait(Twins):
         # Tasks in flight on the pool: this run's, or those of every run sharing it.
         self.occupied: Callable[[], int] = lambda: len(self.futures)
         self.split_nodes = self.task_nodes = self.tasks = self.twins = self.sent = 0
+        self.parent = 0.0  # its own seconds in ``run`` on the pool's clock, waits left out
         self.answer: tuple[int, Any, list[Any]] | None = None
         self.by_kind = False  # see ``kind`` and ``speculative``
         self.cut_width, self.cut_tries = CUT_WIDTH, CUT_TRIES
 
     def run(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> ParallelResult:
+        mark = self.executor.now()
         self.start(state, alpha, beta)
         try:
             while self.answer is None:
                 self.pump()
                 self.speculate()
                 if self.answer is None:
-                    self.take(self.executor.wait_any(list(self._need_futures())))
+                    futures = self._need_futures()
+                    self.parent += self.executor.now() - mark
+                    self.take(self.executor.wait_any(futures))
+                    mark = self.executor.now()
         finally:
             self.close()
+            self.parent += self.executor.now() - mark
         return self.result()
 
     def start(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> None:
@@ -166,7 +172,8 @@ class YoungBrothersWait(Twins):
         return ParallelResult(value, action, pv, self.split_nodes + self.task_nodes,
                               self.tasks, self.split_nodes,
                               time.perf_counter() - self.started,
-                              self.executor.workers, self.twins)
+                              self.executor.workers, self.twins,
+                              self.parent / max(self.sent, 1))
 
     def _node(self, state: Any, parent: SplitNode | None, action: Any, sign: int,
               path: tuple[int, ...]) -> SplitNode:
