@@ -54,6 +54,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .tempfiles import alive
 from .window import UNBOUNDED, SharedBounds
 from .worker import StopFlag
 
@@ -75,19 +76,9 @@ def _sweep_dead() -> None:
     """Remove channel files whose worker process is gone (killed before its close)."""
     for path in glob.glob(os.path.join(tempfile.gettempdir(), "pb-dask-bounds-*.bin")):
         found = _FILE.search(path)
-        if found and not _alive(int(found.group(1))):
+        if found and not alive(int(found.group(1))):
             with contextlib.suppress(OSError):
                 os.remove(path)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    return True
 
 
 def _channel(key: str, slots: int) -> tuple[str, mmap.mmap]:

@@ -66,7 +66,7 @@ from typing import Any
 
 import cloudpickle  # type: ignore[import-untyped]
 
-from . import forkserver
+from . import forkserver, tempfiles
 from .backends import (
     REGISTRY,
     backend_names,
@@ -176,7 +176,7 @@ class Executor:
         """Pickle ``obj`` once to a file (removed at ``release``); tasks carry the handle."""
         data = cloudpickle.dumps(obj)
         key = hashlib.blake2b(data, digest_size=16).hexdigest()
-        handle, path = tempfile.mkstemp(prefix="pb-space-", suffix=".pkl")
+        handle, path = tempfiles.make("space", ".pkl")
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
         self._files.append(path)
@@ -279,7 +279,8 @@ class _LocalPool(Executor):
         super().release()
 
     def stop_flag(self) -> StopFlag:
-        return StopFlag(os.path.join(tempfile.gettempdir(), f"pb-stop-{uuid.uuid4().hex}"))
+        return StopFlag(os.path.join(tempfile.gettempdir(),
+                                     f"pb-stop-{os.getpid()}-{uuid.uuid4().hex}"))
 
 
 class ThreadExecutor(_LocalPool):

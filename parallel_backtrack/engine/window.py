@@ -35,10 +35,11 @@ from __future__ import annotations
 import mmap
 import os
 import struct
-import tempfile
 from array import array
 from collections.abc import Sequence
 from typing import Any
+
+from . import tempfiles
 
 UNBOUNDED = 1 << 62
 _SLOT = struct.Struct("<q")
@@ -58,7 +59,7 @@ class SharedBounds:
         self.path: str | None = None
         self._fd: int | None = None
         if shared:
-            handle, self.path = tempfile.mkstemp(prefix="pb-window-", suffix=".bin")
+            handle, self.path = tempfiles.make("window", ".bin")
             os.write(handle, b"".join(_SLOT.pack(v) for v in self.values))
             self._fd = handle
         self._owner = os.getpid()

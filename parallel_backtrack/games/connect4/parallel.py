@@ -30,7 +30,6 @@ score the sequential ``Solver.solve`` gives.
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 import uuid
 from collections.abc import Callable
@@ -40,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from ...engine import tempfiles
 from ...engine.executors import Executor, pool_for_run
 from ...engine.window import SharedBounds
 from ..chain import Chain, chain_window
@@ -160,7 +160,7 @@ def _shared_solver(game: SplitGame, path: str) -> Solver:
 def make_shared_table(board: Board, tt_mb: float) -> str:
     """A zeroed file holding one table (sparse: pages appear as they are written)."""
     folder = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    handle, path = tempfile.mkstemp(prefix="pb-c4table-", suffix=".bin", dir=folder)
+    handle, path = tempfiles.make("c4table", ".bin", folder)
     os.ftruncate(handle, board_table_size(board, tt_mb) * ENTRY_BYTES)
     os.close(handle)
     return path

@@ -1,0 +1,72 @@
+"""The package's temporary files, named after the process that made them, and a sweep
+of those whose process is gone.
+
+A run removes its files as it ends (``Executor.release``, ``SharedBounds.close``, the
+Connect-Four table's drop), and on Ctrl-C too.  A process killed outright (SIGKILL,
+the out-of-memory killer, a plain SIGTERM) cannot: its shipped problems, bounds files
+and Connect-Four tables would stay, the tables in ``/dev/shm`` holding memory.  So
+each file's name carries its maker's process id, and the first file a process makes
+in a folder removes the files there whose maker is gone.
+
+Glossary
+--------
+kind
+    What the file holds, in its name ``pb-KIND-PID-XXXXXXXX.SUFFIX``: ``space`` (a
+    shipped problem), ``window`` (shared bounds), ``c4table`` (a Connect-Four table),
+    ``stop`` (a raised stop flag, ``pb-stop-PID-HEX``, made by ``Executor.stop_flag``).
+alive
+    ``os.kill(pid, 0)`` finds the process, or finds it is another user's.
+
+Example: ``handle, path = make("window", ".bin")`` opens
+``/tmp/pb-window-4242-k2j1x9qa.bin`` in process 4242.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+
+KINDS = ("space", "window", "c4table", "stop")
+_NAME = re.compile(r"^pb-(?:" + "|".join(KINDS) + r")-(\d+)-")
+_SWEPT: set[tuple[int, str]] = set()  # (process, folder) pairs swept already
+
+
+def make(kind: str, suffix: str, folder: str | None = None) -> tuple[int, str]:
+    """``tempfile.mkstemp`` for a file of ``kind`` in ``folder`` (None: the temporary
+    folder), after this process's first sweep of that folder."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of temporary file {kind!r}")
+    folder = folder or tempfile.gettempdir()
+    if (os.getpid(), folder) not in _SWEPT:
+        _SWEPT.add((os.getpid(), folder))
+        sweep(folder)
+    return tempfile.mkstemp(prefix=f"pb-{kind}-{os.getpid()}-", suffix=suffix, dir=folder)
+
+
+def sweep(folder: str) -> int:
+    """Remove the package's files in ``folder`` whose maker is gone; how many went."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    removed = 0
+    for name in names:
+        found = _NAME.match(name)
+        if found and not alive(int(found.group(1))):
+            with contextlib.suppress(OSError):  # another's file, or swept meanwhile
+                os.remove(os.path.join(folder, name))
+                removed += 1
+    return removed
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (see the glossary)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
