@@ -66,6 +66,9 @@ def test_the_cluster_gives_the_local_answer(family: str, long: bool, cluster: Cl
         assert (report["parallel"] if family == "random" else report)["workers"] == 2
         part = report["parallel"] if family == "random" else report
         assert part["tasks"] > 0 and part["task_cost"] > 0, report  # a task's cost there
+    if family == "sliding" and long:  # IDA*'s tasks went to the cluster
+        report = json.loads(out.splitlines()[-1])
+        assert report["tasks"] > 0 and report["task_cost"] > 0, report
     if family == "nqueens":
         report = json.loads(out)
         assert report["backend"] == "dask" and report["workers"] == 2

@@ -47,6 +47,8 @@ def test_processes_same_length_and_counts(data_dir: Path) -> None:
     for result in (whole, first):
         assert result.moves is not None and len(result.moves) == 46
         assert solves(board.tiles, result.moves, "blank-first")
+        assert result.tasks > 0 and 0 < result.task_cost < result.seconds  # sent, and measured
+    assert sequential.tasks == 0 and sequential.task_cost == 0  # searched here
 
 
 def test_blank_last_board_in_parallel() -> None:

@@ -55,6 +55,8 @@ class IdaResult:
     bound: int
     seconds: float
     stop_reason: str | None = None
+    tasks: int = 0  # sent to a pool (0: searched here)
+    task_cost: float = 0.0  # the parent's measured seconds a task, when it sent any
 
     @property
     def complete(self) -> bool:
@@ -98,11 +100,13 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
                                   on_iteration=report_row, **tuning)
     seconds = time.perf_counter() - started
     bound = int(min(report.bound, kernel.NO_BOUND))
+    tasks = len(report.task_seconds)
+    cost = report.task_cost if tasks else 0.0
     if report.solution is None:
         return IdaResult(None, report.nodes, len(report.iterations), bound, seconds,
-                         report.stop_reason or "no solution")
+                         report.stop_reason or "no solution", tasks, cost)
     return IdaResult(board_moves(board, list(report.solution.moves)), report.nodes,
-                     len(report.iterations), bound, seconds)
+                     len(report.iterations), bound, seconds, None, tasks, cost)
 
 
 def solve_parallel(board: Board, heuristic: str = "manhattan", *, workers: int = 2,

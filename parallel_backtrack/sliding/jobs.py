@@ -93,11 +93,13 @@ def solve_job(job: Job, workers: int = 1, pool: dict[str, Any] | None = None
         return {**out, "status": "timeout", "nodes": 0, "seconds": 0.0}
     heuristic = out["heuristic"]
     if job.algorithm == "astar":
-        found = _astar(board, heuristic, job.max_nodes)
+        found, sent = _astar(board, heuristic, job.max_nodes), None
     else:
-        found = _ida(board, heuristic, job, workers, pool or {}, timeout)
+        found, sent = _ida(board, heuristic, job, workers, pool or {}, timeout)
     moves, nodes, reason = found
     out.update(nodes=nodes, seconds=time.perf_counter() - started)
+    if sent is not None:  # on a pool: the tasks sent, and the parent's seconds a task
+        out.update(tasks=sent[0], task_cost=round(sent[1], 9))
     if moves is None:
         return {**out, "status": reason or "timeout"}
     return {**out, "status": "solved", "moves": len(moves), "solution": moves}
@@ -118,7 +120,9 @@ def _astar(board: Board, heuristic: str, max_nodes: int | None
 
 
 def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, Any],
-         timeout: float | None) -> tuple[str | None, int, str | None]:
+         timeout: float | None
+         ) -> tuple[tuple[str | None, int, str | None], tuple[int, float] | None]:
+    """(moves, nodes, why it stopped) and, on a pool, (tasks, the cost of each)."""
     from .ida import solve
 
     started = time.perf_counter()
@@ -140,7 +144,8 @@ def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, A
     finally:
         if executor is not None:
             executor.close(kill=kill)
-    return result.moves, result.nodes, result.stop_reason
+    found = result.moves, result.nodes, result.stop_reason
+    return found, None if executor is None else (result.tasks, result.task_cost)
 
 
 def _executor(workers: int, pool: dict[str, Any]) -> Any:
