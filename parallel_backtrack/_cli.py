@@ -43,6 +43,8 @@ from .engine.checks import did_you_mean, is_interrupt
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_TIMEOUT, EXIT_ERROR = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
+EXIT_TERMINATED = 143  # SIGTERM (128 + 15): stopped as a Ctrl-C stops (``run_process``)
+_TERMINATED: list[int] = []  # the SIGTERM received, if any
 VERIFY_ENV, TRACEBACK_ENV = "PARALLEL_BACKTRACK_VERIFY", "PARALLEL_BACKTRACK_TRACEBACK"
 # The metrics walk visits every node in Python (a few hundred thousand per second).
 METRICS_MAX_NODES = 10_000_000
@@ -373,13 +375,35 @@ def kill_worker_pools() -> None:
             pass
 
 
+def _terminate(signum: int, frame: Any) -> None:
+    """SIGTERM (``kill``, a batch scheduler's notice): the first stops the run as a
+    Ctrl-C does, so it prints its partial result, removes its files and stops its
+    workers; one more, while it cleans up, is ignored."""
+    if not _TERMINATED:
+        _TERMINATED.append(signum)
+        raise KeyboardInterrupt
+
+
+def _default_term() -> None:
+    """In a process forked from this one (a pool's worker, the fork server): SIGTERM
+    ends it, as the pools that send it expect."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except ValueError:  # not the main thread: nothing was inherited there to undo
+        pass
+
+
 def run_process(main: Callable[[], int]) -> NoReturn:
-    """``sys.exit(main())`` for ``python -m``: even a Ctrl-C or a closed pipe that lands
-    outside ``main``'s own handlers ends with an exit status, never a traceback, and no
-    worker process outlives the run."""
+    """``sys.exit(main())`` for ``python -m``: even a Ctrl-C, a SIGTERM or a closed pipe
+    that lands outside ``main``'s own handlers ends with an exit status, never a
+    traceback, and no worker process outlives the run."""
     import signal
 
     signal.signal(signal.SIGINT, signal.default_int_handler)  # imports done (see _lean)
+    signal.signal(signal.SIGTERM, _terminate)
+    os.register_at_fork(after_in_child=_default_term)
     try:
         code = main()  # kernels it loads skip numba's compiler set-up: see _jit_cache
         sys.stdout.flush()
@@ -389,6 +413,8 @@ def run_process(main: Callable[[], int]) -> NoReturn:
         code = EXIT_INTERRUPTED
     finally:
         kill_worker_pools()
+    if _TERMINATED and code == EXIT_INTERRUPTED:
+        code = EXIT_TERMINATED
     # Tearing the interpreter down runs the cycle collector over every object left,
     # numba's many typing objects included: 0.13 s of a Sudoku command's exit, the
     # same for one worker or 64.  Frozen objects are skipped; nothing here needs its

@@ -69,16 +69,17 @@ def start_busy(argv: list[str], group: bool = False,
     return child, seen
 
 
-def interrupt(argv: list[str], group: bool = False) -> tuple[int, str, float, set[int]]:
-    """Start a CLI, wait until its pool is busy, send SIGINT (to the process, or to its
+def interrupt(argv: list[str], group: bool = False,
+              sig: int = signal.SIGINT) -> tuple[int, str, float, set[int]]:
+    """Start a CLI, wait until its pool is busy, send ``sig`` (to the process, or to its
     whole process group as a terminal's Ctrl-C does); returns the exit status, stdout,
-    the seconds from SIGINT to exit, and every process it had started."""
+    the seconds from the signal to exit, and every process it had started."""
     child, seen = start_busy(argv, group)
     sent = time.monotonic()
     if group:
-        os.killpg(child.pid, signal.SIGINT)
+        os.killpg(child.pid, sig)
     else:
-        child.send_signal(signal.SIGINT)
+        child.send_signal(sig)
     out, err = child.communicate(timeout=60)
     stopped = time.monotonic() - sent
     assert "Traceback" not in err and "Exception" not in err, err
@@ -104,6 +105,22 @@ def test_ctrl_c_stops_an_nqueens_count_with_its_partial_result() -> None:
     report = json.loads(out)
     assert report["complete"] is False and report["stop_reason"] == "interrupted"
     assert 0 < report["count"] < 666_090_624 and report["nodes"] > 0
+    assert len(seen) >= 2
+    assert_all_gone(seen)
+
+
+@pytest.mark.timeout(150)
+def test_sigterm_stops_a_count_as_ctrl_c_does_with_exit_143() -> None:
+    """What ``kill`` and batch schedulers send: the partial result, the pool's workers
+    gone (the fork server's children keep SIGTERM's default action), exit 128 + 15."""
+    code, out, stopped, seen = interrupt(
+        ["parallel_backtrack.nqueens", "--n", "18", "--workers", "2", "--json", "--no-progress"],
+        sig=signal.SIGTERM)
+    assert code == _cli.EXIT_TERMINATED == 143
+    assert stopped < STOP_WITHIN, stopped
+    report = json.loads(out)
+    assert report["complete"] is False and report["stop_reason"] == "interrupted"
+    assert 0 < report["count"] < 666_090_624
     assert len(seen) >= 2
     assert_all_gone(seen)
 

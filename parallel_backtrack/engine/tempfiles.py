@@ -2,11 +2,12 @@
 of those whose process is gone.
 
 A run removes its files as it ends (``Executor.release``, ``SharedBounds.close``, the
-Connect-Four table's drop), and on Ctrl-C too.  A process killed outright (SIGKILL,
-the out-of-memory killer, a plain SIGTERM) cannot: its shipped problems, bounds files
-and Connect-Four tables would stay, the tables in ``/dev/shm`` holding memory.  So
-each file's name carries its maker's process id, and the first file a process makes
-in a folder removes the files there whose maker is gone.
+Connect-Four table's drop), and on Ctrl-C or SIGTERM too.  A process killed outright
+(SIGKILL, the out-of-memory killer; SIGTERM outside the command lines) cannot: its
+shipped problems, bounds files and Connect-Four tables would stay, the tables in
+``/dev/shm`` holding memory.  So each file's name carries its maker's process id, and
+the first file a process makes in a folder removes the files there whose maker is
+gone.
 
 Glossary
 --------
