@@ -35,6 +35,9 @@ def test_files_are_named_after_their_kind_and_process(tmp_path: Path) -> None:
     assert os.path.dirname(path) == str(tmp_path)
     with pytest.raises(ValueError, match="unknown kind"):
         tempfiles.make("other", ".bin", str(tmp_path))
+    fixed = tempfiles.named("dask", "k3y", ".bin")  # a name the caller chose
+    assert os.path.basename(fixed) == f"pb-dask-{os.getpid()}-k3y.bin"
+    assert not os.path.exists(fixed)  # the caller makes it
     assert tempfiles.alive(os.getpid())
 
 
@@ -76,10 +79,17 @@ def test_a_process_killed_outright_leaves_files_the_next_one_sweeps(tmp_path: Pa
     assert not left.exists() and Path(path).exists()
 
 
-def test_shipped_problems_and_shared_bounds_use_the_named_files() -> None:
+def test_shipped_problems_bounds_and_stop_flags_use_the_named_files() -> None:
+    from parallel_backtrack.engine.executors import ThreadExecutor
+
     pool = Executor(1)
     bounds = SharedBounds(4, shared=True)
-    paths = [pool.ship_to_file([1, 2, 3]).path, bounds.path]
+    threads = ThreadExecutor(1)
+    paths = [pool.ship_to_file([1, 2, 3]).path, bounds.path, threads.stop_flag().path]
+    threads.close()
+    assert paths[2] is not None and not os.path.exists(paths[2])  # made when raised
+    assert os.path.basename(paths[2]).startswith(f"pb-stop-{os.getpid()}-")
+    paths = paths[:2]
     try:
         for path, kind in zip(paths, ("space", "window")):
             assert path is not None and os.path.exists(path)

@@ -14,7 +14,7 @@ look, as polling a ``distributed.Variable`` or ``Event`` would cost.
 Glossary
 --------
 channel
-    One run's bounds in one worker process: a file ``pb-dask-bounds-KEY-PID.bin`` in
+    One run's bounds in one worker process: a file ``pb-dask-PID-KEY.bin`` in
     the worker's temporary folder holding ``slots`` 64-bit integers, made by the
     first push or the first task of that run to reach the process, removed by the
     parent's ``close`` (or when the process holds ``CHANNELS_MAX`` newer ones; a
@@ -42,10 +42,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import glob
 import mmap
 import os
-import re
 import struct
 import tempfile
 import threading
@@ -54,7 +52,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .tempfiles import alive
+from . import tempfiles
 from .window import UNBOUNDED, SharedBounds
 from .worker import StopFlag
 
@@ -65,20 +63,10 @@ _SLOT = struct.Struct("<q")
 _LOCK = threading.Lock()
 _CHANNELS: dict[str, tuple[str, mmap.mmap]] = {}  # in a worker: key -> (file, map)
 _RAISED: dict[str, None] = {}  # stop flags raised, oldest first (an ordered set)
-_FILE = re.compile(r"pb-dask-bounds-[0-9a-f]+-(\d+)\.bin$")
 
 
 def _path(key: str) -> str:
-    return os.path.join(tempfile.gettempdir(), f"pb-dask-bounds-{key}-{os.getpid()}.bin")
-
-
-def _sweep_dead() -> None:
-    """Remove channel files whose worker process is gone (killed before its close)."""
-    for path in glob.glob(os.path.join(tempfile.gettempdir(), "pb-dask-bounds-*.bin")):
-        found = _FILE.search(path)
-        if found and not alive(int(found.group(1))):
-            with contextlib.suppress(OSError):
-                os.remove(path)
+    return tempfiles.named("dask", key, ".bin")
 
 
 def _channel(key: str, slots: int) -> tuple[str, mmap.mmap]:
@@ -86,8 +74,8 @@ def _channel(key: str, slots: int) -> tuple[str, mmap.mmap]:
     found = _CHANNELS.get(key)
     if found is not None:
         return found
-    if not _CHANNELS:
-        _sweep_dead()
+    if not _CHANNELS:  # channels of processes gone (killed before their close) go
+        tempfiles.sweep(tempfile.gettempdir())
     while len(_CHANNELS) >= CHANNELS_MAX:
         _drop(next(iter(_CHANNELS)))
     path = _path(key)

@@ -57,7 +57,6 @@ import hashlib
 import multiprocessing
 import os
 import queue
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -279,8 +278,7 @@ class _LocalPool(Executor):
         super().release()
 
     def stop_flag(self) -> StopFlag:
-        return StopFlag(os.path.join(tempfile.gettempdir(),
-                                     f"pb-stop-{os.getpid()}-{uuid.uuid4().hex}"))
+        return StopFlag(tempfiles.named("stop", uuid.uuid4().hex, ""))
 
 
 class ThreadExecutor(_LocalPool):

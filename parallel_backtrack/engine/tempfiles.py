@@ -14,7 +14,8 @@ Glossary
 kind
     What the file holds, in its name ``pb-KIND-PID-XXXXXXXX.SUFFIX``: ``space`` (a
     shipped problem), ``window`` (shared bounds), ``c4table`` (a Connect-Four table),
-    ``stop`` (a raised stop flag, ``pb-stop-PID-HEX``, made by ``Executor.stop_flag``).
+    ``stop`` (a raised stop flag, ``pb-stop-PID-HEX``, made by ``Executor.stop_flag``),
+    ``dask`` (a run's bounds in a Dask worker, ``pb-dask-PID-KEY.bin``: ``named``).
 alive
     ``os.kill(pid, 0)`` finds the process, or finds it is another user's.
 
@@ -29,7 +30,7 @@ import os
 import re
 import tempfile
 
-KINDS = ("space", "window", "c4table", "stop")
+KINDS = ("space", "window", "c4table", "stop", "dask")
 _NAME = re.compile(r"^pb-(?:" + "|".join(KINDS) + r")-(\d+)-")
 _SWEPT: set[tuple[int, str]] = set()  # (process, folder) pairs swept already
 
@@ -37,13 +38,25 @@ _SWEPT: set[tuple[int, str]] = set()  # (process, folder) pairs swept already
 def make(kind: str, suffix: str, folder: str | None = None) -> tuple[int, str]:
     """``tempfile.mkstemp`` for a file of ``kind`` in ``folder`` (None: the temporary
     folder), after this process's first sweep of that folder."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown kind of temporary file {kind!r}")
+    prefix = _prefix(kind)
     folder = folder or tempfile.gettempdir()
     if (os.getpid(), folder) not in _SWEPT:
         _SWEPT.add((os.getpid(), folder))
         sweep(folder)
-    return tempfile.mkstemp(prefix=f"pb-{kind}-{os.getpid()}-", suffix=suffix, dir=folder)
+    return tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
+
+
+def _prefix(kind: str) -> str:
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of temporary file {kind!r}")
+    return f"pb-{kind}-{os.getpid()}-"
+
+
+def named(kind: str, name: str, suffix: str) -> str:
+    """The path of this process's file of ``kind`` called ``name`` in the temporary
+    folder: a name fixed by the caller (a Dask worker's channel, one per run), not
+    drawn; the caller makes the file."""
+    return os.path.join(tempfile.gettempdir(), f"{_prefix(kind)}{name}{suffix}")
 
 
 def sweep(folder: str) -> int:
