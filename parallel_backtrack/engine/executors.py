@@ -90,6 +90,8 @@ _RAISED: list[tuple[float, str]] = []
 # Seconds a parent's loop waits for a task to end before it looks again (time-outs,
 # asks).
 WAIT = 0.25
+# A parent's measured cost per task (``OwnTime``) counts from this many tasks sent on.
+LEARN_TASKS = 16
 
 
 def _remove(path: str) -> None:
@@ -432,6 +434,32 @@ def make_executor(workers: int = 1, backend: str | None = None, **options: Any) 
             raise ValueError(f"a scheduler {option} needs backend {takers[0]!r}, "
                              f"got backend {backend!r}")
     return chosen.factory(count, **{k: v for k, v in options.items() if v is not None})
+
+
+class OwnTime:
+    """A parent's own seconds on ``executor``'s clock (``Executor.now``), its waits for
+    tasks left out: over the tasks it sent, what each costs it.  ``wait_any`` waits
+    uncounted; ``resume`` leaves out the time since the last look (the caller's own
+    business, such as a consumer of streamed solutions); ``update`` counts up to now."""
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor, self.seconds = executor, 0.0
+        self._mark = executor.now()
+
+    def update(self) -> float:
+        now = self.executor.now()
+        self.seconds += now - self._mark
+        self._mark = now
+        return self.seconds
+
+    def resume(self) -> None:
+        self._mark = self.executor.now()
+
+    def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
+        self.update()
+        done = self.executor.wait_any(futures, timeout=timeout)
+        self.resume()
+        return done
 
 
 @contextmanager

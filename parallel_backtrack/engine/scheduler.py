@@ -53,7 +53,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import hooks, pending
-from .executors import WAIT, Executor
+from .executors import LEARN_TASKS, WAIT, Executor, OwnTime
 from .handback import CHUNKS, LOOK_EVERY, Ask, tail_for
 from .pending import Pending, Work
 from .probe import Probe
@@ -86,8 +86,6 @@ CUT_SECONDS = 0.003
 CUT_SECONDS_ASKED = 0.001
 CUT_LEAST = 4
 MAX_CRASHES = 3
-# The parent's cost per task counts (``pending.feed``) from this many tasks sent on.
-LEARN_TASKS = 16
 
 
 def _check_positive(name: str, value: int | float | None) -> None:
@@ -142,9 +140,10 @@ class Run:
         # Its tasks' hook looks at the ask inside the kernel (``count_many``).
         self.watched = self.mode == "count" and hooks.offers(space, "count_many")
         self.crashes = 0
-        # The parent's own seconds in the loop (not its waits) and the tasks it sent:
-        # the cost per task that ``pending.feed`` packs against.
-        self.parent_seconds, self.sent = 0.0, 0
+        # The parent's own seconds in the loop (not its waits; from ``stream``'s loop
+        # on) and the tasks it sent: the cost per task that ``pending.feed`` packs against.
+        self.own: OwnTime
+        self.sent = 0
         # The tasks in flight when a crash last counted: on a pool that loses only the
         # tasks of a dead worker (Dask), those are lost with it, not crashes of their own.
         self.lost_with: set[Any] = set()
@@ -368,12 +367,12 @@ class Run:
             return None
         return _call(self.executor, (*arguments[:3], nodes, *arguments[4:]))
 
-    def _learn(self, seconds: float) -> None:
-        """Add ``seconds`` of the parent's own time to what tasks cost it (``feed``),
-        once ``LEARN_TASKS`` have gone out."""
-        self.parent_seconds += seconds
+    def _learn(self) -> None:
+        """What tasks cost the parent so far (``feed``, once ``LEARN_TASKS`` have gone
+        out)."""
+        seconds = self.own.update()
         if self.sent and not self.executor.runs_inline:
-            self.report.task_cost = self.parent_seconds / self.sent
+            self.report.task_cost = seconds / self.sent
             if self.sent >= LEARN_TASKS:
                 self.pending.task_cost = self.report.task_cost
 
@@ -394,19 +393,17 @@ class Run:
         try:
             self._cut()
             yield from self._releasable()
+            self.own = OwnTime(self.executor)
             while (self.pending or self.inflight) and not self._done():
                 if self._out_of_time():
                     break
-                began = self.executor.now()
+                self.own.resume()
                 self._fill()
                 self._ask_back()
-                waits = self.executor.now()
-                ended = self.executor.wait_any(self.inflight, timeout=self._wait())
-                resumed = self.executor.now()
-                for future in ended:
+                for future in self.own.wait_any(self.inflight, timeout=self._wait()):
                     self._collect(future)
                 self._tick()
-                self._learn(waits - began + self.executor.now() - resumed)
+                self._learn()
                 yield from self._releasable()
         except GeneratorExit:
             self._finish(started, kill=False, reason="closed")

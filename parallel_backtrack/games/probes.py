@@ -45,11 +45,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine.executors import Executor
+from ..engine.executors import LEARN_TASKS, Executor, OwnTime
 from .ybw import YoungBrothersWait
-
-# ``ProbeTally.task_cost`` is known once this many tasks were sent.
-LEARN_TASKS = 16
 
 
 @dataclass
@@ -63,10 +60,10 @@ class ProbeTally:
     sent: int = 0  # tasks sent by the probes that ended
     running: dict[int, YoungBrothersWait] = field(default_factory=dict)
 
-    def task_cost(self) -> float | None:
-        """The parent's own seconds a task sent so far (None before ``LEARN_TASKS``)."""
+    def task_cost(self, least: int = LEARN_TASKS) -> float | None:
+        """The parent's own seconds a task sent so far (None before ``least``)."""
         sent = self.sent + sum(search.sent for search in self.running.values())
-        return self.parent / sent if sent >= LEARN_TASKS else None
+        return self.parent / sent if sent >= max(least, 1) else None
 
 
 def next_point(low: int, high: int, points: list[int],
@@ -108,7 +105,7 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
     low, high = limits
     tally = tally if tally is not None else ProbeTally()
     running = tally.running  # point -> run, eldest first
-    mark = executor.now()
+    own, before = OwnTime(executor), tally.parent
 
     def occupied() -> int:
         return sum(len(search.futures) for search in running.values())
@@ -119,8 +116,7 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
         while low < high:
             if deadline is not None and time.perf_counter() >= deadline:
                 raise ProbeTimeout(low, high)
-            now = executor.now()  # the last round's sends, before ``start`` asks
-            tally.parent, mark = tally.parent + now - mark, now
+            tally.parent = before + own.update()  # the last round's, before ``start`` asks
             _fill(running, start, low, high, point, at_once, occupied)
             for search in list(running.values()):
                 search.pump()
@@ -132,9 +128,7 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
                 if not futures:
                     raise RuntimeError("no task in flight and no answer (a bug)")
                 left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-                tally.parent += executor.now() - mark
-                done = executor.wait_any(futures, timeout=left)
-                mark = executor.now()
+                done = own.wait_any(futures, timeout=left)
                 for search in running.values():
                     search.take(done)
                 continue
@@ -151,7 +145,7 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
             search.close(stop=True)
             _count(search, tally, answered=False)
         running.clear()
-        tally.parent += executor.now() - mark
+        tally.parent = before + own.update()
     return low
 
 

@@ -56,7 +56,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..engine.executors import Executor, pool_for_run, run_shipped
+from ..engine.executors import Executor, OwnTime, pool_for_run, run_shipped
 from ..engine.window import UNBOUNDED, shared_bounds
 from ..engine.worker import call_pickled, pickled
 from .chain import ALL, CUT, ParallelResult, SplitNode, Task, chain_window, search_task, task_bounds
@@ -119,20 +119,17 @@ class YoungBrothersWait(Twins):
         self.cut_width, self.cut_tries = CUT_WIDTH, CUT_TRIES
 
     def run(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> ParallelResult:
-        mark = self.executor.now()
+        own = OwnTime(self.executor)
         self.start(state, alpha, beta)
         try:
             while self.answer is None:
                 self.pump()
                 self.speculate()
                 if self.answer is None:
-                    futures = self._need_futures()
-                    self.parent += self.executor.now() - mark
-                    self.take(self.executor.wait_any(futures))
-                    mark = self.executor.now()
+                    self.take(own.wait_any(self._need_futures()))
         finally:
             self.close()
-            self.parent += self.executor.now() - mark
+            self.parent += own.update()
         return self.result()
 
     def start(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> None:

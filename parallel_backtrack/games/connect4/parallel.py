@@ -276,7 +276,7 @@ class ParallelSolver:
             low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
         return ParallelSolve(low, tally.nodes, tally.tasks, tally.probes,
                              time.perf_counter() - start, self.executor.workers, high,
-                             tally.twins, tally.parent / max(tally.sent, 1))
+                             tally.twins, tally.task_cost(least=1) or 0.0)
 
     def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
         """The score of every move, searched here on the table the solves filled
