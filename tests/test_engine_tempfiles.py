@@ -1,5 +1,6 @@
-"""The package's temporary files carry their maker's process id, and a process's first
-file in a folder sweeps the files there whose maker is gone (``engine.tempfiles``)."""
+"""The package's temporary files carry their maker's process id and scope, and a
+process's first file in a folder sweeps the files there whose maker is gone
+(``engine.tempfiles``)."""
 
 from __future__ import annotations
 
@@ -31,21 +32,25 @@ def test_files_are_named_after_their_kind_and_process(tmp_path: Path) -> None:
     handle, path = tempfiles.make("window", ".bin", str(tmp_path))
     os.close(handle)
     name = os.path.basename(path)
-    assert name.startswith(f"pb-window-{os.getpid()}-") and name.endswith(".bin")
+    own = f"{os.getpid()}-{tempfiles.scope()}"
+    assert name.startswith(f"pb-window-{own}-") and name.endswith(".bin")
     assert os.path.dirname(path) == str(tmp_path)
     with pytest.raises(ValueError, match="unknown kind"):
         tempfiles.make("other", ".bin", str(tmp_path))
     fixed = tempfiles.named("dask", "k3y", ".bin")  # a name the caller chose
-    assert os.path.basename(fixed) == f"pb-dask-{os.getpid()}-k3y.bin"
+    assert os.path.basename(fixed) == f"pb-dask-{own}-k3y.bin"
     assert not os.path.exists(fixed)  # the caller makes it
     assert tempfiles.alive(os.getpid())
 
 
 def test_a_sweep_removes_only_the_files_of_processes_gone(tmp_path: Path) -> None:
-    gone = _gone_pid()
-    dead = [tmp_path / f"pb-{kind}-{gone}-abc.bin" for kind in tempfiles.KINDS]
-    kept = [tmp_path / f"pb-space-{os.getpid()}-abc.pkl",  # this process's
-            tmp_path / f"pb-other-{gone}-abc.bin",  # not a kind of ours
+    gone, scope = _gone_pid(), tempfiles.scope()
+    other = f"{int(scope, 16) ^ 1:08x}"  # another machine's or namespace's
+    dead = [tmp_path / f"pb-{kind}-{gone}-{scope}-abc.bin" for kind in tempfiles.KINDS]
+    kept = [tmp_path / f"pb-space-{os.getpid()}-{scope}-abc.pkl",  # this process's
+            tmp_path / f"pb-space-{gone}-{other}-abc.pkl",  # its id means another's
+            tmp_path / f"pb-other-{gone}-{scope}-abc.bin",  # not a kind of ours
+            tmp_path / f"pb-space-{gone}-abc.pkl",  # no scope
             tmp_path / f"pb-space-{gone}.pkl",  # not our name
             tmp_path / "notes.txt"]
     for path in dead + kept:
@@ -88,13 +93,25 @@ def test_shipped_problems_bounds_and_stop_flags_use_the_named_files() -> None:
     paths = [pool.ship_to_file([1, 2, 3]).path, bounds.path, threads.stop_flag().path]
     threads.close()
     assert paths[2] is not None and not os.path.exists(paths[2])  # made when raised
-    assert os.path.basename(paths[2]).startswith(f"pb-stop-{os.getpid()}-")
+    own = f"{os.getpid()}-{tempfiles.scope()}"
+    assert os.path.basename(paths[2]).startswith(f"pb-stop-{own}-")
     paths = paths[:2]
     try:
         for path, kind in zip(paths, ("space", "window")):
             assert path is not None and os.path.exists(path)
-            assert os.path.basename(path).startswith(f"pb-{kind}-{os.getpid()}-")
+            assert os.path.basename(path).startswith(f"pb-{kind}-{own}-")
     finally:
         pool.close()
         bounds.close()
     assert not any(os.path.exists(path) for path in paths if path is not None)
+
+
+SCOPE = "from parallel_backtrack.engine import tempfiles; print(tempfiles.scope())"
+
+
+def test_the_scope_is_a_machines_namespace_not_a_process() -> None:
+    child = subprocess.run([sys.executable, "-c", SCOPE], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    scope = tempfiles.scope()
+    assert child.stdout.strip() == scope and len(scope) == 8
+    int(scope, 16)

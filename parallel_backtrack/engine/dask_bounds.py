@@ -14,7 +14,7 @@ look, as polling a ``distributed.Variable`` or ``Event`` would cost.
 Glossary
 --------
 channel
-    One run's bounds in one worker process: a file ``pb-dask-PID-KEY.bin`` in
+    One run's bounds in one worker process: a file ``pb-dask-PID-SCOPE-KEY.bin`` in
     the worker's temporary folder holding ``slots`` 64-bit integers, made by the
     first push or the first task of that run to reach the process, removed by the
     parent's ``close`` (or when the process holds ``CHANNELS_MAX`` newer ones; a

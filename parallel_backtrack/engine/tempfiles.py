@@ -7,31 +7,43 @@ Connect-Four table's drop), and on Ctrl-C or SIGTERM too.  A process killed outr
 shipped problems, bounds files and Connect-Four tables would stay, the tables in
 ``/dev/shm`` holding memory.  So each file's name carries its maker's process id, and
 the first file a process makes in a folder removes the files there whose maker is
-gone.
+gone.  A folder may be seen from several machines (a ``TMPDIR`` on a network disk) or
+from several process-id namespaces (containers sharing ``/dev/shm``), where the same
+id names another process or none: a name also carries its maker's scope, and a sweep
+touches only the files of its own.
 
 Glossary
 --------
 kind
-    What the file holds, in its name ``pb-KIND-PID-XXXXXXXX.SUFFIX``: ``space`` (a
-    shipped problem), ``window`` (shared bounds), ``c4table`` (a Connect-Four table),
-    ``stop`` (a raised stop flag, ``pb-stop-PID-HEX``, made by ``Executor.stop_flag``),
-    ``dask`` (a run's bounds in a Dask worker, ``pb-dask-PID-KEY.bin``: ``named``).
+    What the file holds, in its name ``pb-KIND-PID-SCOPE-XXXXXXXX.SUFFIX``: ``space``
+    (a shipped problem), ``window`` (shared bounds), ``c4table`` (a Connect-Four
+    table), ``stop`` (a raised stop flag, ``pb-stop-PID-SCOPE-HEX``, made by
+    ``Executor.stop_flag``), ``dask`` (a run's bounds in a Dask worker,
+    ``pb-dask-PID-SCOPE-KEY.bin``: ``named``).
+scope
+    Where a process id means this process's neighbours: 8 hex digits of a checksum of
+    the machine's boot (``/proc/sys/kernel/random/boot_id``), its name and the
+    process-id namespace (``/proc/self/ns/pid``), the same for every process of one
+    machine's namespace, since its boot.
 alive
     ``os.kill(pid, 0)`` finds the process, or finds it is another user's.
 
 Example: ``handle, path = make("window", ".bin")`` opens
-``/tmp/pb-window-4242-k2j1x9qa.bin`` in process 4242.
+``/tmp/pb-window-4242-1f0c9a7e-k2j1x9qa.bin`` in process 4242.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
+import socket
 import tempfile
+import zlib
 
 KINDS = ("space", "window", "c4table", "stop", "dask")
-_NAME = re.compile(r"^pb-(?:" + "|".join(KINDS) + r")-(\d+)-")
+_NAME = re.compile(r"^pb-(?:" + "|".join(KINDS) + r")-(\d+)-([0-9a-f]{8})-")
 _SWEPT: set[tuple[int, str]] = set()  # (process, folder) pairs swept already
 
 
@@ -49,7 +61,19 @@ def make(kind: str, suffix: str, folder: str | None = None) -> tuple[int, str]:
 def _prefix(kind: str) -> str:
     if kind not in KINDS:
         raise ValueError(f"unknown kind of temporary file {kind!r}")
-    return f"pb-{kind}-{os.getpid()}-"
+    return f"pb-{kind}-{os.getpid()}-{scope()}-"
+
+
+@functools.cache
+def scope() -> str:
+    """This process's scope (see the glossary): 8 hex digits."""
+    parts = [socket.gethostname()]
+    with contextlib.suppress(OSError):
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as stream:
+            parts.append(stream.read().strip())
+    with contextlib.suppress(OSError):
+        parts.append(str(os.stat("/proc/self/ns/pid").st_ino))
+    return f"{zlib.crc32('|'.join(parts).encode()):08x}"
 
 
 def named(kind: str, name: str, suffix: str) -> str:
@@ -60,7 +84,8 @@ def named(kind: str, name: str, suffix: str) -> str:
 
 
 def sweep(folder: str) -> int:
-    """Remove the package's files in ``folder`` whose maker is gone; how many went."""
+    """Remove the package's files in ``folder`` whose maker, in this process's scope,
+    is gone; how many went."""
     try:
         names = os.listdir(folder)
     except OSError:
@@ -68,7 +93,7 @@ def sweep(folder: str) -> int:
     removed = 0
     for name in names:
         found = _NAME.match(name)
-        if found and not alive(int(found.group(1))):
+        if found and found.group(2) == scope() and not alive(int(found.group(1))):
             with contextlib.suppress(OSError):  # another's file, or swept meanwhile
                 os.remove(os.path.join(folder, name))
                 removed += 1
