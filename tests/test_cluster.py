@@ -28,6 +28,8 @@ from dask_cluster import (
     start_cluster,
 )
 
+import parallel_backtrack
+
 pytest.importorskip("distributed")
 pytestmark = [pytest.mark.dask, pytest.mark.timeout(600)]
 
@@ -337,3 +339,19 @@ def test_a_connect4_time_limit_stops_the_cluster_s_probes(cluster: Cluster) -> N
     assert report["score"] is None and report["stop_reason"] == "timeout"
     assert report["score_low"] <= 1 <= report["score_high"] and report["workers"] == 2
     assert report["seconds"] < 3.0 and time.monotonic() - started < 60
+
+
+def test_workers_without_the_package_are_named_before_any_task(tmp_path: Path) -> None:
+    """A worker machine without the package (here its import fails: a package of that
+    name first on the workers' path raises) is found when the command joins: exit 2 and
+    one line saying what to install, not one failed task after another."""
+    blocker = tmp_path / "blocker" / "parallel_backtrack"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text('raise ImportError("not installed here")\n')
+    case = CASES["nqueens"]
+    with start_cluster(tmp_path, env={"PYTHONPATH": str(blocker.parent)}, nworkers=1) as bare:
+        code, out, err = finish(run_case(case, bare.address))
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 1, err[-800:]
+    assert "cannot load parallel_backtrack" in lines[0] and "not installed here" in lines[0]
+    assert f"install version {parallel_backtrack.__version__} on every" in lines[0]

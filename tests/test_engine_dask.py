@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+import parallel_backtrack
 from parallel_backtrack.engine import (
     count,
     make_executor,
@@ -13,7 +14,7 @@ from parallel_backtrack.engine import (
     solutions,
     solve,
 )
-from parallel_backtrack.engine.dask_executor import QUIET_HTTP
+from parallel_backtrack.engine.dask_executor import QUIET_HTTP, package_version, version_mismatch
 from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
 from parallel_backtrack.nqueens.__main__ import main
 
@@ -100,3 +101,22 @@ def test_a_future_the_cluster_cancelled_is_done_and_a_crash(cluster):
         assert errors == {theirs.key: True, ours.key: False}
     finally:
         executor.close()
+
+
+def test_workers_of_another_version_are_named():
+    assert version_mismatch({"tcp://a:1": "0.1.0", "tcp://b:1": "0.1.0"}, "0.1.0") is None
+    found = {"tcp://a:1": "0.1.0", "tcp://b:1": "0.0.9", "tcp://c:1": "0.0.8"}
+    assert version_mismatch(found, "0.1.0") == ("parallel_backtrack 0.0.8, 0.0.9 "
+                                                "(2 of 3 workers)")
+    assert version_mismatch({"tcp://a:1": "0.2"}, "0.1.0") == ("parallel_backtrack 0.2 "
+                                                                "(1 of 1 worker)")
+    assert package_version() == parallel_backtrack.__version__
+
+
+def test_a_joined_cluster_checks_its_workers_version(cluster, monkeypatch):
+    """The command's version against the workers' (here the command pretends to be
+    another): the cluster is left at once, with a one-line error."""
+    monkeypatch.setattr(parallel_backtrack, "__version__", "0.0.0-other")
+    with pytest.raises(ValueError, match=r"run parallel_backtrack \S+ \(2 of 2 workers\), "
+                       r"this command parallel_backtrack 0\.0\.0-other; install the same"):
+        make_executor(2, "dask", address=cluster.scheduler_address)

@@ -61,6 +61,24 @@ def check_address(address: str) -> str:
     return address
 
 
+def package_version() -> str:
+    """This package's version, where it runs (a worker: ``DaskExecutor._check_workers``)."""
+    import parallel_backtrack
+
+    return str(parallel_backtrack.__version__)
+
+
+def version_mismatch(found: dict[str, str], here: str) -> str | None:
+    """None when every worker (address -> version) runs version ``here``; else what the
+    others run, e.g. ``parallel_backtrack 0.0.9 (2 of 3 workers)``."""
+    others = sorted({v for v in found.values() if v != here})
+    if not others:
+        return None
+    count = sum(v != here for v in found.values())
+    return (f"parallel_backtrack {', '.join(others)} ({count} of {len(found)} worker"
+            f"{'s' if len(found) > 1 else ''})")
+
+
 class DaskExecutor(Executor):
     """Tasks as Dask futures; the cluster is joined or started (and then closed)."""
 
@@ -83,6 +101,7 @@ class DaskExecutor(Executor):
             # Joining is cheap and tells how many workers there really are.
             self._client = self._distributed.Client(self.address, timeout=CONNECT_TIMEOUT)
             self.workers = self._joined_threads()
+            self._check_workers()
 
     def _joined_threads(self) -> int:
         """The worker threads of the joined cluster, waiting up to ``CONNECT_TIMEOUT``
@@ -98,6 +117,31 @@ class DaskExecutor(Executor):
                                  f"{self.address}'") from None
             threads = sum(self._client.nthreads().values())
         return max(1, threads)
+
+    def _check_workers(self) -> None:
+        """Every worker of the joined cluster loads this package at this command's
+        version; otherwise the cluster is left, with a one-line error saying what to
+        install where (tasks would fail one by one, or search with other code)."""
+        import parallel_backtrack
+
+        here = parallel_backtrack.__version__
+        try:
+            found = self._client.run(package_version)
+        except Exception as error:  # noqa: BLE001 - whatever the worker's import raised
+            self.close()
+            # Dask hands a worker's error over as it can: the class, or wrapped in one.
+            named = type(error) is not Exception
+            reason = (f"{type(error).__name__}: {error}" if named else str(error))
+            reason = (reason.splitlines() or [""])[0]
+            raise ValueError(f"a worker of the Dask scheduler at {self.address} cannot load "
+                             f"parallel_backtrack ({reason}); install version {here} on every "
+                             "worker machine") from None
+        other = version_mismatch(found, here)
+        if other is not None:
+            self.close()
+            raise ValueError(f"the Dask workers at {self.address} run {other}, this command "
+                             f"parallel_backtrack {here}; install the same version on every "
+                             "machine") from None
 
     @property
     def client(self) -> Any:
