@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn, TextIO
 
 from ._cluster import backend_type, scheduler_address
-from .engine import BACKENDS, SearchReport, WorkerCrashError, resolve_workers
+from .engine import BACKENDS, PoolLostError, SearchReport, WorkerCrashError, resolve_workers
 from .engine.checks import did_you_mean, is_interrupt
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_TIMEOUT, EXIT_ERROR = 0, 1, 2, 3, 4
@@ -260,7 +260,24 @@ def engine_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.scheduler_address is not None:
         options["backend"] = "dask"
         options["address"] = args.scheduler_address
+    if options["backend"] == "dask":
+        quiet_dask_logs()
     return options
+
+
+def quiet_dask_logs() -> None:
+    """A command speaks in one line: Dask's client logs its reconnects to a scheduler
+    gone mid-run, with tracebacks, and the command says what happened
+    (``engine.PoolLostError``)."""
+    import logging
+
+    try:  # it sets its loggers' levels as it loads: load it first
+        import distributed  # noqa: F401
+    except ImportError:  # the engine names the missing extra
+        return
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.startswith("distributed"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def print_stats(report: SearchReport, out: TextIO) -> None:
@@ -333,7 +350,7 @@ def failure(prog: str, error: BaseException) -> int:
         return EXIT_INTERRUPTED
     if isinstance(error, MemoryError):
         message = "out of memory; try a smaller problem or fewer workers"
-    elif isinstance(error, WorkerCrashError):
+    elif isinstance(error, (WorkerCrashError, PoolLostError)):
         message = str(error)
     else:
         if os.environ.get(TRACEBACK_ENV):

@@ -355,3 +355,25 @@ def test_workers_without_the_package_are_named_before_any_task(tmp_path: Path) -
     assert code == 2 and out == "" and len(lines) == 1, err[-800:]
     assert "cannot load parallel_backtrack" in lines[0] and "not installed here" in lines[0]
     assert f"install version {parallel_backtrack.__version__} on every" in lines[0]
+
+
+@pytest.mark.parametrize("family", ["nqueens", "connect4", "sliding"])
+def test_a_scheduler_gone_mid_run_ends_the_command_in_one_line(family: str,
+                                                               tmp_path: Path) -> None:
+    """Kill the scheduler while the command's tasks run (a count, alpha-beta, IDA*):
+    once the client's reconnects give up the command exits 4 with one line naming the
+    scheduler lost, and prints no answer and no traceback."""
+    with start_cluster(tmp_path, nworkers=2) as doomed:
+        pids = doomed.worker_pids()
+        process = run_case(CASES[family], doomed.address, long=True, family=family)
+        deadline = time.monotonic() + 120
+        while (doomed.busy_worker(pids) is None and process.poll() is None
+               and time.monotonic() < deadline):
+            time.sleep(0.01)
+        running = process.poll() is None
+        doomed.processes[0].kill()  # the scheduler
+        code, out, err = finish(process)
+    lines = err.strip().splitlines()
+    assert running and code == 4 and len(lines) == 1, (code, err[-800:])
+    assert f"lost the Dask scheduler at {doomed.address}" in lines[0]
+    assert "{" not in out  # no answer

@@ -37,7 +37,13 @@ if TYPE_CHECKING:
     from .checks import UnknownNameError, check_int, check_name, did_you_mean, is_interrupt
     from .executors import Executor, make_executor
     from .modes import SolutionStream, count, first_hit, solutions, solve
-    from .report import SearchInterrupted, SearchReport, WorkerCrashError, WorkerStats
+    from .report import (
+        PoolLostError,
+        SearchInterrupted,
+        SearchReport,
+        WorkerCrashError,
+        WorkerStats,
+    )
     from .space import (
         Explored,
         FastSpace,
@@ -59,7 +65,8 @@ _HOMES = {
     "Executor": "executors", "make_executor": "executors",
     "SolutionStream": "modes", "count": "modes", "first_hit": "modes", "solutions": "modes",
     "solve": "modes",
-    "SearchInterrupted": "report", "SearchReport": "report", "WorkerCrashError": "report",
+    "PoolLostError": "report", "SearchInterrupted": "report", "SearchReport": "report",
+    "WorkerCrashError": "report",
     "WorkerStats": "report",
     "Explored": "space", "FastSpace": "space", "Space": "space", "Tally": "space",
     "explore": "space", "sequential_count": "space", "sequential_solutions": "space",
@@ -77,6 +84,7 @@ __all__ = [
     "Explored",
     "FastSpace",
     "Metrics",
+    "PoolLostError",
     "SearchInterrupted",
     "SearchReport",
     "SharedBounds",

@@ -29,14 +29,16 @@ Example: ``DaskExecutor(2)`` is a private two-process cluster on 127.0.0.1;
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
 from typing import Any
 
 from .backends import missing_extra, register_backend
 from .dask_bounds import DaskBounds, DaskStopFlag, Pusher, new_stop_flag, push_stop
 from .executors import Executor
+from .report import PoolLostError
 from .worker import StopFlag
 
 ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
@@ -156,8 +158,23 @@ class DaskExecutor(Executor):
             self._client = self._distributed.Client(self._cluster)
         return self._client
 
+    @contextlib.contextmanager
+    def _talking(self) -> Iterator[None]:
+        """A call to the scheduler: losing it (a closed connection, or no answer to the
+        client's reconnects, ``CONNECT_TIMEOUT``) ends the run as ``PoolLostError``."""
+        try:
+            yield
+        except TimeoutError:  # a wait's own time-out: the caller's
+            raise
+        except OSError as error:  # distributed's CommClosedError and connect time-outs
+            where = self.address or "the private cluster"
+            reason = (str(error).splitlines() or [type(error).__name__])[0]
+            raise PoolLostError(f"lost the Dask scheduler at {where} in the middle of the "
+                                f"run ({reason}); the run stopped") from error
+
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return self.client.submit(fn, *(self._present(arg) for arg in args), pure=False)
+        with self._talking():
+            return self.client.submit(fn, *(self._present(arg) for arg in args), pure=False)
 
     def _present(self, arg: Any) -> Any:
         """A shipped object's future, scattered again if every copy of it was lost."""
@@ -175,8 +192,9 @@ class DaskExecutor(Executor):
         if not futures:
             return set()
         try:
-            done, _ = self._distributed.wait(futures, timeout=timeout,
-                                             return_when="FIRST_COMPLETED")
+            with self._talking():
+                done, _ = self._distributed.wait(futures, timeout=timeout,
+                                                 return_when="FIRST_COMPLETED")
         except TimeoutError:
             return set()
         except CancelledError:  # some were cancelled (by us, or lost with a worker):
@@ -185,7 +203,8 @@ class DaskExecutor(Executor):
         return set(done)
 
     def ship(self, obj: Any) -> Any:
-        future = self.client.scatter(obj, broadcast=True, hash=False)
+        with self._talking():
+            future = self.client.scatter(obj, broadcast=True, hash=False)
         self._shipped[future.key] = (obj, future)
         return future
 

@@ -193,3 +193,8 @@ class WorkerCrashError(RuntimeError):
     def __init__(self, message: str, report: SearchReport) -> None:
         super().__init__(message)
         self.report = report
+
+
+class PoolLostError(RuntimeError):
+    """The pool itself went away in the middle of a run (a Dask cluster's scheduler
+    stopped answering): no task can be sent or come back, so the run stops."""
