@@ -120,3 +120,24 @@ def test_a_joined_cluster_checks_its_workers_version(cluster, monkeypatch):
     with pytest.raises(ValueError, match=r"run parallel_backtrack \S+ \(2 of 2 workers\), "
                        r"this command parallel_backtrack 0\.0\.0-other; install the same"):
         make_executor(2, "dask", address=cluster.scheduler_address)
+
+
+def test_a_lost_scheduler_is_named_and_a_wait_time_out_is_not():
+    from distributed.comm.core import CommClosedError
+
+    from parallel_backtrack.engine import PoolLostError
+    from parallel_backtrack.engine.dask_executor import DaskExecutor
+
+    executor = DaskExecutor(1)  # nothing started until its client is used
+    closed = CommClosedError("in <TCP (closed) ConnectionPool.scatter local=tcp://"
+                             "127.0.0.1:1 remote=tcp://127.0.0.1:2>: ConnectionResetError: "
+                             "[Errno 104] Connection reset by peer")
+    with pytest.raises(PoolLostError, match=r"^lost the Dask scheduler at the private "
+                       r"cluster in the middle of the run \(ConnectionResetError: \[Errno "
+                       r"104\] Connection reset by peer\); the run stopped$"):
+        with executor._talking():
+            raise closed
+    with pytest.raises(TimeoutError):
+        with executor._talking():
+            raise TimeoutError("a wait's own")
+    executor.close()

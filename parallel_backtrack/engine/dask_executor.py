@@ -169,6 +169,7 @@ class DaskExecutor(Executor):
         except OSError as error:  # distributed's CommClosedError and connect time-outs
             where = self.address or "the private cluster"
             reason = (str(error).splitlines() or [type(error).__name__])[0]
+            reason = re.sub(r"^in <[^>]*>: ", "", reason)  # which of Dask's connections
             raise PoolLostError(f"lost the Dask scheduler at {where} in the middle of the "
                                 f"run ({reason}); the run stopped") from error
 
