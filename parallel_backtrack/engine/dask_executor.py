@@ -81,6 +81,11 @@ def version_mismatch(found: dict[str, str], here: str) -> str | None:
             f"{'s' if len(found) > 1 else ''})")
 
 
+def _first_line(message: str) -> str:
+    """An error's message as one line, less the connection Dask names first."""
+    return re.sub(r"^in <[^>]*>: ", "", (message.splitlines() or [""])[0])
+
+
 class DaskExecutor(Executor):
     """Tasks as Dask futures; the cluster is joined or started (and then closed)."""
 
@@ -133,8 +138,7 @@ class DaskExecutor(Executor):
             self.close()
             # Dask hands a worker's error over as it can: the class, or wrapped in one.
             named = type(error) is not Exception
-            reason = (f"{type(error).__name__}: {error}" if named else str(error))
-            reason = (reason.splitlines() or [""])[0]
+            reason = _first_line(f"{type(error).__name__}: {error}" if named else str(error))
             raise ValueError(f"a worker of the Dask scheduler at {self.address} cannot load "
                              f"parallel_backtrack ({reason}); install version {here} on every "
                              "worker machine") from None
@@ -168,8 +172,7 @@ class DaskExecutor(Executor):
             raise
         except OSError as error:  # distributed's CommClosedError and connect time-outs
             where = self.address or "the private cluster"
-            reason = (str(error).splitlines() or [type(error).__name__])[0]
-            reason = re.sub(r"^in <[^>]*>: ", "", reason)  # which of Dask's connections
+            reason = _first_line(str(error)) or type(error).__name__
             raise PoolLostError(f"lost the Dask scheduler at {where} in the middle of the "
                                 f"run ({reason}); the run stopped") from error
 
