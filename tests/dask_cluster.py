@@ -118,6 +118,17 @@ class Cluster:
     address: str
     client: Any
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    folder: Path = Path(".")  # the workers' local directory
+    env: dict[str, str] = field(default_factory=dict)  # the workers' environment
+
+    def add_workers(self, count: int, log: Path) -> None:
+        """Start ``dask worker`` with ``count`` processes of one thread (stopped with
+        the cluster)."""
+        assert DASK is not None
+        self.processes.append(_spawn(
+            [DASK, "worker", self.address, "--nworkers", str(count), "--nthreads", "1",
+             "--host", "127.0.0.1", "--no-dashboard", "--local-directory", str(self.folder)],
+            log, self.env))
 
     def worker_pids(self) -> dict[str, int]:
         """Each registered worker's address and process id."""
@@ -204,12 +215,9 @@ def start_cluster(tmp: Path, env: dict[str, str] | None = None,
     client = None
     try:
         address = _read_address(scheduler_log, processes[0])
-        processes.append(_spawn(
-            [DASK, "worker", address, "--nworkers", str(nworkers), "--nthreads", "1",
-             "--host", "127.0.0.1", "--no-dashboard", "--local-directory", str(tmp)],
-            worker_log, {**base, **(env or {})}))
-        client = distributed.Client(address, timeout=START_SECONDS)
-        cluster = Cluster(address, client, processes)
+        cluster = Cluster(address, None, processes, tmp, {**base, **(env or {})})
+        cluster.add_workers(nworkers, worker_log)
+        client = cluster.client = distributed.Client(address, timeout=START_SECONDS)
         cluster.wait_for_workers(nworkers)
         yield cluster
     finally:

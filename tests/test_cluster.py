@@ -377,3 +377,45 @@ def test_a_scheduler_gone_mid_run_ends_the_command_in_one_line(family: str,
     assert running and code == 4 and len(lines) == 1, (code, err[-800:])
     assert f"lost the Dask scheduler at {doomed.address}" in lines[0]
     assert "{" not in out  # no answer
+
+
+def test_workers_that_join_mid_run_are_fed(tmp_path: Path) -> None:
+    """A run that joined a cluster of one worker, which two more join a moment later
+    (a cluster still starting, or scaled up): the run counts them and keeps all three
+    busy, more tasks in flight than two (what one worker's run sends), and the count is
+    n = 17's."""
+    from parallel_backtrack.engine import count
+    from parallel_backtrack.engine.dask_executor import DaskExecutor
+    from parallel_backtrack.nqueens import ImmutableQueenLocations
+    from parallel_backtrack.nqueens.space import QueensSpace
+
+    with start_cluster(tmp_path, nworkers=1) as growing:
+        executor = DaskExecutor(1, growing.address)
+        assert executor.workers == 1
+        peak, running = [0], [True]
+
+        def watch() -> None:  # the most tasks the scheduler had on its workers at once
+            while running[0]:
+                busy = sum(len(tasks) for tasks in growing.client.processing().values())
+                peak[0] = max(peak[0], busy)
+                time.sleep(0.02)
+
+        def grow() -> None:
+            time.sleep(1.0)
+            growing.add_workers(2, tmp_path / "more-workers.log")
+
+        threads = [threading.Thread(target=watch), threading.Thread(target=grow)]
+        for thread in threads:
+            thread.start()
+        try:
+            report = count(QueensSpace(ImmutableQueenLocations(17)), executor=executor)
+        finally:
+            running[0] = False
+            for thread in threads:
+                thread.join()
+            executor.close()
+        used = {stats.worker for stats in report.worker_stats() if stats.tasks}
+    assert report.count == 95_815_104 and report.complete
+    assert executor.workers == 3, executor.workers
+    assert peak[0] > 2, peak[0]
+    assert len(used - {"parent"}) == 3, used

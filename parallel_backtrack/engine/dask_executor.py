@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
 from typing import Any
@@ -43,6 +44,9 @@ from .worker import StopFlag
 
 ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
 CONNECT_TIMEOUT = "20s"
+# A joined cluster's worker threads are counted again this often during a run (one
+# message to the scheduler), so workers that join later are fed too.
+RECOUNT_SECONDS = 1.0
 # The scheduler's small HTTP server (health checks) on a free loopback port, so it
 # never fights over 8787 with a cluster someone else runs.
 QUIET_HTTP = {"dashboard_address": "127.0.0.1:0"}
@@ -109,6 +113,7 @@ class DaskExecutor(Executor):
             self._client = self._distributed.Client(self.address, timeout=CONNECT_TIMEOUT)
             self.workers = self._joined_threads()
             self._check_workers()
+        self._counted = time.monotonic()
 
     def _joined_threads(self) -> int:
         """The worker threads of the joined cluster, waiting up to ``CONNECT_TIMEOUT``
@@ -191,7 +196,21 @@ class DaskExecutor(Executor):
             self._shipped[arg.key] = (obj, current)
         return current
 
+    def _recount(self) -> None:
+        """A joined cluster's worker threads now (``RECOUNT_SECONDS`` apart): workers
+        that join in the middle of a run (a cluster still starting, or scaled up) are
+        fed too, as every search reads ``workers`` when it fills the pool."""
+        now = time.monotonic()
+        if self.address is None or now - self._counted < RECOUNT_SECONDS:
+            return
+        self._counted = now
+        with self._talking():
+            threads = sum(self._client.nthreads().values())
+        if threads > 0:
+            self.workers = threads
+
     def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
+        self._recount()
         futures = list(futures)
         if not futures:
             return set()

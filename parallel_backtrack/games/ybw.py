@@ -101,7 +101,6 @@ class YoungBrothersWait(Twins):
         # Tasks wait here, leftmost (the sequential order) first, until a worker is
         # free: a cut-off then finds its brothers still unsent, not queued in the pool.
         self.ready: list[tuple[tuple[int, ...], SplitNode, Any, Any, int]] = []
-        self.in_flight = executor.workers + IN_FLIGHT_EXTRA
         # States whose task searched at least ``heavy_nodes`` nodes (a set kept across
         # runs, e.g. the probes of one solve): split one ply deeper when met again.
         self.heavy: set[Any] | None = None
@@ -250,7 +249,7 @@ class YoungBrothersWait(Twins):
             # A real task never queues behind a twin: the twin gives way first.
             if self.occupied() >= self.executor.workers and self._yield_twin():
                 continue
-            if self.occupied() >= self.in_flight:
+            if self.occupied() >= self.executor.workers + IN_FLIGHT_EXTRA:
                 break
             path, node, action, state, sign = heapq.heappop(self.ready)
             if not node.dead:
