@@ -37,7 +37,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn, TextIO
 
-from ._cluster import backend_type, scheduler_address
+from ._cluster import backend_type, scheduler_address, scheduler_file
 from .engine import BACKENDS, PoolLostError, SearchReport, WorkerCrashError, resolve_workers
 from .engine.checks import did_you_mean, is_interrupt
 
@@ -188,7 +188,8 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | N
                        helps: dict[str, str] | None = None, short_workers: bool = True,
                        budgets: bool = True, stats: bool = True,
                        per_worker: bool | None = None) -> None:
-    """--workers, --backend, --scheduler-address, --timeout, --json, --progress (and,
+    """--workers, --backend, --scheduler-address (or --scheduler-file), --timeout, --json,
+    --progress (and,
     with ``budgets``, --budget, --budget-seconds, --per-worker; with ``stats``,
     --stats): the same options in every CLI.  ``per_worker`` (default: as
     ``budgets``) offers --per-worker on its own, for searches that cut a first
@@ -209,10 +210,15 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | N
                        metavar="|".join(BACKENDS),
                        help="where tasks run (default: serial for 1 worker, else loky; dask: "
                        "a private Dask cluster on this machine)")
-    group.add_argument("--scheduler-address", type=scheduler_address, default=None,
+    where = group.add_mutually_exclusive_group()
+    where.add_argument("--scheduler-address", type=scheduler_address, default=None,
                        metavar="tcp://HOST:PORT",
                        help="run the tasks on the Dask cluster of this scheduler (implies "
                        "--backend dask; --workers is then the cluster's worker threads)")
+    where.add_argument("--scheduler-file", type=scheduler_file, default=None,
+                       dest="scheduler_address", metavar="PATH",
+                       help="the same, the address read from the file that 'dask scheduler "
+                       "--scheduler-file PATH' writes")
     group.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                        help="stop at this wall-clock limit, print the partial result, exit 3")
     if budgets:
@@ -244,8 +250,8 @@ def _add_budget_options(group: Any) -> None:
 def check_engine_options(args: argparse.Namespace) -> str | None:
     """A usage problem among the engine options the parser cannot see, or None."""
     if args.scheduler_address is not None and args.backend not in (None, "dask"):
-        return (f"--scheduler-address runs on a Dask cluster; it does not go with "
-                f"--backend {args.backend}")
+        return (f"--scheduler-address (or --scheduler-file) runs on a Dask cluster; it "
+                f"does not go with --backend {args.backend}")
     return None
 
 

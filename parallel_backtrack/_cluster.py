@@ -1,6 +1,7 @@
-"""Where a command line's tasks run: the checks behind ``--backend`` and
-``--scheduler-address`` (``_cli.add_engine_options``), made while the arguments are
-parsed, so a bad value is a usage error (exit 2, one line) before any search.
+"""Where a command line's tasks run: the checks behind ``--backend``,
+``--scheduler-address`` and ``--scheduler-file`` (``_cli.add_engine_options``), made
+while the arguments are parsed, so a bad value is a usage error (exit 2, one line)
+before any search.
 
 Glossary
 --------
@@ -13,6 +14,11 @@ address
     scheduler answers there: it greets every new connection at once with its
     handshake, so a port that accepts and stays silent is not one, and an
     unreachable host fails fast instead of hanging.
+scheduler file
+    The JSON file ``dask scheduler --scheduler-file PATH`` writes (and ``dask worker
+    --scheduler-file PATH`` reads): the scheduler's ``"address"`` among other fields,
+    the usual way on shared file systems (HPC batch jobs) to find a scheduler whose
+    host is known only once it runs.
 
 Example: ``scheduler_address("127.0.0.1:8786")`` returns ``"tcp://127.0.0.1:8786"``
 when a scheduler runs there, else raises ``ArgumentTypeError("no Dask scheduler
@@ -69,6 +75,30 @@ def scheduler_address(text: str) -> str:
             f"no Dask scheduler answers at {address} ({reason}); start one with "
             "'dask scheduler', or check the address")
     return address
+
+
+def scheduler_file(text: str) -> str:
+    """An argparse type for ``--scheduler-file``: the address in the JSON file that
+    ``dask scheduler --scheduler-file PATH`` writes (its ``"address"``), checked as
+    ``scheduler_address`` checks one."""
+    import json
+
+    try:
+        with open(text, encoding="utf-8") as stream:
+            written = json.loads(stream.read(1 << 20))
+    except OSError as error:
+        raise argparse.ArgumentTypeError(
+            f"cannot read {text!r}: {error.strerror or error}") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        reason = " ".join(str(error).split())[:120]
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a Dask scheduler file (JSON): {reason}") from None
+    address = written.get("address") if isinstance(written, dict) else None
+    if not isinstance(address, str):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a Dask scheduler file: no \"address\" in it (dask "
+            "scheduler --scheduler-file writes one)")
+    return scheduler_address(address)
 
 
 def _no_scheduler(host: str, port: int, tls: bool) -> str | None:

@@ -3,7 +3,8 @@ lines run on it.
 
 ``start_cluster`` runs ``dask scheduler`` and ``dask worker --nworkers 2 --nthreads 1``
 as processes of their own, over TCP on free ports (the scheduler picks its port and
-the address is read from its log), waits until the workers are registered, and at the
+the address is read from its log; it also writes ``scheduler.json``, its scheduler
+file, in the cluster's folder), waits until the workers are registered, and at the
 end stops everything it started and checks that no process of it is left.
 
 Glossary
@@ -118,7 +119,7 @@ class Cluster:
     address: str
     client: Any
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
-    folder: Path = Path(".")  # the workers' local directory
+    folder: Path = Path(".")  # the workers' local directory; the scheduler's file in it
     env: dict[str, str] = field(default_factory=dict)  # the workers' environment
 
     def add_workers(self, count: int, log: Path) -> None:
@@ -211,7 +212,8 @@ def start_cluster(tmp: Path, env: dict[str, str] | None = None,
         p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     scheduler_log, worker_log = tmp / "scheduler.log", tmp / "workers.log"
     processes = [_spawn([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0",
-                         "--dashboard-address", "127.0.0.1:0"], scheduler_log, base)]
+                         "--dashboard-address", "127.0.0.1:0", "--scheduler-file",
+                         str(tmp / "scheduler.json")], scheduler_log, base)]
     client = None
     try:
         address = _read_address(scheduler_log, processes[0])

@@ -419,3 +419,20 @@ def test_workers_that_join_mid_run_are_fed(tmp_path: Path) -> None:
     assert executor.workers == 3, executor.workers
     assert peak[0] > 2, peak[0]
     assert len(used - {"parent"}) == 3, used
+
+
+def test_a_scheduler_file_stands_for_its_address(cluster: Cluster) -> None:
+    """``--scheduler-file`` with the file the scheduler wrote: the local answer; with
+    ``--scheduler-address`` as well: a usage error."""
+    written = cluster.folder / "scheduler.json"
+    assert json.loads(written.read_text())["address"] == cluster.address
+    for family in ("nqueens", "sliding"):
+        case = CASES[family]
+        done = subprocess.run([sys.executable, "-m", case.module, *case.argv,
+                               "--scheduler-file", str(written)], input=case.stdin or "",
+                              capture_output=True, text=True, cwd=ROOT, timeout=240)
+        assert done.returncode == 0, done.stderr[-500:]
+        assert case.answer(done.stdout) == KNOWN[family, False]
+        check_solution(family, False, done.stdout)
+    refused(["--scheduler-file", str(written), "--scheduler-address", cluster.address],
+            "not allowed with argument --scheduler-file")
