@@ -122,14 +122,14 @@ class Cluster:
     folder: Path = Path(".")  # the workers' local directory; the scheduler's file in it
     env: dict[str, str] = field(default_factory=dict)  # the workers' environment
 
-    def add_workers(self, count: int, log: Path) -> None:
+    def add_workers(self, count: int, log: Path, env: dict[str, str] | None = None) -> None:
         """Start ``dask worker`` with ``count`` processes of one thread (stopped with
-        the cluster)."""
+        the cluster), ``env`` added to the workers' environment."""
         assert DASK is not None
         self.processes.append(_spawn(
             [DASK, "worker", self.address, "--nworkers", str(count), "--nthreads", "1",
              "--host", "127.0.0.1", "--no-dashboard", "--local-directory", str(self.folder)],
-            log, self.env))
+            log, {**self.env, **(env or {})}))
 
     def worker_pids(self) -> dict[str, int]:
         """Each registered worker's address and process id."""

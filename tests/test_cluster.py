@@ -341,15 +341,20 @@ def test_a_connect4_time_limit_stops_the_cluster_s_probes(cluster: Cluster) -> N
     assert report["seconds"] < 3.0 and time.monotonic() - started < 60
 
 
-def test_workers_without_the_package_are_named_before_any_task(tmp_path: Path) -> None:
-    """A worker machine without the package (here its import fails: a package of that
-    name first on the workers' path raises) is found when the command joins: exit 2 and
-    one line saying what to install, not one failed task after another."""
-    blocker = tmp_path / "blocker" / "parallel_backtrack"
+def _blocker(folder: Path) -> dict[str, str]:
+    """Workers' environment in which importing the package fails, as on a machine
+    without it: a package of that name first on their path raises."""
+    blocker = folder / "blocker" / "parallel_backtrack"
     blocker.mkdir(parents=True)
     (blocker / "__init__.py").write_text('raise ImportError("not installed here")\n')
+    return {"PYTHONPATH": str(blocker.parent)}
+
+
+def test_workers_without_the_package_are_named_before_any_task(tmp_path: Path) -> None:
+    """A worker machine without the package is found when the command joins: exit 2 and
+    one line saying what to install, not one failed task after another."""
     case = CASES["nqueens"]
-    with start_cluster(tmp_path, env={"PYTHONPATH": str(blocker.parent)}, nworkers=1) as bare:
+    with start_cluster(tmp_path, env=_blocker(tmp_path), nworkers=1) as bare:
         code, out, err = finish(run_case(case, bare.address))
     lines = err.strip().splitlines()
     assert code == 2 and out == "" and len(lines) == 1, err[-800:]
@@ -436,3 +441,27 @@ def test_a_scheduler_file_stands_for_its_address(cluster: Cluster) -> None:
         check_solution(family, False, done.stdout)
     refused(["--scheduler-file", str(written), "--scheduler-address", cluster.address],
             "not allowed with argument --scheduler-file")
+
+
+def test_a_worker_without_the_package_that_joins_mid_run_changes_no_answer(
+        tmp_path: Path) -> None:
+    """One that joins after the check leaves the cluster at its first task (Dask cannot
+    unpickle it there), which runs elsewhere: the count is n = 17's."""
+    from parallel_backtrack.engine import count
+    from parallel_backtrack.engine.dask_executor import DaskExecutor
+    from parallel_backtrack.nqueens import ImmutableQueenLocations
+    from parallel_backtrack.nqueens.space import QueensSpace
+
+    with start_cluster(tmp_path, nworkers=1) as cluster:
+        executor = DaskExecutor(1, cluster.address)
+        joined = threading.Timer(1.0, cluster.add_workers,
+                                 (1, tmp_path / "bare.log", _blocker(tmp_path)))
+        joined.start()
+        try:
+            report = count(QueensSpace(ImmutableQueenLocations(17)), executor=executor)
+        finally:
+            joined.join()
+            executor.close()
+        log = (tmp_path / "bare.log").read_text()
+    assert report.count == 95_815_104 and report.complete
+    assert "not installed here" in log  # it met a task, and could not load it
