@@ -171,6 +171,36 @@ def add_verify_option(parser: argparse.ArgumentParser) -> None:
                         f"failed check exits {EXIT_ERROR} (default: on when {VERIFY_ENV}=1)")
 
 
+def add_checkpoint_options(parser: argparse.ArgumentParser) -> None:
+    """--checkpoint FILE and --checkpoint-every SECONDS, for a command that counts."""
+    group = parser.add_argument_group("checkpoints")
+    group.add_argument("--checkpoint", default=None, metavar="FILE",
+                       help="go on from this checkpoint of the same count if it exists, write "
+                       "it every --checkpoint-every seconds and when --timeout stops the run; "
+                       "a complete count removes it (a pickle: load only files you wrote)")
+    group.add_argument("--checkpoint-every", type=positive_float, default=60.0,
+                       metavar="SECONDS", help="seconds between checkpoints (default: 60)")
+
+
+def checkpoint_note(prog: str, checkpoint: Any, report: SearchReport) -> None:
+    """One line on stderr after a count with a ``Checkpoint`` stopped early: what the
+    file holds (a run stopped by Ctrl-C or an error leaves its last one)."""
+    if checkpoint is None or report.complete:
+        return
+    from .engine.checkpoint import CheckpointError
+
+    try:
+        saved = checkpoint.load(checkpoint.key)
+    except CheckpointError:
+        saved = None
+    if saved is None:
+        print(f"{prog}: no checkpoint was written to {checkpoint.path} (the run stopped "
+              "before its first)", file=sys.stderr)
+        return
+    print(f"{prog}: checkpoint {checkpoint.path} holds {saved.count:,} solutions counted; "
+          "the same command goes on from it", file=sys.stderr)
+
+
 def choice_type(kind: str, choices: Iterable[str]) -> Callable[[str], str]:
     """An argparse type that accepts one of ``choices`` and suggests near misses."""
     names = tuple(choices)

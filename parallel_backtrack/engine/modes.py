@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from .checkpoint import Checkpoint
 from .executors import Executor, make_executor
 from .report import SearchReport
 from .scheduler import Run
@@ -44,11 +45,16 @@ def count(space: Space[Any], *, workers: int = 1, backend: str | None = None,
           limit: int | None = None, budget: int | None = None,
           budget_seconds: float | None = None, per_worker: int | None = None,
           timeout: float | None = None, progress: bool | None = False,
-          executor: Executor | None = None, address: str | None = None) -> SearchReport:
-    """Count the solutions (``min(total, limit)`` with a limit): exact for any split."""
+          executor: Executor | None = None, address: str | None = None,
+          checkpoint: Checkpoint | str | None = None) -> SearchReport:
+    """Count the solutions (``min(total, limit)`` with a limit): exact for any split.
+    ``checkpoint`` (a file path, or a ``Checkpoint``): go on from it if it exists, and
+    write it now and then; a complete count removes it (``checkpoint.py``)."""
+    if isinstance(checkpoint, str):
+        checkpoint = Checkpoint(checkpoint)
     run = _run(space, "count", workers, backend, executor, address, budget=budget,
                budget_seconds=budget_seconds, per_worker=per_worker, limit=limit,
-               timeout=timeout, progress=progress)
+               timeout=timeout, progress=progress, checkpoint=checkpoint)
     for _ in run.stream():
         pass
     return run.report

@@ -98,6 +98,8 @@ class SearchReport:
     restarts: int = 0
     asked: int = 0  # tail tasks asked for their rest while workers idled
     solution_seconds: float | None = None
+    resumed_from: int | None = None  # the count a checkpoint held when the run began
+    resumed_nodes: int = 0  # and its nodes (``nodes`` counts them too)
     task_starts: list[float] = field(default_factory=list)
     task_subtrees: list[str] = field(default_factory=list)
     # Wall clock (time.time) when the report was made, i.e. when the run started.
@@ -155,6 +157,7 @@ class SearchReport:
             "restarts": self.restarts,
             "asked": self.asked,
             "solution_seconds": _rounded(self.solution_seconds),
+            "resumed_from": self.resumed_from,
             "worker_stats": [_rounded_stats(s) for s in self.worker_stats()],
         }
 

@@ -53,6 +53,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import hooks, pending
+from .checkpoint import Checkpoint, Saved
 from .executors import LEARN_TASKS, WAIT, Executor, OwnTime
 from .handback import CHUNKS, LOOK_EVERY, Ask, tail_for
 from .pending import Pending, Work
@@ -114,14 +115,20 @@ class Run:
     def __init__(self, space: Space[Any], mode: str | type[Reduction], executor: Executor, *,
                  owns: bool,
                  budget: int | None, budget_seconds: float | None, per_worker: int | None,
-                 limit: int | None, timeout: float | None, progress: bool | None) -> None:
+                 limit: int | None, timeout: float | None, progress: bool | None,
+                 checkpoint: Checkpoint | None = None) -> None:
         for name, value in (("budget", budget), ("budget_seconds", budget_seconds),
                             ("per_worker", per_worker), ("timeout", timeout)):
             _check_positive(name, value)
         if limit is not None and (isinstance(limit, bool) or limit < 0):
             raise ValueError(f"limit must be a non-negative integer or None, got {limit!r}")
         kind = REDUCTIONS[mode] if isinstance(mode, str) else mode
+        if checkpoint is not None and kind.mode != "count":
+            raise ValueError(f"checkpoints are for counts, not for mode {kind.mode!r}")
         self.space, self.mode, self.executor, self.owns = space, kind.mode, executor, owns
+        self.checkpoint = checkpoint
+        self.checkpoint_key = None if checkpoint is None else checkpoint.key_for(space)
+        self.counted_before = 0.0  # seconds of the checkpoint's earlier runs
         # A time budget alone means no node limit; otherwise the space's own default.
         self.budget = budget or (None if budget_seconds else
                                  hooks.of(space).node_budget or DEFAULT_BUDGET)
@@ -174,6 +181,10 @@ class Run:
         if not inline:
             roots, prefix = self._probe(roots), (1,)
             if self._done() or self.report.stop_reason:
+                if self.checkpoint is not None:  # what the probe left is the state's work
+                    self.pending.push_cut(self._items(prefix, [(False, state, weight)
+                                                               for state, weight in roots],
+                                                      -1, 0))
                 return
         target = 1 if inline else min(self.per_worker * self.executor.workers, MAX_CUT,
                                       MAX_PENDING)
@@ -237,6 +248,30 @@ class Run:
         frontier = expand(self.space, unseal(work.roots), 2)
         self.report.nodes += frontier.nodes
         return self._items(work.key, frontier.items, work.parent, work.crashes, work.level + 1)
+
+    def _resume(self, saved: Saved) -> None:
+        """Go on from a checkpoint: its count and nodes, its work queued as a cut's."""
+        self.report.count, self.report.nodes = saved.count, saved.nodes
+        self.report.resumed_from, self.report.resumed_nodes = saved.count, saved.nodes
+        self.counted_before = saved.seconds
+        self.pending.push_cut(saved.works)
+        self.report.frontier = len(self.pending)
+
+    def _save(self) -> None:
+        """Write the checkpoint: what is counted, and the work waiting or in flight."""
+        assert self.checkpoint is not None and self.checkpoint_key is not None
+        self.checkpoint.save(self.checkpoint_key, self.report.count, self.report.nodes,
+                             [*self.pending, *self.inflight.values()],
+                             self.counted_before + time.perf_counter() - self.started)
+
+    def _end_checkpoint(self) -> None:
+        """A complete count removes its checkpoint; one stopped early writes it."""
+        if self.checkpoint is None:
+            return
+        if (self.pending or self.inflight) and not self._done():
+            self._save()
+        else:
+            self.checkpoint.remove()
 
     # -- collecting ----------------------------------------------------------
     def _absorb(self, key: tuple[int, ...], result: TaskResult) -> None:
@@ -391,12 +426,19 @@ class Run:
         """Run to the end, yielding solutions in order (only in mode ``all``)."""
         started = self.started = time.perf_counter()
         try:
-            self._cut()
+            saved = (None if self.checkpoint is None or self.checkpoint_key is None
+                     else self.checkpoint.load(self.checkpoint_key))
+            if saved is None:
+                self._cut()
+            else:
+                self._resume(saved)
             yield from self._releasable()
             self.own = OwnTime(self.executor)
             while (self.pending or self.inflight) and not self._done():
                 if self._out_of_time():
                     break
+                if self.checkpoint is not None and self.checkpoint.due():
+                    self._save()
                 self.own.resume()
                 self._fill()
                 self._ask_back()
@@ -405,6 +447,7 @@ class Run:
                 self._tick()
                 self._learn()
                 yield from self._releasable()
+            self._end_checkpoint()
         except GeneratorExit:
             self._finish(started, kill=False, reason="closed")
             raise

@@ -90,6 +90,7 @@ def build_parser() -> _cli.Parser:
     _cli.add_engine_options(parser, None, helps={
         "--workers": "worker processes; -1 = all cores (default: -1 to count, 1 for boards "
                      f"up to {SMALL_BOARD} and with --find-one)"})
+    _cli.add_checkpoint_options(parser)
     _cli.add_verify_option(parser)
     _cli.add_metrics_option(parser)
     add_html_options(parser)
@@ -123,6 +124,8 @@ def _check_run(args: argparse.Namespace) -> str | None:
             args.workers, "; for more, join a cluster with --scheduler-address")
         if problem:
             return problem
+    if args.checkpoint is not None and (getattr(args, "find_one", False) or args.metrics):
+        return "--checkpoint applies to counting"
     if getattr(args, "find_one", False):
         if args.timeout is not None:
             return ("--timeout applies to counting; --find-one stops at --max-steps (or use "
@@ -188,10 +191,13 @@ def _payload(args: argparse.Namespace, report: SearchReport) -> dict[str, Any]:
 def _print_human(args: argparse.Namespace, report: SearchReport, out: TextIO) -> None:
     partial = "" if report.complete else f" (partial: {report.stop_reason}; a lower bound)"
     print(f"{args.n}-queens: {report.count:,} solutions{partial}", file=out)
-    rate = report.nodes / report.seconds if report.seconds > 0 else 0.0
+    nodes = report.nodes - report.resumed_nodes  # this run's
+    rate = nodes / report.seconds if report.seconds > 0 else 0.0
+    resumed = ("" if report.resumed_from is None
+               else f", resumed from a checkpoint at {report.resumed_from:,} solutions")
     print(f"  {report.seconds:.3f} s, {report.workers} worker(s) ({report.backend}), "
           f"kernel {args.kernel}, {report.tasks} tasks, {report.nodes:,} nodes "
-          f"({rate / 1e6:.1f} M nodes/s)", file=out)
+          f"({rate / 1e6:.1f} M nodes/s){resumed}", file=out)
 
 
 def _show(args: argparse.Namespace, payload: dict[str, Any], out: TextIO) -> None:
@@ -223,8 +229,15 @@ def count_space(args: argparse.Namespace) -> QueensSpace:
 def count_command(args: argparse.Namespace, out: TextIO) -> int:
     space = count_space(args)
     crashed = None
+    options = _cli.engine_options(args)
+    if args.checkpoint is not None:
+        from ..engine.checkpoint import Checkpoint
+
+        options["checkpoint"] = Checkpoint(
+            args.checkpoint, f"nqueens n={args.n} order={args.order} kernel={args.kernel} "
+            f"symmetry={space.symmetry}", args.checkpoint_every)
     try:
-        report = engine.count(space, **_cli.engine_options(args))
+        report = engine.count(space, **options)
     except SearchInterrupted as stop:
         report = stop.report
     except WorkerCrashError as crash:
@@ -232,6 +245,7 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
     if args.verify:
         _verify_count(args.n, report)
     _print_count(args, space, report, out)
+    _cli.checkpoint_note(PROG, options.get("checkpoint"), report)
     if args.html:
         from .page import queens_html
 
