@@ -182,10 +182,10 @@ def add_checkpoint_options(parser: argparse.ArgumentParser) -> None:
                        metavar="SECONDS", help="seconds between checkpoints (default: 60)")
 
 
-def checkpoint_note(prog: str, checkpoint: Any, report: SearchReport) -> None:
-    """One line on stderr after a count with a ``Checkpoint`` stopped early: what the
-    file holds (a run stopped by Ctrl-C or an error leaves its last one)."""
-    if checkpoint is None or report.complete:
+def checkpoint_note(prog: str, checkpoint: Any, report: SearchReport | None) -> None:
+    """One line on stderr after a count with a ``Checkpoint`` stopped early (``report``
+    None: by an error): what the file holds (Ctrl-C or an error leaves its last one)."""
+    if checkpoint is None or (report is not None and report.complete):
         return
     from .engine.checkpoint import CheckpointError
 

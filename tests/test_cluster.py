@@ -465,3 +465,30 @@ def test_a_worker_without_the_package_that_joins_mid_run_changes_no_answer(
         log = (tmp_path / "bare.log").read_text()
     assert report.count == 95_815_104 and report.complete
     assert "not installed here" in log  # it met a task, and could not load it
+
+
+def test_a_count_goes_on_from_its_checkpoint_on_a_new_cluster(tmp_path: Path) -> None:
+    """The scheduler killed under an N-Queens count with ``--checkpoint``: exit 4, and a
+    note of what the file holds; the same command on a new cluster goes on from it and
+    gives the whole count."""
+    path = tmp_path / "q16.ckpt"
+    (tmp_path / "first").mkdir()
+    (tmp_path / "second").mkdir()
+    case = Case("parallel_backtrack.nqueens", ("--n", "16", "--json", "--checkpoint",
+                                               str(path), "--checkpoint-every", "0.1"),
+                "count")
+    with start_cluster(tmp_path / "first", nworkers=2) as doomed:
+        process = run_case(case, doomed.address)
+        deadline = time.monotonic() + 120
+        while not path.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        running = process.poll() is None
+        doomed.processes[0].kill()  # the scheduler
+        code, out, err = finish(process)
+    assert running and code == 4, (code, err[-800:])
+    assert f"checkpoint {path} holds" in err and "lost the Dask scheduler" in err
+    with start_cluster(tmp_path / "second", nworkers=2) as fresh:
+        code, out, err = finish(run_case(case, fresh.address))
+    assert code == 0, err[-800:]
+    assert case.answer(out) == KNOWN["nqueens", True] and not path.exists()
+    assert json.loads(out.splitlines()[-1])["resumed_from"] is not None

@@ -23,7 +23,7 @@ import sys
 from typing import Any, TextIO
 
 from .. import _cli, engine
-from ..engine import SearchInterrupted, SearchReport, WorkerCrashError
+from ..engine import PoolLostError, SearchInterrupted, SearchReport, WorkerCrashError
 from ..viz.options import add_html_options
 from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
 from .orders import ORDERS, order_named
@@ -242,6 +242,9 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
         report = stop.report
     except WorkerCrashError as crash:
         report, crashed = crash.report, crash
+    except PoolLostError:  # no report comes back; say what the checkpoint holds
+        _cli.checkpoint_note(PROG, options.get("checkpoint"), None)
+        raise
     if args.verify:
         _verify_count(args.n, report)
     _print_count(args, space, report, out)
