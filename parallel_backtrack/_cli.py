@@ -363,11 +363,14 @@ def exit_code(report: SearchReport) -> int:
 
 
 def stop_code(stop_reason: str | None) -> int:
-    """The exit status for how a run ended: 0, 3 (timeout) or 130 (interrupted)."""
+    """The exit status for how a run ended: 0, 3 (timeout), 130 (interrupted) or 143
+    (terminated: a SIGTERM asked a checkpointed count to stop)."""
     if stop_reason == "timeout":
         return EXIT_TIMEOUT
     if stop_reason == "interrupted":
         return EXIT_INTERRUPTED
+    if stop_reason == "terminated":
+        return EXIT_TERMINATED
     return EXIT_OK
 
 
@@ -431,8 +434,17 @@ def kill_worker_pools() -> None:
 def _terminate(signum: int, frame: Any) -> None:
     """SIGTERM (``kill``, a batch scheduler's notice): the first stops the run as a
     Ctrl-C does, so it prints its partial result, removes its files and stops its
-    workers; one more, while it cleans up, is ignored."""
+    workers; one more, while it cleans up, is ignored.  A count that keeps a checkpoint
+    is asked to stop at its next step instead, its checkpoint written there
+    (``engine.checkpoint.ask_stop``); a second SIGTERM then stops it at once."""
     if not _TERMINATED:
+        _TERMINATED.append(signum)
+        checkpoints = sys.modules.get("parallel_backtrack.engine.checkpoint")
+        if checkpoints is not None and checkpoints.ask_stop():
+            _TERMINATED.append(0)  # asked, not stopped yet
+            return
+        raise KeyboardInterrupt
+    if _TERMINATED[-1] == 0:
         _TERMINATED.append(signum)
         raise KeyboardInterrupt
 

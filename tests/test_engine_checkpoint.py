@@ -155,3 +155,33 @@ def test_ctrl_c_leaves_the_last_checkpoint_and_the_count_goes_on_exact(tmp_path:
     report = json.loads(done.stdout)
     assert report["count"] == 95_815_104 and report["nodes"] == 1_165_216_148
     assert report["resumed_from"] > 0 and not Path(path).exists()
+
+
+def test_sigterm_stops_a_checkpointed_count_at_its_next_step_with_its_state(
+        tmp_path: Path) -> None:
+    """A batch scheduler's SIGTERM: the count stops at its loop's next step and writes
+    its checkpoint there, so the file holds exactly the partial count printed (the
+    minute between checkpoints is not lost); exit 143, and the rest goes on from it."""
+    import json
+    import re
+    import signal
+    import time
+
+    path = str(tmp_path / "q17.ckpt")
+    argv = [sys.executable, "-m", "parallel_backtrack.nqueens", "--n", "17", "--workers",
+            "2", "--checkpoint", path]
+    running = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, cwd=ROOT)
+    time.sleep(2.0)
+    sent = time.monotonic()
+    running.send_signal(signal.SIGTERM)
+    out, err = running.communicate(timeout=60)
+    assert running.returncode == 143 and time.monotonic() - sent < 5, err[-500:]
+    printed = re.search(r"17-queens: ([\d,]+) solutions \(partial: terminated", out)
+    held = re.search(r"checkpoint .* holds ([\d,]+) solutions", err)
+    assert printed and held and printed.group(1) == held.group(1), (out, err)
+    done = subprocess.run([*argv, "--json", "--verify"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    report = json.loads(done.stdout)
+    assert report["count"] == 95_815_104 and report["nodes"] == 1_165_216_148
+    assert report["resumed_from"] == int(printed.group(1).replace(",", ""))

@@ -18,6 +18,10 @@ file
     A pickle, written beside the file and renamed over it, so a stop while writing
     leaves the last one whole.  Load only checkpoints you wrote: unpickling runs code.
     A complete run removes its file.
+asked stop
+    ``ask_stop()`` (the command lines' SIGTERM, a batch scheduler's notice): the
+    checkpointed counts running stop at their loop's next step, write their state
+    there and end partial, ``stop_reason`` ``"terminated"``, as a time limit ends them.
 
 Example: ``count(space, workers=2, timeout=60, checkpoint="n20.ckpt")`` counts for a
 minute and leaves ``n20.ckpt``; the same call again goes on from it, and at the end
@@ -31,13 +35,43 @@ import hashlib
 import os
 import pickle
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 FORMAT = "parallel_backtrack count checkpoint"
 VERSION = 1
 EVERY = 60.0  # seconds between two checkpoints of a run
+
+
+# Checkpointed counts in their loop now, and whether they were asked to stop.
+_RUNNING = [0]
+_ASKED = [False]
+
+
+def ask_stop() -> bool:
+    """Ask the checkpointed counts running to stop at their next step (see the
+    glossary); False when none runs (the caller stops them some other way)."""
+    if _RUNNING[0] <= 0:
+        return False
+    _ASKED[0] = True
+    return True
+
+
+def stop_asked() -> bool:
+    return _ASKED[0]
+
+
+@contextlib.contextmanager
+def running() -> Iterator[None]:
+    """A checkpointed count's loop: ``ask_stop`` reaches it while it runs."""
+    if _RUNNING[0] == 0:
+        _ASKED[0] = False  # an ask between runs is not for this one
+    _RUNNING[0] += 1
+    try:
+        yield
+    finally:
+        _RUNNING[0] -= 1
 
 
 class CheckpointError(ValueError):

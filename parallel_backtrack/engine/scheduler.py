@@ -46,12 +46,14 @@ them on two loky processes and fills a report whose ``count`` equals
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from . import checkpoint as checkpoints
 from . import hooks, pending
 from .checkpoint import Checkpoint, Saved
 from .executors import LEARN_TASKS, WAIT, Executor, OwnTime
@@ -168,7 +170,8 @@ class Run:
         """The parent's own search first (``probe.py``); returns what is left to cut."""
         probe = Probe(self.space, self.executor, self.mode, self.budget, self.seconds,
                       self.keep, self.report, self._absorb,
-                      lambda: self._done() or self._out_of_time(), budgets=PROBE_BUDGETS)
+                      lambda: self._done() or self._out_of_time() or self._asked_to_stop(),
+                      budgets=PROBE_BUDGETS)
         rest = probe.run(roots)
         self.handle = probe.handle
         return rest
@@ -416,6 +419,13 @@ class Run:
             self.bar.update(self.report.tasks, len(self.pending) + len(self.inflight),
                             self.report.nodes, self.reduction.progress())
 
+    def _asked_to_stop(self) -> bool:
+        """A checkpointed count asked to stop (``checkpoint.ask_stop``)."""
+        if self.checkpoint is None or not checkpoints.stop_asked():
+            return False
+        self.report.complete, self.report.stop_reason = False, "terminated"
+        return True
+
     def _out_of_time(self) -> bool:
         if self.timeout is None or time.perf_counter() - self.started < self.timeout:
             return False
@@ -425,6 +435,12 @@ class Run:
     def stream(self) -> Generator[Any, None, None]:
         """Run to the end, yielding solutions in order (only in mode ``all``)."""
         started = self.started = time.perf_counter()
+        with contextlib.ExitStack() as stack:
+            if self.checkpoint is not None:
+                stack.enter_context(checkpoints.running())
+            yield from self._stream(started)
+
+    def _stream(self, started: float) -> Generator[Any, None, None]:
         try:
             saved = (None if self.checkpoint is None or self.checkpoint_key is None
                      else self.checkpoint.load(self.checkpoint_key))
@@ -435,7 +451,7 @@ class Run:
             yield from self._releasable()
             self.own = OwnTime(self.executor)
             while (self.pending or self.inflight) and not self._done():
-                if self._out_of_time():
+                if self._out_of_time() or self._asked_to_stop():
                     break
                 if self.checkpoint is not None and self.checkpoint.due():
                     self._save()
