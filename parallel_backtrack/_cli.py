@@ -190,7 +190,7 @@ def checkpoint_note(prog: str, checkpoint: Any, report: SearchReport | None) -> 
     from .engine.checkpoint import CheckpointError
 
     try:
-        saved = checkpoint.load(checkpoint.key)
+        saved = checkpoint.load()
     except CheckpointError:
         saved = None
     if saved is None:

@@ -93,7 +93,7 @@ class Saved:
 @dataclass
 class Checkpoint:
     """Where a count's state goes (``path``), what it is of (``key``; None: the space's
-    digest) and how often it is written (``every`` seconds)."""
+    digest, filled in by ``bind``) and how often it is written (``every`` seconds)."""
 
     path: str
     key: str | None = None
@@ -107,14 +107,15 @@ class Checkpoint:
             raise ValueError(f"checkpoint seconds must be a positive number, got "
                              f"{self.every!r}")
 
-    def key_for(self, space: Any) -> str:
-        """The key, or the space's digest."""
-        if self.key is not None:
-            return self.key
-        return "space " + hashlib.sha256(pickle.dumps(space, protocol=4)).hexdigest()
+    def bind(self, space: Any) -> None:
+        """The run's space: without a key, its digest is the key."""
+        if self.key is None:
+            self.key = "space " + hashlib.sha256(pickle.dumps(space, protocol=4)).hexdigest()
 
-    def load(self, key: str) -> Saved | None:
-        """The state saved for ``key``; None when there is no file."""
+    def load(self, key: str | None = None) -> Saved | None:
+        """The state saved for ``key`` (None: this checkpoint's); None when there is no
+        file."""
+        key = self.key if key is None else key
         try:
             with open(self.path, "rb") as stream:
                 data = stream.read()
@@ -143,11 +144,10 @@ class Checkpoint:
     def due(self) -> bool:
         return time.monotonic() - self.last >= self.every
 
-    def save(self, key: str, count: int, nodes: int, works: Sequence[Any],
-             seconds: float) -> None:
-        """Write the state (see ``file`` in the glossary)."""
+    def save(self, count: int, nodes: int, works: Sequence[Any], seconds: float) -> None:
+        """Write the state under this checkpoint's key (see ``file`` in the glossary)."""
         self.last = time.monotonic()
-        data = pickle.dumps({"format": FORMAT, "version": VERSION, "key": key,
+        data = pickle.dumps({"format": FORMAT, "version": VERSION, "key": self.key,
                              "count": count, "nodes": nodes, "works": list(works),
                              "seconds": seconds}, protocol=pickle.HIGHEST_PROTOCOL)
         folder = os.path.dirname(os.path.abspath(self.path))

@@ -134,9 +134,7 @@ class DaskExecutor(Executor):
         """Every worker of the joined cluster loads this package at this command's
         version; otherwise the cluster is left, with a one-line error saying what to
         install where (tasks would fail one by one, or search with other code)."""
-        import parallel_backtrack
-
-        here = parallel_backtrack.__version__
+        here = package_version()
         try:
             found = self._client.run(package_version)
         except Exception as error:  # noqa: BLE001 - whatever the worker's import raised

@@ -129,7 +129,8 @@ class Run:
             raise ValueError(f"checkpoints are for counts, not for mode {kind.mode!r}")
         self.space, self.mode, self.executor, self.owns = space, kind.mode, executor, owns
         self.checkpoint = checkpoint
-        self.checkpoint_key = None if checkpoint is None else checkpoint.key_for(space)
+        if checkpoint is not None:
+            checkpoint.bind(space)
         self.counted_before = 0.0  # seconds of the checkpoint's earlier runs
         # A time budget alone means no node limit; otherwise the space's own default.
         self.budget = budget or (None if budget_seconds else
@@ -262,8 +263,8 @@ class Run:
 
     def _save(self) -> None:
         """Write the checkpoint: what is counted, and the work waiting or in flight."""
-        assert self.checkpoint is not None and self.checkpoint_key is not None
-        self.checkpoint.save(self.checkpoint_key, self.report.count, self.report.nodes,
+        assert self.checkpoint is not None
+        self.checkpoint.save(self.report.count, self.report.nodes,
                              [*self.pending, *self.inflight.values()],
                              self.counted_before + time.perf_counter() - self.started)
 
@@ -271,7 +272,7 @@ class Run:
         """A complete count removes its checkpoint; one stopped early writes it."""
         if self.checkpoint is None:
             return
-        if (self.pending or self.inflight) and not self._done():
+        if self._unfinished():
             self._save()
         else:
             self.checkpoint.remove()
@@ -356,6 +357,10 @@ class Run:
     def _done(self) -> bool:
         return self.reduction.done()
 
+    def _unfinished(self) -> bool:
+        """Work is left, and the reduction still wants it."""
+        return bool(self.pending or self.inflight) and not self._done()
+
     # -- dispatching ---------------------------------------------------------
     def _fill(self) -> None:
         if self.handle is None:
@@ -435,15 +440,12 @@ class Run:
     def stream(self) -> Generator[Any, None, None]:
         """Run to the end, yielding solutions in order (only in mode ``all``)."""
         started = self.started = time.perf_counter()
-        with contextlib.ExitStack() as stack:
-            if self.checkpoint is not None:
-                stack.enter_context(checkpoints.running())
+        with (contextlib.nullcontext() if self.checkpoint is None else checkpoints.running()):
             yield from self._stream(started)
 
     def _stream(self, started: float) -> Generator[Any, None, None]:
         try:
-            saved = (None if self.checkpoint is None or self.checkpoint_key is None
-                     else self.checkpoint.load(self.checkpoint_key))
+            saved = None if self.checkpoint is None else self.checkpoint.load()
             if saved is None:
                 self._cut()
             else:
@@ -480,7 +482,7 @@ class Run:
     def _finish(self, started: float, kill: bool, reason: str | None) -> None:
         # Work left, or stopped by Ctrl-C or an error (perhaps before the cut, in the
         # parent's probe, with nothing queued yet): the answer is partial.
-        if (self.pending or self.inflight or kill) and not self._done():
+        if self._unfinished() or (kill and not self._done()):
             self.report.complete = False
             self.report.stop_reason = self.report.stop_reason or reason
         if self.inflight:

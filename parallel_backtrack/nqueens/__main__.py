@@ -230,10 +230,11 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
     space = count_space(args)
     crashed = None
     options = _cli.engine_options(args)
+    checkpoint = None
     if args.checkpoint is not None:
         from ..engine.checkpoint import Checkpoint
 
-        options["checkpoint"] = Checkpoint(
+        checkpoint = options["checkpoint"] = Checkpoint(
             args.checkpoint, f"nqueens n={args.n} order={args.order} kernel={args.kernel} "
             f"symmetry={space.symmetry}", args.checkpoint_every)
     try:
@@ -243,12 +244,12 @@ def count_command(args: argparse.Namespace, out: TextIO) -> int:
     except WorkerCrashError as crash:
         report, crashed = crash.report, crash
     except PoolLostError:  # no report comes back; say what the checkpoint holds
-        _cli.checkpoint_note(PROG, options.get("checkpoint"), None)
+        _cli.checkpoint_note(PROG, checkpoint, None)
         raise
     if args.verify:
         _verify_count(args.n, report)
     _print_count(args, space, report, out)
-    _cli.checkpoint_note(PROG, options.get("checkpoint"), report)
+    _cli.checkpoint_note(PROG, checkpoint, report)
     if args.html:
         from .page import queens_html
 
