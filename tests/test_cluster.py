@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -360,6 +361,27 @@ def test_workers_without_the_package_are_named_before_any_task(tmp_path: Path) -
     assert code == 2 and out == "" and len(lines) == 1, err[-800:]
     assert "cannot load parallel_backtrack" in lines[0] and "not installed here" in lines[0]
     assert f"install version {parallel_backtrack.__version__} on every" in lines[0]
+
+
+def test_a_stopped_worker_is_named_before_any_task(tmp_path: Path) -> None:
+    """A worker whose process is paused (or hung, or cut off with its connection open)
+    never answers: the command stops after the version check's time-out with one line,
+    instead of waiting forever (or, with its tasks sent, for Dask's worker-ttl)."""
+    from parallel_backtrack.engine.dask_executor import CHECK_SECONDS
+
+    with start_cluster(tmp_path, nworkers=2) as cluster:
+        paused = next(iter(cluster.worker_pids().values()))
+        os.kill(paused, signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            code, out, err = finish(run_case(CASES["nqueens"], cluster.address))
+            took = time.monotonic() - started
+        finally:
+            os.kill(paused, signal.SIGCONT)
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 1, err[-800:]
+    assert f"did not all answer within {CHECK_SECONDS:g} s" in lines[0]
+    assert CHECK_SECONDS <= took < CHECK_SECONDS + 30, took
 
 
 @pytest.mark.parametrize("family", ["nqueens", "connect4", "sliding"])

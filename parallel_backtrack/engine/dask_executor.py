@@ -44,6 +44,10 @@ from .worker import StopFlag
 
 ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
 CONNECT_TIMEOUT = "20s"
+# Every worker answers the version check within this many seconds, or the command
+# stops: a worker stopped or hung (its process paused, its machine unreachable with the
+# connection still open) would hold its tasks until Dask's worker-ttl, 5 minutes.
+CHECK_SECONDS = 10.0
 # A joined cluster's worker threads are counted again this often during a run (one
 # message to the scheduler), so workers that join later are fed too.
 RECOUNT_SECONDS = 1.0
@@ -136,7 +140,12 @@ class DaskExecutor(Executor):
         install where (tasks would fail one by one, or search with other code)."""
         here = package_version()
         try:
-            found = self._client.run(package_version)
+            found = self._client.run(package_version, callback_timeout=CHECK_SECONDS)
+        except TimeoutError:
+            self.close()
+            raise ValueError(f"the workers of the Dask scheduler at {self.address} did not "
+                             f"all answer within {CHECK_SECONDS:g} s (a worker stopped, hung "
+                             "or cut off?); check its 'dask worker' process") from None
         except Exception as error:  # noqa: BLE001 - whatever the worker's import raised
             self.close()
             # Dask hands a worker's error over as it can: the class, or wrapped in one.
