@@ -185,3 +185,54 @@ def test_sigterm_stops_a_checkpointed_count_at_its_next_step_with_its_state(
     report = json.loads(done.stdout)
     assert report["count"] == 95_815_104 and report["nodes"] == 1_165_216_148
     assert report["resumed_from"] == int(printed.group(1).replace(",", ""))
+
+
+# 2,267,438 solutions; some 1 s on 2 workers (the cluster tests' long Sudoku count).
+SUDOKU = "...4......5..8.2.6.....3...2...4....3......1...5.3.8..5...6.3....6........8......"
+
+
+def _sudoku(*argv: str, stdin: str = SUDOKU + "\n") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parallel_backtrack.sudoku", "-", "--count",
+                           *argv], input=stdin, capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_sudoku_count_goes_on_from_its_checkpoint(tmp_path: Path, workers: str) -> None:
+    """``sudoku --count --checkpoint``: stopped by its time limit again and again, each
+    run going on from the last one's file, the count ends equal to one plain run's (on 1
+    worker the checkpointed count runs on the engine, the plain one on the sequential
+    path), with a valid grid; the options it refuses, in one line."""
+    import json
+
+    from parallel_backtrack.sudoku.space import is_valid_solution
+
+    plain = _sudoku("--workers", workers, "--json")
+    assert plain.returncode == 0, plain.stderr[-500:]
+    expected = json.loads(plain.stdout.splitlines()[0])["count"]
+    path = str(tmp_path / "s.ckpt")
+    runs = []
+    while len(runs) < 40 and not (runs and runs[-1].returncode == 0):
+        runs.append(_sudoku("--workers", workers, "--json", "--timeout", "0.4",
+                            "--checkpoint", path, "--checkpoint-every", "0.05"))
+    done = runs[-1]
+    for stopped in runs[:-1]:
+        assert stopped.returncode == 3, stopped.stderr[-500:]
+        assert f"checkpoint {path} holds" in stopped.stderr
+    result = json.loads(done.stdout.splitlines()[0])
+    assert result["count"] == expected and result["status"] == "solved"
+    assert is_valid_solution(SUDOKU, result["solution"])
+    assert len(runs) > 1 and "going on from checkpoint" in done.stderr
+    assert not Path(path).exists()
+    two = SUDOKU + "\n" + SUDOKU + "\n"
+    for argv, stdin, message in [
+            (("--limit", "5", "--checkpoint", path), SUDOKU, "--checkpoint applies to"),
+            (("--checkpoint", path), two, "--checkpoint counts one puzzle; stdin holds 2")]:
+        refused = _sudoku(*argv, stdin=stdin)
+        lines = refused.stderr.strip().splitlines()
+        assert refused.returncode == 2 and len(lines) == 1 and message in lines[0], lines
+    Checkpoint(path, "nqueens n=12").save(0, 0, [], 0.0)  # another search's file
+    refused = _sudoku("--checkpoint", path)
+    lines = refused.stderr.strip().splitlines()
+    assert refused.returncode == 2 and len(lines) == 1, lines
+    assert "checkpoint of another search" in lines[0]

@@ -43,7 +43,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from parallel_backtrack import _cli
 from parallel_backtrack._cli import (
@@ -56,6 +56,7 @@ from parallel_backtrack._cli import (
     usage_error,
 )
 from parallel_backtrack._jit_paths import is_compiled
+from parallel_backtrack.engine.report import PoolLostError
 from parallel_backtrack.viz.options import add_html_options
 from parallel_backtrack.viz.page import PageError
 
@@ -117,6 +118,7 @@ def build_parser() -> Parser:
         "--json": "JSON Lines, one object per puzzle",
         "--stats": "nodes and seconds per puzzle",
     }, short_workers=False)
+    _cli.add_checkpoint_options(parser)
     parser.add_argument("--solver", type=choice_type("solver", SOLVERS), default="backtrack",
                         metavar="|".join(SOLVERS),
                         help="backtrack (default) | cdcl: clause learning, solve only, for "
@@ -188,6 +190,9 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(engine_problem)
     if args.limit is not None and not args.count:
         raise UsageError("--limit needs --count")
+    if args.checkpoint is not None and (not args.count or args.limit is not None):
+        raise UsageError("--checkpoint applies to counting every solution (--count, "
+                         "without --limit)")
     if args.solver == "cdcl" and args.count:
         raise UsageError("--solver cdcl only solves; it cannot --count "
                          "(use --solver backtrack to count)")
@@ -214,13 +219,40 @@ def _python_until(args: argparse.Namespace, puzzles: int) -> float | None:
     return time.time() + PYTHON_SECONDS if puzzles == 1 else None
 
 
-def _job(args: argparse.Namespace, puzzles: int = 0) -> Job:
+def _job(args: argparse.Namespace, puzzles: int = 0, checkpoint: Any = None) -> Job:
     """The job; the time limit starts now (it is for searching, not reading)."""
     deadline = None if args.timeout is None else time.time() + args.timeout
     options = {key: value for key, value in _cli.engine_options(args).items()
                if key not in ("workers", "timeout", "progress") and value is not None}
     return Job(args.order, args.propagation, args.count, args.limit, deadline, args.verify,
-               args.kernel, _python_until(args, puzzles), tuple(sorted(options.items())))
+               args.kernel, _python_until(args, puzzles), tuple(sorted(options.items())),
+               checkpoint)
+
+
+def _checkpoint(args: argparse.Namespace, entries: list[PuzzleEntry], total: int) -> Any:
+    """The count's ``Checkpoint`` (None without ``--checkpoint``), keyed by the puzzle and
+    the options that shape its tree, and checked now: a file of another search is a
+    usage error before any search.  It counts one puzzle."""
+    if args.checkpoint is None:
+        return None
+    if total != 1:
+        raise UsageError(f"--checkpoint counts one puzzle; {_name(args.file)} holds {total}")
+    from ..engine.checkpoint import Checkpoint, CheckpointError
+
+    cells = entries[0].cells
+    if cells is None:  # unreadable: reported as invalid, nothing to count
+        return None
+    checkpoint = Checkpoint(args.checkpoint, f"sudoku cells={','.join(map(str, cells))} "
+                            f"order={args.order} propagation={args.propagation} "
+                            f"kernel={args.kernel}", args.checkpoint_every)
+    try:
+        saved = checkpoint.load()
+    except CheckpointError as error:
+        raise UsageError(str(error)) from None
+    if saved is not None:
+        print(f"{PROG}: going on from checkpoint {args.checkpoint} ({saved.count:,} "
+              "solutions counted)", file=sys.stderr)
+    return checkpoint
 
 
 def _uses_cdcl(entry: PuzzleEntry, args: argparse.Namespace) -> bool:
@@ -302,6 +334,7 @@ def run(args: argparse.Namespace) -> int:
     batch = _bulk(raw, args)
     entries = _read(raw, args.file) if batch is None else []
     total = len(entries) if batch is None else len(batch.givens) + len(batch.errors)
+    checkpoint = _checkpoint(args, entries, total)
     trace = None
     if args.html:  # a puzzle the page cannot show is a usage error before any search
         from .page import html_trace
@@ -312,7 +345,7 @@ def run(args: argparse.Namespace) -> int:
     reports: list[SearchReport] = []
     try:
         if batch is None:
-            results = _results(entries, _job(args, len(entries)), args, reports)
+            results = _results(entries, _job(args, len(entries), checkpoint), args, reports)
         else:
             results = kernel_results(batch, _job(args), workers=args.workers, bands=bands)
         for result in results:
@@ -327,11 +360,16 @@ def run(args: argparse.Namespace) -> int:
         if not _cli.interrupted(error):
             raise
         stop = "interrupted"
+    except PoolLostError:  # no result comes back; say what the checkpoint holds
+        _cli.checkpoint_note(PROG, checkpoint, None)
+        raise
     finally:
         close = getattr(results, "close", None)
         if close is not None:
             close()  # stops the workers still running
     seconds = time.perf_counter() - started
+    if stop is not None:
+        _cli.checkpoint_note(PROG, checkpoint, None)
     if trace is not None:
         from .page import write_html
 

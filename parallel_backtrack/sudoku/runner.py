@@ -17,7 +17,9 @@ job
     kernel takes the rest: a small job ends there without loading numba, or without
     waiting for its compile (the tree, the answers and the node counts are the same).
     ``engine_options`` (backend, budget, address...) go to the engine's scheduler
-    when one puzzle is split across workers.
+    when one puzzle is split across workers; a count's ``checkpoint``
+    (``engine.checkpoint.Checkpoint``) too, on one worker as well, and only to the count
+    (not to the solve before it).
 result
     One ``PuzzleResult`` per entry, in file order: ``status`` is ``solved``,
     ``unsolvable`` (no solution), ``invalid`` (unreadable, or givens that
@@ -96,6 +98,7 @@ class Job:
     kernel: str = "fast"
     python_until: float | None = None
     engine_options: tuple[tuple[str, Any], ...] = ()
+    checkpoint: Any = None  # a count's ``Checkpoint``: the engine counts, on any workers
 
 
 def _seconds_left(deadline: float | None) -> float | None:
@@ -151,6 +154,8 @@ def _search_pool(space: SudokuSpace, job: Job, workers: int, findings: Findings,
     _run(engine.solve, space, options, findings, reports)
     options = _options(job, workers, findings) if job.count and findings.stop is None else None
     if options is not None and findings.first is not None:
+        if job.checkpoint is not None:
+            options["checkpoint"] = job.checkpoint
         _run(engine.count, space, options, findings, reports)
 
 
@@ -220,7 +225,7 @@ def _solve_entry(index: int, entry: PuzzleEntry, job: Job, workers: int,
         return invalid(index, entry.line, error)
     started, findings = time.perf_counter(), Findings()
     try:
-        if workers == 1:
+        if workers == 1 and job.checkpoint is None:
             _search_here(puzzle, job, findings)
         else:
             _search_pool(space_for(puzzle, job.order, job.kernel), job, workers, findings,
