@@ -1,10 +1,12 @@
 """Run the real scheduler on P virtual workers (``engine.VirtualExecutor``) and print
 one JSON object: per P, the simulated wall clock, speedup and efficiency, as run and
 again with the tasks replayed so the parent's caches stay warm (``..._warm``), the
-parent's seconds per task, where the workers' idle time went (``VirtualExecutor.idle``:
-before the first task, between tasks, after the last, per worker), the most subtree
-roots that waited in the parent and the process's peak RSS so far.  The
-same curve goes to stderr as a Markdown table with an ``efficiency`` column.
+parent's seconds per task, the tasks it sent (``sent``: a pull runs several pieces of
+the cut, ``engine/pull.py``), where the workers' idle time went
+(``VirtualExecutor.idle``: before the first task, between tasks, after the last, per
+worker), the most subtree roots that waited in the parent and the process's peak RSS
+so far.  The same curve goes to stderr as a Markdown table with an ``efficiency``
+column.
 
 Every task runs in this process, one after another, and is timed; the virtual
 clock says when it would have ended on P workers fed by this one parent.  So the
@@ -90,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         before, between, after = executor.idle()
         rows.append({"workers": workers, "clock_s": round(executor.clock, 5),
                      "work_s": round(executor.busy, 5), "parent_s": round(executor.parent, 5),
-                     "tasks": report.tasks, "count": report.count,
+                     "tasks": report.tasks, "sent": executor.tasks, "count": report.count,
                      "speedup": round(speedup, 3), "efficiency": round(speedup / workers, 4),
                      "clock_warm_s": round(warm.clock, 5),
                      "parent_warm_s": round(warm.parent, 5), "replayed": warm.replayed,
@@ -113,15 +115,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def print_table(rows: list[dict]) -> None:
     """The curve as a Markdown table on stderr (stdout stays one JSON object)."""
-    print("| P | clock s | speedup | efficiency | tasks | parent s | parent us/task "
+    print("| P | clock s | speedup | efficiency | tasks | sent | parent s | parent us/task "
           "| idle before / between / after ms | efficiency, parent warm "
           "| peak pending roots | parent max RSS MB |", file=sys.stderr)
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=sys.stderr)
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=sys.stderr)
     for row in rows:
         idle = " / ".join(f"{row[k]:.1f}" for k in ("idle_before_ms", "idle_between_ms",
                                                       "idle_after_ms"))
         print(f"| {row['workers']} | {row['clock_s']:.4f} | {row['speedup']:.2f} | "
-              f"{row['efficiency']:.2f} | {row['tasks']} | {row['parent_s']:.4f} | "
+              f"{row['efficiency']:.2f} | {row['tasks']} | {row['sent']} | {row['parent_s']:.4f} | "
               f"{row['parent_per_task_us']:.0f} | {idle} | "
               f"{row['efficiency_warm']:.2f} | {row['peak_pending']} | {row['max_rss_mb']:.0f} |",
               file=sys.stderr)

@@ -216,9 +216,11 @@ def test_a_sudoku_count_goes_on_from_its_checkpoint(tmp_path: Path, workers: str
         runs.append(_sudoku("--workers", workers, "--json", "--timeout", "0.4",
                             "--checkpoint", path, "--checkpoint-every", "0.05"))
     done = runs[-1]
-    for stopped in runs[:-1]:
+    for stopped in runs[:-1]:  # on a loaded host a run may stop before its first one
         assert stopped.returncode == 3, stopped.stderr[-500:]
-        assert f"checkpoint {path} holds" in stopped.stderr
+        assert (f"checkpoint {path} holds" in stopped.stderr
+                or f"no checkpoint was written to {path}" in stopped.stderr)
+    assert any(f"checkpoint {path} holds" in stopped.stderr for stopped in runs[:-1])
     result = json.loads(done.stdout.splitlines()[0])
     assert result["count"] == expected and result["status"] == "solved"
     assert is_valid_solution(SUDOKU, result["solution"])

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from parallel_backtrack.engine import count
+from parallel_backtrack.engine import count, scheduler
 from parallel_backtrack.engine.executors import make_executor
 from parallel_backtrack.engine.virtual import VirtualExecutor
 from parallel_backtrack.nqueens import ImmutableQueenLocations
@@ -40,7 +40,13 @@ def _simulated(space: QueensSpace) -> VirtualExecutor:
 @pytest.mark.slow
 @pytest.mark.ci
 @pytest.mark.timeout(240)
-def test_the_simulated_two_worker_clock_matches_a_real_two_worker_run():
+@pytest.mark.parametrize("pulled", [False, True], ids=["queued", "pulled"])
+def test_the_simulated_two_worker_clock_matches_a_real_two_worker_run(
+        pulled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent's queue, and a cut the workers pull (``engine.pull``, from 2 workers
+    here): the virtual pool models both."""
+    if pulled:
+        monkeypatch.setattr(scheduler, "PULL_FROM", 2)
     space = QueensSpace(ImmutableQueenLocations(16))
     count(space, executor=VirtualExecutor(1), budget=10**9)  # kernels loaded here first
     virtual = min((_simulated(space) for _ in range(SIMULATED_RUNS)),
@@ -54,6 +60,7 @@ def test_the_simulated_two_worker_clock_matches_a_real_two_worker_run():
             report = count(space, executor=pool)
             wall = time.perf_counter() - started
             assert report.count == Q16 and report.complete
+            assert (report.pulls > 0) == pulled
             share = min(1.0, virtual.busy / sum(report.task_seconds))
             best = min(best, wall * share)
             seen.append(f"{wall:.3f} s x {share:.2f}")

@@ -147,6 +147,7 @@ def test_nqueens_first_task_holds_one_of_the_biggest_subtrees(monkeypatch):
 
     monkeypatch.setattr(pending.Pending, "push_cut", recording_cut)
     monkeypatch.setattr(scheduler, "_submit", recording)
+    monkeypatch.setattr(scheduler, "PULL_FROM", 10**9)  # the parent's queue, not pulls
     space = QueensSpace(ImmutableQueenLocations(12))
     report = count(space, executor=VirtualExecutor(256), budget=5000)
     reference = sequential_count(QueensSpace(ImmutableQueenLocations(12), kernel="reference"))

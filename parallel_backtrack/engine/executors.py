@@ -21,7 +21,8 @@ capabilities
     task is lost, send it again), ``shares_files`` (tasks run on this machine and
     see the files the parent writes: a stop flag, shared bounds, a shared table),
     ``maps_bounds`` (a run's shared bounds go in a mapped file although other files
-    are not shared: the virtual pool, whose tasks run in this process).
+    are not shared: the virtual pool, whose tasks run in this process), ``pulls`` (a
+    count's cut may go in a file the workers take pieces from, ``pull.py``).
 workers
     joblib's ``n_jobs`` convention: a positive count, or -1 for every core
     loky can see.  0 and values below -1 are refused.
@@ -144,6 +145,11 @@ class Executor:
     # Tail tasks may be asked for their rest while workers idle (``handback``): where
     # they can read the ask (a shared file) or where the pool models it (virtual).
     hands_back = False
+    # A count's cut may go in a file its workers take pieces from (``pull.py``): pools
+    # on this machine, and the virtual one; a pull hands back its results every
+    # ``pull_seconds``.
+    pulls = False
+    pull_seconds = 1.0
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
@@ -187,6 +193,10 @@ class Executor:
     def cancel(self, futures: Iterable[Any]) -> None:
         for future in futures:
             future.cancel()
+
+    def listed(self, path: str) -> None:
+        """A pulled cut's list is written at ``path`` (``pull.py``): the virtual pool
+        notes when; real pulls find the file."""
 
     def renew(self, future: Any, fn: Callable[..., Any], *args: Any) -> None:
         """``future``'s task would now run as ``fn(*args)`` (its window narrowed while
@@ -246,6 +256,7 @@ class _LocalPool(Executor):
     runs_inline = False
     shares_files = True
     hands_back = True
+    pulls = True
 
     def __init__(self, workers: int) -> None:
         super().__init__(workers)

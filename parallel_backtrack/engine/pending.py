@@ -108,6 +108,13 @@ class Work:
     sizes: tuple[float, ...] = ()  # the roots' expected sizes (the space's hints), if any
 
 
+def biggest_first(works: list[Work]) -> list[Work]:
+    """The cut's work biggest first when it has expected ``sizes``, else as it is."""
+    if any(work.sizes for work in works):
+        return sorted(works, key=lambda work: -sum(work.sizes))
+    return works
+
+
 class Pending:
     """Work waiting in the parent, with its root count and the measured subtree size."""
 
@@ -151,9 +158,7 @@ class Pending:
         """Queue the cut's work: in order, or biggest first when it has expected
         ``sizes``, and then a task packs at least ``1 / (SIZE_LEAST * workers)`` of the
         cut's expected size above ``WIDE`` workers."""
-        if any(work.sizes for work in works):
-            works = sorted(works, key=lambda work: -sum(work.sizes))
-        for work in works:
+        for work in biggest_first(works):
             self.push(work, front=False)
         self.cut_roots, self.cut_size = self.roots, self.sized
         if self.workers > WIDE:

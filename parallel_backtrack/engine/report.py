@@ -97,6 +97,8 @@ class SearchReport:
     peak_pending: int = 0
     restarts: int = 0
     asked: int = 0  # tail tasks asked for their rest while workers idled
+    pulls: int = 0  # tasks sent that each ran pieces of a pulled cut (``pull.py``)
+    pulled: int = 0  # the pieces they ran (each counted in ``tasks`` too)
     solution_seconds: float | None = None
     resumed_from: int | None = None  # the count a checkpoint held when the run began
     resumed_nodes: int = 0  # and its nodes (``nodes`` counts them too)
@@ -156,6 +158,8 @@ class SearchReport:
             "peak_pending": self.peak_pending,
             "restarts": self.restarts,
             "asked": self.asked,
+            "pulls": self.pulls,
+            "pulled": self.pulled,
             "solution_seconds": _rounded(self.solution_seconds),
             "resumed_from": self.resumed_from,
             "worker_stats": [_rounded_stats(s) for s in self.worker_stats()],

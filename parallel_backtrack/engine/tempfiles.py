@@ -19,7 +19,8 @@ kind
     (a shipped problem), ``window`` (shared bounds), ``c4table`` (a Connect-Four
     table), ``stop`` (a raised stop flag, ``pb-stop-PID-SCOPE-HEX``, made by
     ``Executor.stop_flag``), ``dask`` (a run's bounds in a Dask worker,
-    ``pb-dask-PID-SCOPE-KEY.bin``: ``named``).
+    ``pb-dask-PID-SCOPE-KEY.bin``: ``named``), ``pull`` (a count's cut that its
+    workers take pieces from, ``pull.py``).
 scope
     Where a process id means this process's neighbours: 8 hex digits of a checksum of
     the machine's boot (``/proc/sys/kernel/random/boot_id``), its name and the
@@ -42,7 +43,7 @@ import socket
 import tempfile
 import zlib
 
-KINDS = ("space", "window", "c4table", "stop", "dask")
+KINDS = ("space", "window", "c4table", "stop", "dask", "pull")
 _NAME = re.compile(r"^pb-(?:" + "|".join(KINDS) + r")-(\d+)-([0-9a-f]{8})-")
 _SWEPT: set[tuple[int, str]] = set()  # (process, folder) pairs swept already
 

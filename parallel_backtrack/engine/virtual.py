@@ -77,6 +77,16 @@ replay
     run: a lower bound, not a parent on a core of its own, which measured with the
     tasks in a process on the other core costs what it costs as run (docs/results.md,
     "A count's parent on a core of its own").  ``replayed`` counts the hits.
+pull
+    ``run_pulled`` (``pull.py``): a task that takes pieces of a count's cut one after
+    another.  Its end depends on the other pulls, so a pull is not run as it is sent:
+    the pulls sent run their pieces in the order of the virtual clock
+    (``virtual_pulls``), each piece going to the pull free first, as the workers'
+    claims share them out, timed with its claim, up to the parent's clock or the first
+    time a pull ends after it; the parent has its turn there.  A pull runs until the
+    list is empty or a piece leaves a rest (``pull_seconds`` is infinite): a real one
+    also hands its results back every second and is sent again, a task a worker a
+    second more.
 
 Example: ``count(space, executor=VirtualExecutor(64))`` gives the exact count;
 then ``executor.clock`` is the simulated wall time on 64 workers.
@@ -86,6 +96,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import heapq
+import math
 import pickle
 import time
 from collections.abc import Callable, Iterable
@@ -95,7 +106,9 @@ from typing import Any
 import cloudpickle  # type: ignore[import-untyped]
 
 from .executors import Executor
+from .pull import run_pulled
 from .split import TaskResult
+from .virtual_pulls import PullRuns
 from .worker import StopFlag, run_pickled, task_key
 
 # Seconds a running task goes on after it is cancelled: until its next look at the
@@ -121,6 +134,8 @@ class VirtualExecutor(Executor):
     # Bounds in a mapped file, sent by its path, as a pool on one machine has them (a
     # task runs at its submit and reads them then; ``renew`` times later raises).
     maps_bounds = True
+    pulls = True
+    pull_seconds = math.inf  # a pull runs to its list's end (see ``pull``)
 
     def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
                  replay: dict[bytes, tuple[bytes, float]] | None = None,
@@ -151,6 +166,8 @@ class VirtualExecutor(Executor):
         self._mark = timer()
         self.replay = replay
         self.replayed = 0
+        self._pulls = PullRuns()  # pulls sent and not ended
+        self._listed: dict[str, float] = {}  # a pulled cut's list -> the clock it was written
 
     def _tick(self) -> None:
         """Move the clock by the parent's time since the last mark."""
@@ -161,6 +178,11 @@ class VirtualExecutor(Executor):
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
         sent = cloudpickle.dumps((fn, args))  # the parent's side of sending a task
+        if fn is run_pulled:
+            return self._pull(*args)
+        self._run_pulls()  # a pull may end before the first worker in ``_free`` is free
+        while not self._free:  # every worker holds a pull: the first to end takes it
+            self._run_pulls()
         self.clock += self.dispatch
         self._tick()
         if self.first_submit is None:
@@ -197,6 +219,47 @@ class VirtualExecutor(Executor):
         self.tasks += 1
         return future
 
+    def _pull(self, arguments: bytes) -> cf.Future:
+        """Send a pull: it takes a worker now, and runs with the others (``pull``)."""
+        self.clock += self.dispatch
+        self._tick()
+        if self.first_submit is None:
+            self.first_submit = self.clock
+        while not self._free:  # every worker holds a pull: the first to end takes it
+            self._run_pulls()
+        free_at, worker = heapq.heappop(self._free)
+        future = _Future()
+        self._pulls.send(future, worker, max(self.clock, free_at), self.clock, arguments)
+        self.tasks += 1
+        self._mark = self.timer()
+        return future
+
+    def listed(self, path: str) -> None:
+        """A pulled cut's list is written now: no piece is claimed from it sooner."""
+        self._tick()
+        self._listed[path] = self.clock
+
+    def _run_pulls(self) -> None:
+        """Run the pulls sent up to the parent's clock, or the first one's end after it
+        (``virtual_pulls``); those that ended free their workers, their results received
+        as a real pull's."""
+        if not self._pulls:
+            return
+        self._tick()
+        ended, busy = self._pulls.advance(self.timer, self._listed, self.clock)
+        self.busy += busy
+        self._mark = self.timer()  # the pieces' time is the workers', not the parent's
+        for done in ended:
+            run = done.run
+            run.future.set_result(pickle.loads(done.data))  # the parent receives it
+            queue = self._queues.setdefault(run.worker, [])
+            queue[:] = [task for task in queue if self._ends[task[0]] > self.clock]
+            queue.append([run.future, run.sent, run.start, done.end - run.start])
+            heapq.heappush(self._free, (done.end, run.worker))
+            span = self._spans.setdefault(run.worker, [run.start, done.end])
+            span[1] = done.end
+            self._ends[run.future] = done.end
+
     def _run(self, sent: bytes, future: cf.Future | None) -> tuple[bytes | None, float]:
         """The worker's side: receive, run, send the result back; its seconds.  An
         error goes to ``future`` (None: dropped)."""
@@ -215,6 +278,7 @@ class VirtualExecutor(Executor):
         glossary): run that too, and keep whichever ends first in virtual time."""
         if not self.renews:
             return
+        self._run_pulls()
         self._tick()
         found = self._running(future)
         if found is not None:
@@ -233,6 +297,7 @@ class VirtualExecutor(Executor):
         """A task still running was asked for its rest (see ``ask`` in the glossary):
         run the call ``rerun`` gives for the share of it run by now, and keep it when it
         ends sooner."""
+        self._run_pulls()
         self._tick()
         found = self._running(future)
         running = found is not None and found[1][2] < self.clock  # started: searching
@@ -251,6 +316,7 @@ class VirtualExecutor(Executor):
 
     def now(self) -> float:
         """The virtual clock, moved by the parent's time so far."""
+        self._run_pulls()
         self._tick()
         return self.clock
 
@@ -284,16 +350,18 @@ class VirtualExecutor(Executor):
         return task_key(args[0])
 
     def wait_any(self, futures: Iterable[Any], timeout: float | None = None) -> set[Any]:
+        self._run_pulls()
         self._tick()
         futures = list(futures)
         if not futures:
             return set()
         if timeout != 0:  # 0: a look at those ended by now; the clock stays
-            first = min(self._ends[f] for f in futures)
+            # (A pull still running ends after the first pull's end, run by now.)
+            first = min(self._ends.get(f, math.inf) for f in futures)
             if timeout is not None:  # none ended within it: back with none, as a pool
                 first = min(first, self.clock + timeout)
             self.clock = max(self.clock, first)
-        done = {f for f in futures if self._ends[f] <= self.clock}
+        done = {f for f in futures if self._ends.get(f, math.inf) <= self.clock}
         # Finding them is the simulation's own work: a real pool's queue hands over
         # the finished futures at a cost that does not grow with those in flight.
         self._mark = self.timer()
@@ -315,6 +383,7 @@ class VirtualExecutor(Executor):
         stop_after = self.stop_after
         if stop_after is None:
             return
+        self._run_pulls()
         self._tick()
         now = self.clock
         gone = {f for f in futures if self._ends.get(f, now) > now}

@@ -1,0 +1,323 @@
+"""Pulled work: a count's cut in a file its workers take pieces from, one at a time,
+so that the parent sends a task per worker instead of one per piece of the cut.
+
+One parent sends one task at a time, some 50-150 us each: on 256 workers the cut's
+first wave alone kept the last worker waiting 20-40 ms, as long as its whole share of
+a count of seconds.  A pull is one task that runs piece after piece of the cut: the
+worker that ends a piece takes the next, without asking the parent.
+
+Glossary
+--------
+piece
+    One work item of the cut (``pending.Work``): a task's roots.  The cut comes
+    biggest first when the space estimates sizes, so big pieces start early.
+first wave
+    One pull per worker, each carrying its first piece (the biggest ones), so the
+    workers start before the list is written; the parent writes it right after.
+list
+    ``PullList``: the pieces not carried, in one file on this machine: a header (the
+    next piece to take, how many there are, where the pieces begin), then for each
+    piece the pull that took it (4 bytes, 0: none), then the pieces, each pickled.
+    It is written beside its path and renamed there, so a pull that finds the path
+    has the whole list; one that comes early waits for it (or for the stop flag).
+claim
+    ``claim(path, pull)``: under an exclusive lock of the file (``flock`` between
+    processes, a lock between threads), take the next piece and write who took it;
+    None when every piece is taken.  Some 5 us.
+pull
+    The task ``run_pulled(arguments)``: run the piece it carries, if any, then claim a
+    piece and run it with the budget as a task of its own (``split.run_subtrees``),
+    and claim the next, until none is left, the stop flag rises, a piece leaves a rest
+    (its budget ran out: a big subtree, which the parent shares out while the others
+    pull on), or ``cap`` seconds have passed (the pool's ``pull_seconds``, 1 s: a pull
+    hands its results back that often, for progress, checkpoints and what a crash
+    loses); returns ``Pulled``: the pieces, their results added up, and their rests.
+lost
+    A worker died under a pull: the pieces it carried or took are run again (its
+    results died with it); ``PullList.taken_by(pull)`` reads the ones it took.
+
+Example: ``pulls = Pulls(works)``; send ``run_pulled(pulls.arguments(...))`` to each
+worker, then ``pulls.write()``; collect each ``Pulled``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pickle
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import tempfiles
+from .split import Subtree, TaskResult, run_subtrees, worker_label
+from .worker import StopFlag, pickled, seal, unseal, unship, warm
+
+_HEADER = 24  # the next piece, the pieces, the offset of the pickled pieces: 8 bytes each
+_CLAIM = 4
+_OPEN: dict[str, tuple[int, int, threading.Lock]] = {}  # path -> (process, fd, lock)
+_PIECES: dict[str, list[bytes]] = {}
+_KEEP = 4  # lists a process keeps open
+WAIT_STEP = 0.0002  # seconds between two looks for a list not written yet
+
+
+@dataclass(frozen=True, slots=True)
+class Pulled:
+    """What a pull hands back: the pieces it ran (``indices``), their results added up
+    as one task's (``total``: count, nodes, seconds), and the rest each piece that
+    left one handed back (``rests``: index, leftover roots, untouched roots).  One
+    small result a pull: the parent collects some 256 of them at the end of a run on
+    256 workers, all at once."""
+
+    indices: tuple[int, ...]
+    total: TaskResult
+    rests: tuple[tuple[int, tuple[Subtree, ...], int], ...] = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Pulled, (self.indices, self.total, self.rests))
+
+    @classmethod
+    def of(cls, pieces: Sequence[tuple[int, TaskResult]]) -> Pulled:
+        """The pull's pieces as run, in order, added up (none: it found none left)."""
+        results = [result for _, result in pieces]
+        if not results:
+            return cls((), TaskResult(0, 0, (), (), 0.0, worker_label(),
+                                      started_at=time.time()))
+        first = results[0]
+        found = [r.found_at for r in results if r.found_at is not None]
+        total = TaskResult(sum(r.count for r in results), sum(r.nodes for r in results),
+                           tuple(s for r in results for s in r.solutions), (),
+                           sum(r.seconds for r in results), first.worker,
+                           min(found) if found else None,
+                           sum(r.setup_seconds for r in results), 0, first.started_at)
+        rests = tuple((index, result.leftover, result.untouched)
+                      for index, result in pieces if result.leftover)
+        return cls(tuple(index for index, _ in pieces), total, rests)
+
+
+def _word(value: int, size: int = 8) -> bytes:
+    return value.to_bytes(size, "little")
+
+
+def _number(data: bytes) -> int:
+    return int.from_bytes(data, "little")
+
+
+class PullList:
+    """The parent's side of a list: its path first, then written once, then read for
+    what is taken and by whom."""
+
+    def __init__(self) -> None:
+        handle, self._part = tempfiles.make("pull", ".part")
+        os.close(handle)
+        self.path = self._part[: -len(".part")] + ".bin"
+        self.size = 0
+        self._fd: int | None = None
+
+    def write(self, pieces: Sequence[bytes], taken: int) -> None:
+        """Write the pieces (``pickled``); the first ``taken`` went with the first wave
+        and are never claimed (they may be empty)."""
+        self.size = len(pieces)
+        start = _HEADER + _CLAIM * self.size
+        with open(self._part, "wb") as stream:
+            stream.write(_word(taken) + _word(self.size) + _word(start))
+            stream.write(bytes(_CLAIM * self.size))
+            stream.write(pickle.dumps(list(pieces), protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(self._part, self.path)
+        self._fd = os.open(self.path, os.O_RDONLY)
+
+    def taken(self) -> int:
+        """How many pieces are taken or carried (a plain read: a claim writes it in one
+        piece); all of them before the list is written."""
+        if self._fd is None:
+            return self.size
+        return min(self.size, _number(os.pread(self._fd, 8, 0)))
+
+    def taken_by(self, pull: int) -> list[int]:
+        """The pieces pull number ``pull`` took."""
+        if self._fd is None:
+            return []
+        claims = os.pread(self._fd, _CLAIM * self.size, _HEADER)
+        mark = _word(pull, _CLAIM)
+        return [index for index in range(self.size)
+                if claims[_CLAIM * index:_CLAIM * index + _CLAIM] == mark]
+
+    def close(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+        for path in (self._part, self.path):
+            with contextlib.suppress(OSError):
+                os.remove(path)
+
+
+class Pulls:
+    """The parent's side of a pulled cut: each piece's work (``pending.Work``), which
+    came back, and the pulls in flight by their futures' numbers."""
+
+    def __init__(self, works: Sequence[Any]) -> None:
+        self.works = list(works)
+        self.list = PullList()
+        self.back = [False] * len(self.works)
+        self.numbers: dict[Any, int] = {}  # a pull in flight's future -> its number
+        self.carried: dict[int, int] = {}  # a pull's number -> the piece it carried
+        self.sent = 0
+
+    @property
+    def listed(self) -> bool:
+        return self.list.size > 0 or not self.works
+
+    def unclaimed(self) -> int:
+        """Pieces no pull has taken yet (the first wave's: none is)."""
+        if not self.listed:
+            return len(self.works)
+        return self.list.size - self.list.taken()
+
+    def arguments(self, handle: Any, rest: tuple[Any, ...], carry: bool) -> bytes:
+        """The next pull's ``pickled`` arguments, ``rest`` being ``(mode, budget, keep,
+        seconds, stop, cap)``; with ``carry``, the next piece goes with it."""
+        self.sent += 1
+        first = None
+        if carry:
+            index = len(self.carried)
+            self.carried[self.sent] = index
+            first = (index, self.works[index].roots)
+        return pickled((handle, self.list.path, self.sent, first, *rest))
+
+    def write(self) -> None:
+        """Write the list: every piece the first wave did not carry."""
+        taken = len(self.carried)
+        self.list.write([b"" if index < taken else pickled(work.roots)
+                         for index, work in enumerate(self.works)], taken)
+
+    def returned(self, index: int) -> Any:
+        """Piece ``index`` came back: its work."""
+        self.back[index] = True
+        return self.works[index]
+
+    def lost(self, future: Any) -> list[Any]:
+        """The work of the pieces the pull of ``future`` carried or took, lost with its
+        worker: the caller queues it again."""
+        number = self.numbers.pop(future, None)
+        if number is None:
+            return []
+        mine = self.list.taken_by(number)
+        if number in self.carried:
+            mine.append(self.carried[number])
+        lost = sorted(index for index in set(mine) if not self.back[index])
+        for index in lost:
+            self.back[index] = True  # the caller's now
+        return [self.works[index] for index in lost]
+
+    def waiting(self) -> list[Any]:
+        """The work of every piece not back: with a pull in flight, or not taken."""
+        return [work for work, back in zip(self.works, self.back) if not back]
+
+    def close(self) -> None:
+        self.list.close()
+
+
+def _opened(path: str, stop: StopFlag) -> tuple[int, threading.Lock] | None:
+    """This process's descriptor of the list at ``path``, and the lock its threads
+    share (``flock`` does not exclude two threads holding one descriptor); waits for
+    the list to be written, None if the stop flag rises first."""
+    found = _OPEN.get(path)
+    if found is None or found[0] != os.getpid():  # none, or the parent's in a fork
+        while True:
+            try:
+                fd = os.open(path, os.O_RDWR)
+                break
+            except FileNotFoundError:
+                if stop.is_set():
+                    return None
+                time.sleep(WAIT_STEP)
+        if len(_OPEN) >= _KEEP:
+            old_path = next(iter(_OPEN))
+            process, old, _lock = _OPEN.pop(old_path)
+            if process == os.getpid():
+                with contextlib.suppress(OSError):
+                    os.close(old)
+        found = (os.getpid(), fd, threading.Lock())
+        _OPEN[path] = found
+    return found[1], found[2]
+
+
+def claim(path: str, pull: int, stop: StopFlag) -> int | None:
+    """Take the next piece of the list at ``path`` for pull number ``pull``: its index,
+    or None when every piece is taken (or the stop flag rose while the list was not
+    written yet)."""
+    opened = _opened(path, stop)
+    if opened is None:
+        return None
+    fd, lock = opened
+    with lock:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            head = os.pread(fd, 16, 0)
+            index, size = _number(head[:8]), _number(head[8:])
+            if index >= size:
+                return None
+            os.pwrite(fd, _word(index + 1), 0)
+            os.pwrite(fd, _word(pull, _CLAIM), _HEADER + _CLAIM * index)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    return index
+
+
+def pieces(path: str) -> list[bytes]:
+    """The pickled pieces of the list at ``path``, read once per process."""
+    found = _PIECES.get(path)
+    if found is None:
+        with open(path, "rb") as stream:
+            start = _number(stream.read(_HEADER)[16:24])
+            stream.seek(start)
+            found = pickle.load(stream)
+        if len(_PIECES) >= _KEEP:
+            _PIECES.pop(next(iter(_PIECES)))
+        _PIECES[path] = found
+    return found
+
+
+def run_roots(space: Any, roots: Sequence[Subtree], mode: str, budget: int | None,
+              keep: int | None, seconds: float | None, stop: StopFlag) -> TaskResult:
+    """One piece, as a task would run it: its rest comes back sealed."""
+    result = run_subtrees(space, unseal(roots), mode, budget, keep, seconds=seconds,
+                          stop=stop)
+    if result.leftover:
+        result = replace(result, leftover=seal(result.leftover))
+    return result
+
+
+def run_piece(space: Any, path: str, pull: int, mode: str, budget: int | None,
+              keep: int | None, seconds: float | None, stop: StopFlag
+              ) -> tuple[int, TaskResult] | None:
+    """Claim the next piece and run it; None when none is left."""
+    index = claim(path, pull, stop)
+    if index is None:
+        return None
+    roots = pickle.loads(pieces(path)[index])
+    return index, run_roots(space, roots, mode, budget, keep, seconds, stop)
+
+
+def run_pulled(arguments: bytes) -> Pulled:
+    """A pull (see the glossary), its arguments ``pickled``: ``(handle, path, pull,
+    first, mode, budget, keep, seconds, stop, cap)``, ``first`` the piece it carries
+    as ``(index, roots)`` or None."""
+    handle, path, pull, first, mode, budget, keep, seconds, stop, cap = pickle.loads(
+        arguments)
+    space = warm(unship(handle))
+    began = time.perf_counter()
+    results: list[tuple[int, TaskResult]] = []
+    if first is not None:
+        index, roots = first
+        results.append((index, run_roots(space, roots, mode, budget, keep, seconds, stop)))
+    while (not (results and results[-1][1].leftover) and not stop.is_set()
+           and time.perf_counter() - began < cap):
+        ran = run_piece(space, path, pull, mode, budget, keep, seconds, stop)
+        if ran is None:
+            break
+        results.append(ran)
+    return Pulled.of(results)
