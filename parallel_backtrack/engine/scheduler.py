@@ -34,6 +34,10 @@ reduce
     counts (a finish accumulator's sum); ``first``: the first solution to arrive
     wins, the stop flag is raised and pending work is cancelled; ``all``:
     solutions released in order, up to ``limit``.
+pull
+    Above ``PULL_FROM`` workers a count's cut goes to a file its workers take pieces
+    from (``pull.py``): the parent sends one task a worker, not one a piece, and adds
+    up each pull's pieces as one task.
 crash
     A worker process died.  The pool is restarted and only the work in flight
     is run again; after ``MAX_CRASHES`` crashes in a row (or of one subtree)
@@ -96,7 +100,7 @@ MAX_CRASHES = 3
 # (n = 17 at 256 simulated workers: 0.70-0.77 efficiency against 0.37-0.50).  Above
 # ``pending.WIDE``, where that dispatching is the limit: at 64 workers the Sudoku
 # counts, whose few big subtrees the parent's queue splits and asks back, fell from
-# 0.85 to 0.71-0.79 with pulls (n = 17 rose from 0.90 to 0.92-0.94).
+# 0.80-0.86 to 0.62-0.79 with pulls (n = 17 rose from 0.90 to 0.92-0.94).
 PULL_FROM = pending.WIDE + 1
 # In flight, a pull stands for the pieces it takes (``Pulls``), not for one work.
 _PULL = Work((-1,), ())
@@ -344,7 +348,7 @@ class Run:
             self._queue_rest(self.pulls.works[index], leftover, untouched)
 
     def _take(self, work: Work, result: TaskResult) -> None:
-        """One task's result (or one pulled piece's): its count, and its rest queued."""
+        """One task's result: its count, and its rest queued."""
         if work.parent == -1:
             begun = len(work.roots) - result.untouched
             self.pending.measure(begun, result.nodes, result.seconds, sum(work.sizes[:begun]))
