@@ -19,6 +19,7 @@ Example::
     python scripts/_virtual_run.py nqueens 17 --workers 1 16 64
     python scripts/_virtual_run.py nqueens 17 --workers 1 64 --dispatch 1e-4
     python scripts/_virtual_run.py nqueens 17 --workers 1 64 --dispatch 1e-4 --feed 0
+    python scripts/_virtual_run.py nqueens 17 --workers 1 64 --dispatch 1e-3 --no-pulls
     python scripts/_virtual_run.py sudoku FILE --index 2 --remove 3 --workers 1 64
 """
 
@@ -65,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="tasks carry at least F x workers x the parent's measured cost "
                         "per task of work (engine.pending.FEED; 0: off, as before it "
                         "existed)")
+    parser.add_argument("--no-pulls", dest="pulls", action="store_false",
+                        help="keep the cut in the parent's queue at any P, as on Dask, "
+                        "whose workers share no files (engine/pull.py)")
     args = parser.parse_args(argv)
     from parallel_backtrack.engine import VirtualExecutor, count, pending
 
@@ -77,12 +81,14 @@ def main(argv: list[str] | None = None) -> int:
     rows, serial, serial_warm = [], None, None
     for workers in sorted(set(args.workers) | {1}):
         replay: dict = {}
-        executor = VirtualExecutor(workers, replay=replay, dispatch=args.dispatch)
+        executor = VirtualExecutor(workers, replay=replay, dispatch=args.dispatch,
+                                   pulls=args.pulls)
         report = count(space, executor=executor, budget=args.budget,
                        per_worker=args.per_worker)
         # The same run again with every task it repeats replayed: the parent's time
         # measured with its caches warm (see VirtualExecutor's glossary).
-        warm = VirtualExecutor(workers, replay=replay, dispatch=args.dispatch)
+        warm = VirtualExecutor(workers, replay=replay, dispatch=args.dispatch,
+                               pulls=args.pulls)
         again = count(space, executor=warm, budget=args.budget, per_worker=args.per_worker)
         if again.count != report.count:
             raise SystemExit(f"the replayed run counted {again.count}, not {report.count}")

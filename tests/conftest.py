@@ -41,3 +41,13 @@ def own_pools():
     _drop_process_pools()
     yield
     _drop_process_pools()
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    """Counts keep their cut in the parent's queue, as on Dask, whatever the workers
+    (no pulls: ``engine.pull``)."""
+    from parallel_backtrack.engine import scheduler
+
+    monkeypatch.setattr(scheduler, "PULL_FROM", 10**9)
+    monkeypatch.setattr(scheduler, "PULL_MANY_FROM", 10**9)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from parallel_backtrack.engine import VirtualExecutor, count, pending, scheduler, sequential_count
+from parallel_backtrack.engine import VirtualExecutor, count, pending, sequential_count
 from parallel_backtrack.engine.examples import SubsetSum
 from parallel_backtrack.engine.report import SearchReport
 from parallel_backtrack.nqueens import ImmutableQueenLocations
@@ -72,10 +72,9 @@ def test_the_budget_rises_to_feed_the_workers_unless_the_caller_fixed_it():
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.usefixtures("queued")  # the parent's queue, as on Dask: no pulls
 def test_a_pool_that_costs_a_millisecond_a_task_gets_fewer_longer_tasks(monkeypatch):
     space = QueensSpace(ImmutableQueenLocations(15))
-    # The parent's queue, as on Dask (whose workers do not pull a cut: ``pull.py``).
-    monkeypatch.setattr(scheduler, "PULL_FROM", 10**9)
     # The kernel loaded and the parent's cut warm: the cut stops at 3 ms, and a cold
     # one makes a third of the subtrees.
     count(space, executor=VirtualExecutor(64))
@@ -91,6 +90,7 @@ def test_a_pool_that_costs_a_millisecond_a_task_gets_fewer_longer_tasks(monkeypa
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.usefixtures("queued")  # a dear pool stands for Dask's: the parent's queue
 def test_a_budget_the_caller_gives_bounds_every_task_however_dear_the_pool():
     space = SubsetSum(tuple(range(1, 19)), 45)
     report = count(space, executor=VirtualExecutor(64, dispatch=1e-2), budget=300)

@@ -129,6 +129,7 @@ def test_hints_of_the_wrong_length_or_not_sizes_are_an_error(hints, match):
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.usefixtures("queued")  # the parent's queue, as on Dask: no pulls
 def test_nqueens_first_task_holds_one_of_the_biggest_subtrees(monkeypatch):
     """On 256 virtual workers n = 12's cut is queued by its hints, the first task
     holds a subtree among the biggest by measured size, and the count is the
@@ -147,7 +148,6 @@ def test_nqueens_first_task_holds_one_of_the_biggest_subtrees(monkeypatch):
 
     monkeypatch.setattr(pending.Pending, "push_cut", recording_cut)
     monkeypatch.setattr(scheduler, "_submit", recording)
-    monkeypatch.setattr(scheduler, "PULL_FROM", 10**9)  # the parent's queue, not pulls
     space = QueensSpace(ImmutableQueenLocations(12))
     report = count(space, executor=VirtualExecutor(256), budget=5000)
     reference = sequential_count(QueensSpace(ImmutableQueenLocations(12), kernel="reference"))

@@ -28,7 +28,7 @@ def test_virtual_counts_are_exact(space, workers, budget):
     report = count(space, executor=executor, budget=budget)
     assert report.count == sequential_count(space).count
     assert executor.tasks == report.tasks - sum(w == "parent" for w in report.task_workers)
-    assert report.pulls == 0 or workers >= scheduler.PULL_FROM  # a pull: one task
+    assert report.pulls == 0 or workers >= scheduler.PULL_MANY_FROM  # a pull: one task
     assert 0 < executor.efficiency() <= 1.0 + 1e-9
     assert {w for w in report.task_workers if w != "parent"} <= {
         f"virtual{i}" for i in range(workers)}
@@ -129,6 +129,7 @@ def test_above_128_workers_tail_budgets_and_packs_are_larger(workers):
     assert task is not None and len(task.roots) == (3 if wide else 1)
 
 
+@pytest.mark.usefixtures("queued")  # the parent's queue, as on Dask: no pulls
 def test_256_workers_count_exactly_with_tail_budgets_of_a_quarter(monkeypatch):
     from parallel_backtrack.engine import pending
 
@@ -140,7 +141,6 @@ def test_256_workers_count_exactly_with_tail_budgets_of_a_quarter(monkeypatch):
         return budgets[-1]
 
     monkeypatch.setattr(pending.Pending, "budget_now", recording)
-    monkeypatch.setattr(scheduler, "PULL_FROM", 10**9)  # the parent's queue (as on Dask)
     space = NoAdjacentOnes(22)
     report = count(space, executor=VirtualExecutor(256), budget=800)
     assert report.count == sequential_count(space).count

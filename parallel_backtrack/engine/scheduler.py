@@ -102,6 +102,11 @@ MAX_CRASHES = 3
 # counts, whose few big subtrees the parent's queue splits and asks back, fell from
 # 0.80-0.86 to 0.62-0.79 with pulls (n = 17 rose from 0.90 to 0.92-0.94).
 PULL_FROM = pending.WIDE + 1
+# From PULL_MANY_FROM workers a cut of PULL_PIECES pieces a worker or more is pulled
+# too: many small pieces, which the parent would send one by one (n = 17 at 64
+# workers: 1,030 pieces, 0.92-0.94 pulled against 0.89-0.90), not a few big ones.
+PULL_MANY_FROM = 32
+PULL_PIECES = 8
 # In flight, a pull stands for the pieces it takes (``Pulls``), not for one work.
 _PULL = Work((-1,), ())
 
@@ -218,10 +223,13 @@ class Run:
         self._queue_cut(works)
 
     def _queue_cut(self, works: list[Work]) -> None:
-        """The cut's work (or a checkpoint's) waits in the parent, or, from ``PULL_FROM``
-        workers on a pool that shares files, goes in a list the workers pull from."""
+        """The cut's work (or a checkpoint's) waits in the parent, or, on a pool that
+        shares files, goes in a list the workers pull from: from ``PULL_FROM`` workers,
+        or from ``PULL_MANY_FROM`` when it has ``PULL_PIECES`` pieces a worker."""
+        workers = self.executor.workers
         if (self.mode == "count" and self.executor.pulls and works
-                and self.executor.workers >= PULL_FROM):
+                and (workers >= PULL_FROM or (workers >= PULL_MANY_FROM
+                                              and len(works) >= PULL_PIECES * workers))):
             self.pulls = Pulls(pending.biggest_first(works))
             self.report.frontier = len(works)
         else:

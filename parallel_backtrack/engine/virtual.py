@@ -140,7 +140,8 @@ class VirtualExecutor(Executor):
     def __init__(self, workers: int, *, boot: float = 0.0, dispatch: float = 0.0,
                  replay: dict[bytes, tuple[bytes, float]] | None = None,
                  timer: Callable[[], float] = time.thread_time,
-                 stop_after: float | None = STOP_AFTER, renew: bool = True) -> None:
+                 stop_after: float | None = STOP_AFTER, renew: bool = True,
+                 pulls: bool = True) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive integer, got {workers!r}")
         super().__init__(workers)
@@ -160,6 +161,7 @@ class VirtualExecutor(Executor):
         self.stop_after = stop_after
         self.stopped = 0.0
         self.renews = renew
+        self.pulls = pulls  # False: a pool whose workers share no files (Dask)
         self.renewed = 0.0
         self.handed = 0
         self.timer = timer
