@@ -15,7 +15,7 @@ import pytest
 from parallel_backtrack.engine import VirtualExecutor, count, scheduler, sequential_count
 from parallel_backtrack.engine.checkpoint import Checkpoint
 from parallel_backtrack.engine.examples import NoAdjacentOnes
-from parallel_backtrack.engine.pull import PullList, Pulls, claim
+from parallel_backtrack.engine.pull import PullList, Pulls, claim, run_pulled
 from parallel_backtrack.engine.worker import StopFlag, pickled
 from parallel_backtrack.nqueens import ImmutableQueenLocations
 from parallel_backtrack.nqueens.space import QueensSpace
@@ -175,3 +175,40 @@ def test_a_pulled_count_stopped_again_and_again_ends_exact(pulled: None,
             break
     assert report.complete and runs > 1 and not path.exists()
     assert report.count == QUEENS[15] and report.nodes == count(space, workers=1).nodes
+
+
+def test_the_virtual_pool_drops_cancelled_pulls_instead_of_running_them_later() -> None:
+    """Pulls cancelled while they still have pieces to go (their run stopped; its list
+    is about to be removed) are dropped: the next run on the pool never runs them."""
+    from parallel_backtrack.engine.pending import Work
+
+    space = NoAdjacentOnes(22)
+    executor = VirtualExecutor(2)
+    handle = executor.ship(space)
+    frontier = [(state, 1) for state in space.branch(space.root())]
+    while len(frontier) < 40:
+        frontier = [(child, 1) for state, _ in frontier for child in space.branch(state)]
+    pulls = Pulls([Work((index,), (root,)) for index, root in enumerate(frontier)])
+    rest = ("count", None, None, None, executor.stop_flag(), executor.pull_seconds)
+    futures = [executor.submit(run_pulled, pulls.arguments(handle, rest, carry=True))
+               for _ in range(2)]
+    pulls.write()
+    executor.listed(pulls.list.path)
+    executor.cancel(futures)
+    assert all(future.done() for future in futures)
+    assert not executor._pulls  # nothing left to run in a later run
+    ran = {index for future in futures for index in future.result().indices}
+    assert ran and ran < set(range(len(frontier)))  # stopped before the list's end
+    pulls.close()
+    executor.close()
+
+
+@pytest.mark.timeout(120)
+def test_a_virtual_pool_stopped_in_a_pulled_count_counts_again_exactly() -> None:
+    count(QueensSpace(ImmutableQueenLocations(12)), executor=VirtualExecutor(1))  # kernels
+    space = QueensSpace(ImmutableQueenLocations(15))
+    executor = VirtualExecutor(256)
+    stopped = count(space, executor=executor, timeout=0.1)
+    assert not stopped.complete and stopped.pulls > 0
+    again = count(space, executor=executor)
+    assert again.complete and again.count == QUEENS[15]

@@ -106,7 +106,7 @@ from typing import Any
 import cloudpickle  # type: ignore[import-untyped]
 
 from .executors import Executor
-from .pull import run_pulled
+from .pull import Pulled, run_pulled
 from .split import TaskResult
 from .virtual_pulls import PullRuns
 from .worker import StopFlag, run_pickled, task_key
@@ -241,14 +241,14 @@ class VirtualExecutor(Executor):
         self._tick()
         self._listed[path] = self.clock
 
-    def _run_pulls(self) -> None:
-        """Run the pulls sent up to the parent's clock, or the first one's end after it
-        (``virtual_pulls``); those that ended free their workers, their results received
-        as a real pull's."""
+    def _run_pulls(self, extend: bool = True) -> None:
+        """Run the pulls sent up to the parent's clock, or (``extend``) the first one's
+        end after it (``virtual_pulls``); those that ended free their workers, their
+        results received as a real pull's."""
         if not self._pulls:
             return
         self._tick()
-        ended, busy = self._pulls.advance(self.timer, self._listed, self.clock)
+        ended, busy = self._pulls.advance(self.timer, self._listed, self.clock, extend)
         self.busy += busy
         self._mark = self.timer()  # the pieces' time is the workers', not the parent's
         for done in ended:
@@ -382,10 +382,12 @@ class VirtualExecutor(Executor):
         """Tasks already ran here; in virtual time a cancelled task still running ends
         ``stop_after`` seconds from now, one not started ends as it starts, and the
         tasks behind it on its worker start sooner (see ``stop`` in the glossary)."""
+        futures = list(futures)
+        self._run_pulls(extend=False)  # what ran before the cancel; the rest is dropped
+        self._drop_pulls(set(futures))
         stop_after = self.stop_after
         if stop_after is None:
             return
-        self._run_pulls()
         self._tick()
         now = self.clock
         gone = {f for f in futures if self._ends.get(f, now) > now}
@@ -396,6 +398,15 @@ class VirtualExecutor(Executor):
         if workers:
             heapq.heapify(self._free)
         self._mark = self.timer()
+
+    def _drop_pulls(self, futures: set[Any]) -> None:
+        """Pulls cancelled before they ended stop at their next look (``stop_after``):
+        their workers are free then, with the pieces they ran."""
+        for run in self._pulls.drop(futures):
+            end = max(run.start, self.clock) + (self.stop_after or 0.0)
+            run.future.set_result(Pulled.of(run.pieces))
+            heapq.heappush(self._free, (end, run.worker))
+            self._ends[run.future] = end
 
     def _retime(self, worker: int, gone: set[Any], stops: float) -> None:
         """Time the queue of ``worker`` again after a cancel of the futures ``gone``:

@@ -67,14 +67,23 @@ class PullRuns:
         self._order += 1
         heapq.heappush(self._ready, (start, self._order, run))
 
-    def advance(self, timer: Callable[[], float], listed: dict[str, float], until: float
-                ) -> tuple[list[Ended], float]:
+    def drop(self, futures: set[Any]) -> list[PullRun]:
+        """Take out the pulls of ``futures`` (cancelled: their run is over, and its list
+        about to go); returns them."""
+        dropped = [run for _, _, run in self._ready if run.future in futures]
+        if dropped:
+            self._ready = [entry for entry in self._ready if entry[2].future not in futures]
+            heapq.heapify(self._ready)
+        return dropped
+
+    def advance(self, timer: Callable[[], float], listed: dict[str, float], until: float,
+                extend: bool = True) -> tuple[list[Ended], float]:
         """Run pieces in the order of the clock up to ``until`` (the parent's clock: it
-        was busy until then, and sends nothing sooner) or, if no pull ended by then, up
-        to the first end of a pull: the pulls that ended (with their ends), and the
-        seconds the pieces took."""
+        was busy until then, and sends nothing sooner) or, if no pull ended by then and
+        ``extend``, up to the first end of a pull: the pulls that ended (with their
+        ends), and the seconds the pieces took."""
         ended: list[Ended] = []
-        horizon, busy = float("inf"), 0.0
+        horizon, busy = float("inf") if extend else until, 0.0
         while self._ready and self._ready[0][0] < max(until, horizon):
             at, order, run = heapq.heappop(self._ready)
             handle, path, number, first, mode, budget, keep, seconds, stop, _ = run.call
