@@ -54,7 +54,7 @@ from typing import Any
 
 from . import tempfiles
 from .split import Subtree, TaskResult, run_subtrees, worker_label
-from .worker import StopFlag, pickled, seal, unseal, unship, warm
+from .worker import StopFlag, keep, pickled, seal, unseal, unship, warm
 
 _HEADER = 24  # the next piece, the pieces, the offset of the pickled pieces: 8 bytes each
 _CLAIM = 4
@@ -275,9 +275,7 @@ def pieces(path: str) -> list[bytes]:
             start = _number(stream.read(_HEADER)[16:24])
             stream.seek(start)
             found = pickle.load(stream)
-        if len(_PIECES) >= _KEEP:
-            _PIECES.pop(next(iter(_PIECES)))
-        _PIECES[path] = found
+        keep(_PIECES, path, found)
     return found
 
 

@@ -209,14 +209,7 @@ class VirtualExecutor(Executor):
                 result = replace(result, worker=f"virtual{worker}")
                 self._mark += self.timer() - paused
             future.set_result(result)
-        end = start + seconds
-        queue = self._queues.setdefault(worker, [])
-        queue[:] = [task for task in queue if self._ends[task[0]] > self.clock]
-        queue.append([future, self.clock, start, seconds])
-        heapq.heappush(self._free, (end, worker))
-        span = self._spans.setdefault(worker, [start, end])
-        span[1] = end
-        self._ends[future] = end
+        self._place(future, worker, self.clock, start, start + seconds)
         self.busy += seconds
         self.tasks += 1
         return future
@@ -254,13 +247,19 @@ class VirtualExecutor(Executor):
         for done in ended:
             run = done.run
             run.future.set_result(pickle.loads(done.data))  # the parent receives it
-            queue = self._queues.setdefault(run.worker, [])
-            queue[:] = [task for task in queue if self._ends[task[0]] > self.clock]
-            queue.append([run.future, run.sent, run.start, done.end - run.start])
-            heapq.heappush(self._free, (done.end, run.worker))
-            span = self._spans.setdefault(run.worker, [run.start, done.end])
-            span[1] = done.end
-            self._ends[run.future] = done.end
+            self._place(run.future, run.worker, run.sent, run.start, done.end)
+
+    def _place(self, future: Any, worker: int, sent: float, start: float, end: float
+               ) -> None:
+        """A task of ``worker`` sent at ``sent`` runs from ``start`` to ``end``: its
+        queue there (for ``cancel``), the worker free again at ``end``, its span."""
+        queue = self._queues.setdefault(worker, [])
+        queue[:] = [task for task in queue if self._ends[task[0]] > self.clock]
+        queue.append([future, sent, start, end - start])
+        heapq.heappush(self._free, (end, worker))
+        span = self._spans.setdefault(worker, [start, end])
+        span[1] = end
+        self._ends[future] = end
 
     def _run(self, sent: bytes, future: cf.Future | None) -> tuple[bytes | None, float]:
         """The worker's side: receive, run, send the result back; its seconds.  An

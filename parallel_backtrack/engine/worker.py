@@ -80,17 +80,17 @@ def unship(handle: Any) -> Any:
     if found is None:
         with open(handle.path, "rb") as stream:
             found = cloudpickle.load(stream)
-        _keep(_SHIPPED, handle.key, found)
+        keep(_SHIPPED, handle.key, found)
     return found
 
 
 def remember(key: str, obj: Any) -> None:
     """Keep ``obj`` as the object behind the handle ``key`` in this process (a process
     forked from it later has it already)."""
-    _keep(_SHIPPED, key, obj)
+    keep(_SHIPPED, key, obj)
 
 
-def _keep(cache: dict[Any, Any], key: Any, obj: Any) -> None:
+def keep(cache: dict[Any, Any], key: Any, obj: Any) -> None:
     """Store in a per-process cache of at most ``_SHIPPED_MAX`` entries (oldest out)."""
     if len(cache) >= _SHIPPED_MAX:
         cache.pop(next(iter(cache)))
@@ -145,7 +145,7 @@ def warm(space: Any) -> Any:
                     hook(state, 1)
                 except Exception:  # noqa: BLE001 - only a warm-up: tasks report errors
                     pass
-    _keep(_WARMED, id(space), space)
+    keep(_WARMED, id(space), space)
     return space
 
 
