@@ -208,7 +208,9 @@ def test_a_virtual_pool_stopped_in_a_pulled_count_counts_again_exactly() -> None
     count(QueensSpace(ImmutableQueenLocations(12)), executor=VirtualExecutor(1))  # kernels
     space = QueensSpace(ImmutableQueenLocations(15))
     executor = VirtualExecutor(256)
+    # Stopped by the wall clock: after its pulls went out, or (on a loaded host) before;
+    # the dropping itself is checked above, deterministically.
     stopped = count(space, executor=executor, timeout=0.1)
-    assert not stopped.complete and stopped.pulls > 0
+    assert not stopped.complete
     again = count(space, executor=executor)
     assert again.complete and again.count == QUEENS[15]
