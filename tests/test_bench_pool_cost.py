@@ -33,8 +33,9 @@ def test_the_script_reports_each_pool_and_the_virtual_charge(tmp_path: Path) -> 
 def test_dispatch_charges_the_parent_for_every_task() -> None:
     """The one parent sends the tasks one after another: with ``dispatch`` a task the
     clock passes ``dispatch`` times the tasks, and the count stays exact (OEIS
-    A000170: 724 for n = 10)."""
+    A000170: 724 for n = 10). The charge is a whole second, far above what the plain
+    run measures even on a loaded host."""
     space = QueensSpace(ImmutableQueenLocations(10))
-    plain, charged = VirtualExecutor(2), VirtualExecutor(2, dispatch=0.01)
+    plain, charged = VirtualExecutor(2), VirtualExecutor(2, dispatch=1.0)
     assert count(space, executor=plain).count == count(space, executor=charged).count == 724
-    assert charged.tasks > 1 and plain.clock < 0.01 * charged.tasks <= charged.clock
+    assert charged.tasks > 1 and plain.clock < 1.0 * charged.tasks <= charged.clock
