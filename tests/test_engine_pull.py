@@ -99,7 +99,7 @@ def test_a_lost_pull_gives_back_what_it_carried_and_took() -> None:
     pulls = Pulls(works)
     assert pulls.unclaimed() == 6 and not pulls.listed
     for future in ("a", "b"):
-        pulls.arguments(None, ("count", None, None, None, StopFlag(), 1.0), carry=True)
+        pulls.arguments((None,), ("count", None, None, None, StopFlag(), 1.0), carry=True)
         pulls.numbers[future] = pulls.sent
     pulls.write()
     assert pulls.unclaimed() == 4
@@ -190,7 +190,7 @@ def test_the_virtual_pool_drops_cancelled_pulls_instead_of_running_them_later() 
         frontier = [(child, 1) for state, _ in frontier for child in space.branch(state)]
     pulls = Pulls([Work((index,), (root,)) for index, root in enumerate(frontier)])
     rest = ("count", None, None, None, executor.stop_flag(), executor.pull_seconds)
-    futures = [executor.submit(run_pulled, pulls.arguments(handle, rest, carry=True))
+    futures = [executor.submit(run_pulled, pulls.arguments((handle,), rest, carry=True))
                for _ in range(2)]
     pulls.write()
     executor.listed(pulls.list.path)

@@ -194,9 +194,29 @@ def task_sizes(work: float, workers: int, task_cost: float, tail: float = TAIL
     left = work - sum(sizes)
     least = min(least, sizes[-1])  # none longer than the first wave's last: no straggler
     while left > 1e-9 * work and len(sizes) < 32 * workers + first:
-        size = min(left, max(left / (2 * workers), least))
+        size = min(left, max(share * left / workers, least))
         sizes.append(size)
         left -= size
     if left > 1e-9 * work:
         sizes[-1] += left
     return sizes
+
+
+def guided_sizes(work: float, workers: int, smallest: int = 4, share: float = 1.0
+                 ) -> list[float]:
+    """Seconds of work per range of a pulled iteration (``threshold_pulls``), in order:
+    each a worker's share of what is left times ``share``, down to
+    ``1 / smallest`` of a worker's share of the whole.  The workers take them one after
+    another, so the ranges that come last, small, even out the estimates' errors (the
+    parent sends none of them: it need not send the shrinking tail a queue does)."""
+    least = work / (smallest * workers)
+    sizes: list[float] = []
+    left = work
+    while left > 1e-9 * work and len(sizes) < 64 * workers:
+        size = min(left, max(share * left / workers, least))
+        sizes.append(size)
+        left -= size
+    if left > 1e-9 * work and sizes:
+        sizes[-1] += left
+    return sizes
+

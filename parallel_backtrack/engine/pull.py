@@ -1,5 +1,6 @@
-"""Pulled work: a count's cut in a file its workers take pieces from, one at a time,
-so that the parent sends a task per worker instead of one per piece of the cut.
+"""Pulled work: a count's cut (or a threshold iteration's ranges, ``threshold_pulls``)
+in a file its workers take pieces from, one at a time, so that the parent sends a task
+per worker instead of one per piece of the cut.
 
 One parent sends one task at a time, some 50-150 us each: on 256 workers the cut's
 first wave alone kept the last worker waiting 20-40 ms, as long as its whole share of
@@ -32,6 +33,9 @@ pull
     pull on), or ``cap`` seconds have passed (the pool's ``pull_seconds``, 1 s: a pull
     hands its results back that often, for progress, checkpoints and what a crash
     loses); returns ``Pulled``: the pieces, their results added up, and their rests.
+puller
+    What a pull does with its pieces, whatever the search (``Puller``: a count's is
+    ``CountPull``); ``drive`` runs one, and the virtual pool runs it piece by piece.
 lost
     A worker died under a pull: the pieces it carried or took are run again (its
     results died with it); ``PullList.taken_by(pull)`` reads the ones it took.
@@ -48,9 +52,10 @@ import os
 import pickle
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from operator import attrgetter
+from typing import Any, Protocol, cast
 
 from . import tempfiles
 from .split import Subtree, TaskResult, run_subtrees, worker_label
@@ -146,20 +151,25 @@ class PullList:
                 if claims[_CLAIM * index:_CLAIM * index + _CLAIM] == mark]
 
     def close(self) -> None:
+        """Remove the list; from then on every piece reads as taken."""
         if self._fd is not None:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
+            self._fd = None
         for path in (self._part, self.path):
             with contextlib.suppress(OSError):
                 os.remove(path)
 
 
 class Pulls:
-    """The parent's side of a pulled cut: each piece's work (``pending.Work``), which
+    """The parent's side of a pulled cut: each piece's work (``pending.Work``, or what
+    the caller makes of a piece, with ``payload`` the part of it a pull runs), which
     came back, and the pulls in flight by their futures' numbers."""
 
-    def __init__(self, works: Sequence[Any]) -> None:
+    def __init__(self, works: Sequence[Any],
+                 payload: Callable[[Any], Any] = attrgetter("roots")) -> None:
         self.works = list(works)
+        self.payload = payload  # what a pull gets of a work: by default its roots
         self.list = PullList()
         self.back = [False] * len(self.works)
         self.numbers: dict[Any, int] = {}  # a pull in flight's future -> its number
@@ -176,21 +186,23 @@ class Pulls:
             return len(self.works)
         return self.list.size - self.list.taken()
 
-    def arguments(self, handle: Any, rest: tuple[Any, ...], carry: bool) -> bytes:
-        """The next pull's ``pickled`` arguments, ``rest`` being ``(mode, budget, keep,
-        seconds, stop, cap)``; with ``carry``, the next piece goes with it."""
+    def arguments(self, lead: tuple[Any, ...], rest: tuple[Any, ...], carry: bool) -> bytes:
+        """The next pull's ``pickled`` arguments: ``(*lead, path, number, first,
+        *rest)``; with ``carry``, the next piece goes with it as ``first``
+        (``(index, payload)``; else None).  A count's ``lead`` is the space's handle,
+        its ``rest`` ``(mode, budget, keep, seconds, stop, cap)``."""
         self.sent += 1
         first = None
         if carry:
             index = len(self.carried)
             self.carried[self.sent] = index
-            first = (index, self.works[index].roots)
-        return pickled((handle, self.list.path, self.sent, first, *rest))
+            first = (index, self.payload(self.works[index]))
+        return pickled((*lead, self.list.path, self.sent, first, *rest))
 
     def write(self) -> None:
         """Write the list: every piece the first wave did not carry."""
         taken = len(self.carried)
-        self.list.write([b"" if index < taken else pickled(work.roots)
+        self.list.write([b"" if index < taken else pickled(self.payload(work))
                          for index, work in enumerate(self.works)], taken)
 
     def returned(self, index: int) -> Any:
@@ -289,33 +301,68 @@ def run_roots(space: Any, roots: Sequence[Subtree], mode: str, budget: int | Non
     return result
 
 
-def run_piece(space: Any, path: str, pull: int, mode: str, budget: int | None,
-              keep: int | None, seconds: float | None, stop: StopFlag
-              ) -> tuple[int, TaskResult] | None:
-    """Claim the next piece and run it; None when none is left."""
-    index = claim(path, pull, stop)
-    if index is None:
-        return None
-    roots = pickle.loads(pieces(path)[index])
-    return index, run_roots(space, roots, mode, budget, keep, seconds, stop)
+def listed(path: str, index: int) -> Any:
+    """Piece ``index`` of the list at ``path``: its payload."""
+    return pickle.loads(pieces(path)[index])
+
+
+class Puller(Protocol):
+    """What a pull runs, whatever the search: the list it claims from (``path``), its
+    number, its stop flag, the piece it carries (``(index, payload)``, or None), how to
+    run a piece's payload, whether a piece's result ends the pull (a rest to share
+    out), and what it hands back of the pieces it ran."""
+
+    path: str
+    number: int
+    stop: StopFlag
+    cap: float
+    carried: tuple[int, Any] | None
+
+    def run(self, payload: Any) -> Any: ...
+
+    def ends(self, result: Any) -> bool: ...
+
+    def result(self, pieces: list[tuple[int, Any]]) -> Any: ...
+
+
+def drive(puller: Puller) -> Any:
+    """Run a pull: the piece it carries, then pieces claimed one after another until
+    none is left, one ends it, the stop flag rises or ``cap`` seconds have passed."""
+    began = time.perf_counter()
+    ran: list[tuple[int, Any]] = []
+    if puller.carried is not None:
+        index, payload = puller.carried
+        ran.append((index, puller.run(payload)))
+    while (not (ran and puller.ends(ran[-1][1])) and not puller.stop.is_set()
+           and time.perf_counter() - began < puller.cap):
+        claimed = claim(puller.path, puller.number, puller.stop)
+        if claimed is None:
+            break
+        ran.append((claimed, puller.run(listed(puller.path, claimed))))
+    return puller.result(ran)
+
+
+class CountPull:
+    """A count's pull (``Puller``), from its arguments: ``(handle, path, pull, first,
+    mode, budget, keep, seconds, stop, cap)``, ``first`` the piece it carries as
+    ``(index, roots)`` or None."""
+
+    def __init__(self, arguments: bytes) -> None:
+        (handle, self.path, self.number, self.carried, mode, budget, keep, seconds,
+         self.stop, self.cap) = pickle.loads(arguments)
+        self.space = warm(unship(handle))
+        self._how = (mode, budget, keep, seconds)
+
+    def run(self, payload: Any) -> TaskResult:
+        return run_roots(self.space, payload, *self._how, self.stop)
+
+    def ends(self, result: TaskResult) -> bool:
+        return bool(result.leftover)
+
+    def result(self, pieces: list[tuple[int, Any]]) -> Pulled:
+        return Pulled.of(pieces)
 
 
 def run_pulled(arguments: bytes) -> Pulled:
-    """A pull (see the glossary), its arguments ``pickled``: ``(handle, path, pull,
-    first, mode, budget, keep, seconds, stop, cap)``, ``first`` the piece it carries
-    as ``(index, roots)`` or None."""
-    handle, path, pull, first, mode, budget, keep, seconds, stop, cap = pickle.loads(
-        arguments)
-    space = warm(unship(handle))
-    began = time.perf_counter()
-    results: list[tuple[int, TaskResult]] = []
-    if first is not None:
-        index, roots = first
-        results.append((index, run_roots(space, roots, mode, budget, keep, seconds, stop)))
-    while (not (results and results[-1][1].leftover) and not stop.is_set()
-           and time.perf_counter() - began < cap):
-        ran = run_piece(space, path, pull, mode, budget, keep, seconds, stop)
-        if ran is None:
-            break
-        results.append(ran)
-    return Pulled.of(results)
+    """A count's pull (see the glossary), its arguments ``pickled`` (``CountPull``)."""
+    return cast(Pulled, drive(CountPull(arguments)))

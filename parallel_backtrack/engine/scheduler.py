@@ -474,7 +474,8 @@ class Run:
                 self.executor.pull_seconds)
         left = len(pulls.works) if carry else pulls.unclaimed()
         for _ in range(min(self.executor.workers - len(pulls.numbers), left)):
-            future = self.executor.submit(run_pulled, pulls.arguments(self.handle, rest, carry))
+            arguments = pulls.arguments((self.handle,), rest, carry)
+            future = self.executor.submit(run_pulled, arguments)
             pulls.numbers[future] = pulls.sent
             self.inflight[future] = _PULL
             self.sent += 1

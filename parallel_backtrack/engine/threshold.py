@@ -69,6 +69,15 @@ ask
     task per idle worker (``handback.Tail``, on pools whose tasks can be asked, up to
     ``pending.WIDE`` workers, in iterations of ``ASK_WORK`` per worker or more); the
     rest comes back as a budget's leftover does, in a piece for each idle worker.
+pull
+    From ``PULL_FROM`` workers, on a pool whose workers share files, an iteration of
+    ``PULL_WORK`` a worker or more is cut in the ranges ``guided_sizes`` gives (each a
+    worker's share of what is left, shrinking), which go to a list the workers take
+    them from, one task a worker (``threshold_pulls``): the parent sends 256 pulls where
+    it sent 256 tasks and more, and none of the shrinking tail.  A range still runs on
+    its budget; a pull whose range hands subtrees back ends, and the parent queues the
+    leftover as tasks, which the workers take as their pulls end.  A pull lost with its
+    worker gives its ranges back to the queue.
 
 Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
 """
@@ -91,10 +100,13 @@ from .frontier import (
     ListFrontier,
     Part,
     ThresholdSpace,
+    guided_sizes,
     pack,
     task_sizes,
 )
 from .handback import tail_for
+from .pull import Pulls
+from .threshold_pulls import run_part_pulled
 from .threshold_tasks import Iteration, Piece, Round, Tasks, cuts, rerun, run_part
 
 __all__ = ["INFINITE", "Bounded", "CutSpace", "Frontier", "ListFrontier", "Part",
@@ -123,6 +135,16 @@ POLL = 8  # tasks sent between two looks at the results that came back meanwhile
 # From this many workers on the next iteration may start in the last one's tail (on 2
 # real workers Korf #92 once took 5.2 s with it, not 4.1 s: docs/results.md).
 AHEAD_FROM = FEW + 1
+# From this many workers, on a pool whose workers share files, a big iteration is
+# pulled (``threshold_pulls``): one task a worker, which takes the iteration's ranges
+# from a list.  At 64 workers the queue does better (Korf #72 and #92 pulled: 0.53 and
+# 0.64 against 0.75 and 0.72 queued, alternated: its asks split big subtrees there).
+PULL_FROM = 129
+# Iterations of this much expected work per worker or more (seconds) are pulled, in
+# the ranges ``guided_sizes`` gives (Korf #72 and #92 at 256 workers: from 2 ms of
+# work a worker, the iteration of some 2 ms took 20 ms, its 1,600 ranges' results
+# the parent's; from 10 ms, 0.27-0.35 against 0.21-0.28 queued).
+PULL_WORK = 1e-2
 
 
 @dataclass
@@ -140,6 +162,8 @@ class ThresholdReport:
     stop_reason: str | None = None
     asked: int = 0  # tasks asked for their rest (``handback``)
     split: int = 0  # subtrees an asked task handed back the open part of (``Part.rest``)
+    pulls: int = 0  # pulls sent (``threshold_pulls``)
+    pulled: int = 0  # ranges they ran
     task_cost: float = TASK_COST  # the parent's seconds per task, as measured (``plan``)
 
     @property
@@ -195,6 +219,8 @@ class _Search:
         self.parent_seconds, self.sent = 0.0, 0  # its own time with tasks in flight; tasks
         self.cutting = 0.0  # seconds in cuts so far (not the tasks' cost)
         self.tail = tail_for(pool)  # tasks that may be asked for their rest
+        self.pulling = 0  # pulls in flight, of every round
+        self.lists: list[Pulls] = []  # the pulled rounds' lists (closed at the end)
 
     def _stop_reason(self, nodes: int) -> str | None:
         """Why to stop now, ``nodes`` generated so far in all, or None."""
@@ -256,7 +282,13 @@ class _Search:
             here = not history or work * (1 - 1 / workers) ** 2 < 4 * self.task_cost
         if workers == 1 or here:
             return None
+        if self._pulls() and work / workers >= PULL_WORK:  # pulled (``_pulled``)
+            return expected, guided_sizes(work, workers)
         return expected, task_sizes(work, workers, self.task_cost)
+
+    def _pulls(self) -> bool:
+        """Are this pool's wide iterations pulled (``threshold_pulls``)?"""
+        return self.pool.pulls and self.pool.workers >= PULL_FROM
 
     def _iterate(self, bound: float) -> Iteration:
         ahead, self.ahead = self.ahead, None
@@ -300,12 +332,25 @@ class _Search:
         dispatched = Round(bound, it, frontier, Tasks(weights, ranges, expected / total,
                                                       workers, least), flag, context)
         dispatched.askable = self.tail is not None and work / workers >= ASK_WORK
+        if self._pulls() and len(ranges) > workers:
+            self._pulled(dispatched)
         return dispatched
+
+    def _pulled(self, source: Round) -> None:
+        """Its ranges go to a list its workers pull from (``threshold_pulls``), each
+        with its budget as the queue gives it now."""
+        works = []
+        while source.tasks:
+            works.append(source.tasks.next()[:3])
+        frontier = source.frontier
+        source.pulls = Pulls(works, lambda work: (*work, frontier.part(work[0], work[1])))
+        self.lists.append(source.pulls)
+        self.sent += len(works)
 
     def _drive(self, now: Round) -> None:
         """Run the round ``now`` to its end (the next iteration may start in its tail)."""
         began, cut_before, waits = self.pool.now(), self.cutting, 0.0
-        while (now.tasks or now.running) and not now.it.done():
+        while now.left() and not now.it.done():
             wait = WAIT
             if self._fill(now) and self.tail is not None:  # nothing to send: ask
                 self.report.asked += self.tail.ask(len(self.inflight), self._rerun)
@@ -325,6 +370,8 @@ class _Search:
         self.previous = (now.frontier, now.sizes())
         if now.it.done() or self.report.stop_reason:
             self._stop_running()
+        if now.pulls is not None and not now.pulls.numbers:
+            now.pulls.close()
 
     def _fill(self, now: Round) -> bool:
         """Send tasks while workers would be free: this round's, then the next one's;
@@ -332,8 +379,11 @@ class _Search:
         nothing is left to send."""
         room = self.pool.workers + max(2, self.pool.workers // 8)
         sent = 0
+        self._send_pulls(now)
         while len(self.inflight) < room and not now.it.done():
             source = now if now.tasks else self._ahead_of(now)
+            if source is not None and source is not now and not now.unclaimed():
+                self._send_pulls(source)
             if source is None or not source.tasks or source.it.done():
                 return True
             self._send(source, *source.tasks.next())
@@ -372,6 +422,49 @@ class _Search:
             self.tail.sent(future, arguments)
         self.sent += 1
 
+    def _send_pulls(self, source: Round) -> None:
+        """A pull for each worker without one while ``source`` has ranges no pull took.
+        The first wave carries its first ranges; the list of the others is written
+        after it."""
+        pulls = source.pulls
+        if pulls is None or source.it.done():
+            return
+        carry = not pulls.listed
+        left = len(pulls.works) if carry else pulls.unclaimed()
+        rest = (source.bound, self.complete, self.pool.pull_seconds)
+        for _ in range(min(self.pool.workers - self.pulling, left)):
+            future = self.pool.submit(run_part_pulled,
+                                      pulls.arguments((source.context,), rest, carry))
+            pulls.numbers[future] = pulls.sent
+            self.inflight[future] = (source, -1, -1, None, None)
+            source.running += 1
+            self.pulling += 1
+            self.report.pulls += 1
+        if carry:
+            pulls.write()
+            self.pool.listed(pulls.list.path)
+
+    def _take_pulled(self, future: Any, source: Round) -> None:
+        """A pull's result: each range it ran taken in as a task's; the ranges of a pull
+        lost with its worker go back in the queue."""
+        assert source.pulls is not None
+        self.pulling -= 1
+        try:
+            ran = future.result()
+        except Exception as error:  # lost with its worker
+            if not self.pool.lost_alone(error):
+                raise
+            lost = source.pulls.lost(future)
+            source.tasks.queue.extendleft((start, stop, None) for start, stop, _ in
+                                          reversed(lost))
+            return
+        source.pulls.numbers.pop(future, None)
+        for index, result in ran:
+            stop = source.pulls.returned(index)[1]
+            self.report.pulled += 1
+            if not source.dropped:
+                source.busy += self._collect(source, result, stop)
+
     def _rerun(self, arguments: tuple[Any, ...], share: float,
                result: tuple[int, Part, float]) -> tuple[Any, ...] | None:
         """For a pool that ran a task before it was asked (the virtual one): the task
@@ -385,6 +478,11 @@ class _Search:
                 continue
             source, start, stop, budget, piece = entry
             source.running -= 1
+            if source.pulls is not None and future in source.pulls.numbers:
+                self._take_pulled(future, source)
+                if source is self.ahead and source.it.done():
+                    self._stop_running(source)
+                continue
             idle = 0  # asked: the workers its rest is for
             if self.tail is not None and self.tail.back(future):
                 idle = max(1, self.tail.idle(len(self.inflight)))
@@ -469,7 +567,10 @@ class _Search:
             self.pool.raise_flag(source.flag)
         self.pool.cancel(futures)
         for future in futures:
-            self.inflight.pop(future)[0].running -= 1
+            source = self.inflight.pop(future)[0]
+            source.running -= 1
+            if source.pulls is not None and source.pulls.numbers.pop(future, None):
+                self.pulling -= 1
             if self.tail is not None:
                 self.tail.back(future)
 
@@ -477,6 +578,8 @@ class _Search:
         self._stop_running()
         if self.tail is not None:
             self.tail.close()
+        for pulls in self.lists:
+            pulls.close()
 
 
 def iteration_table(report: ThresholdReport) -> Iterable[str]:

@@ -204,6 +204,13 @@ def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
     began = time.perf_counter()
     packed, flag = pickle.loads(context)
     space = unship(packed if handle is None else handle)
+    found = search_range(space, flag, part, bound, complete, budget, ask)
+    return start, found, time.perf_counter() - began
+
+
+def search_range(space: Any, flag: Any, part: Any, bound: float, complete: bool,
+                 budget: int | None = None, ask: Any = None) -> Part:
+    """The search of one range's subtrees (``part``) in a worker, as ``run_part``'s."""
 
     def stop(nodes: int = 0) -> bool:
         return bool(flag.is_set())
@@ -211,10 +218,8 @@ def run_part(context: bytes, start: int, part: Any, bound: float, complete: bool
     asked: Callable[[int], bool] | None = None if ask is None else ask.asked
     if cuts(space):
         budgeted: BudgetSpace = space  # type: ignore[assignment]
-        found = budgeted.search_part(part, bound, complete, stop, budget, asked)
-    else:
-        found = search_budgeted(space, part, bound, complete, stop, budget, asked)
-    return start, found, time.perf_counter() - began
+        return budgeted.search_part(part, bound, complete, stop, budget, asked)
+    return search_budgeted(space, part, bound, complete, stop, budget, asked)
 
 
 def rerun(arguments: tuple[Any, ...], share: float, result: tuple[int, Part, float],
@@ -280,6 +285,15 @@ class Round:
         self.spawned = False  # has it started the next iteration (``_Search._ahead_of``)?
         self.askable = False  # may its tasks be asked for their rest (``threshold.py``)?
         self.dropped = False  # started on a wrong guess of its bound: results ignored
+        self.pulls: Any = None  # its ranges' list, when its workers pull them (``Pulls``)
+
+    def unclaimed(self) -> int:
+        """Ranges in its list that no pull has taken yet."""
+        return 0 if self.pulls is None else self.pulls.unclaimed()
+
+    def left(self) -> bool:
+        """Has it ranges to send, tasks running or ranges no pull has taken yet?"""
+        return bool(self.tasks) or self.running > 0 or self.unclaimed() > 0
 
     def sizes(self) -> list[float]:
         """Nodes per subtree: as taken, or as expected for those not back yet."""

@@ -78,7 +78,8 @@ replay
     tasks in a process on the other core costs what it costs as run (docs/results.md,
     "A count's parent on a core of its own").  ``replayed`` counts the hits.
 pull
-    ``run_pulled`` (``pull.py``): a task that takes pieces of a count's cut one after
+    ``run_pulled`` (``pull.py``), ``run_part_pulled`` (``threshold_pulls.py``): a task
+    that takes pieces of a count's cut, or of a threshold iteration's, one after
     another.  Its end depends on the other pulls, so a pull is not run as it is sent:
     the pulls sent run their pieces in the order of the virtual clock
     (``virtual_pulls``), each piece going to the pull free first, as the workers'
@@ -106,8 +107,9 @@ from typing import Any
 import cloudpickle  # type: ignore[import-untyped]
 
 from .executors import Executor
-from .pull import Pulled, run_pulled
+from .pull import Puller
 from .split import TaskResult
+from .virtual_pulls import KINDS as PULL_KINDS
 from .virtual_pulls import PullRuns
 from .worker import StopFlag, run_pickled, task_key
 
@@ -180,8 +182,8 @@ class VirtualExecutor(Executor):
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> cf.Future:
         sent = cloudpickle.dumps((fn, args))  # the parent's side of sending a task
-        if fn is run_pulled:
-            return self._pull(*args)
+        if fn in PULL_KINDS:
+            return self._pull(PULL_KINDS[fn], *args)
         self._run_pulls()  # a pull may end before the first worker in ``_free`` is free
         while not self._free:  # every worker holds a pull: the first to end takes it
             self._run_pulls()
@@ -214,7 +216,7 @@ class VirtualExecutor(Executor):
         self.tasks += 1
         return future
 
-    def _pull(self, arguments: bytes) -> cf.Future:
+    def _pull(self, kind: Callable[[bytes], Puller], arguments: bytes) -> cf.Future:
         """Send a pull: it takes a worker now, and runs with the others (``pull``)."""
         self.clock += self.dispatch
         self._tick()
@@ -224,7 +226,7 @@ class VirtualExecutor(Executor):
             self._run_pulls()
         free_at, worker = heapq.heappop(self._free)
         future = _Future()
-        self._pulls.send(future, worker, max(self.clock, free_at), self.clock, arguments)
+        self._pulls.send(future, worker, max(self.clock, free_at), self.clock, kind, arguments)
         self.tasks += 1
         self._mark = self.timer()
         return future
@@ -400,10 +402,17 @@ class VirtualExecutor(Executor):
 
     def _drop_pulls(self, futures: set[Any]) -> None:
         """Pulls cancelled before they ended stop at their next look (``stop_after``):
-        their workers are free then, with the pieces they ran."""
+        their workers are free then, with the pieces they ran.  A piece they ran ahead
+        of the parent's clock (up to the first pull's end) is cut there, as a task's is
+        (``stopped``)."""
+        look = self.stop_after or 0.0
         for run in self._pulls.drop(futures):
-            end = max(run.start, self.clock) + (self.stop_after or 0.0)
-            run.future.set_result(Pulled.of(run.pieces))
+            end = max(run.start, self.clock) + look
+            for start, seconds in run.spans:
+                cut = seconds - min(seconds, max(0.0, end - start))
+                self.busy -= cut
+                self.stopped += cut
+            run.future.set_result(run.result())
             heapq.heappush(self._free, (end, run.worker))
             self._ends[run.future] = end
 

@@ -11,6 +11,9 @@ or a piece left a rest) if none ended by then: the parent may send new pulls fro
 on, which take pieces too, so nothing later is decided before the parent has had its
 turn.
 
+Any kind of pull runs so (``KINDS``: a pull's function and its ``pull.Puller``): a
+count's, and a threshold iteration's (``threshold_pulls``).
+
 Example: ``runs.send(...)`` for each pull; ``runs.advance(timer, listed, clock)`` gives the
 pulls that ended, with their ends and results, and the workers' seconds spent.
 """
@@ -23,23 +26,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .pull import Pulled, run_piece, run_roots
+from .pull import CountPull, Pulled, Puller, claim, listed, run_pulled
 from .split import TaskResult
-from .worker import unship, warm
+from .threshold_pulls import PartPull, run_part_pulled
+
+KINDS: dict[Callable[..., Any], Callable[[bytes], Puller]] = {
+    run_pulled: CountPull, run_part_pulled: PartPull}
 
 
 @dataclass
 class PullRun:
     """One pull sent to the virtual worker ``worker``: its future, when it starts, the
-    clock it was sent at, its call, and the pieces it ran so far."""
+    clock it was sent at, its kind and arguments, and the pieces it ran so far."""
 
     future: Any
     worker: int
     start: float
     sent: float
-    call: tuple[Any, ...]
-    pieces: list[tuple[int, TaskResult]] = field(default_factory=list)
+    kind: Callable[[bytes], Puller]
+    arguments: bytes
+    pieces: list[tuple[int, Any]] = field(default_factory=list)
+    spans: list[tuple[float, float]] = field(default_factory=list)  # each piece's start, seconds
     carried: bool = False  # its carried piece has run
+    puller: Puller | None = None  # made as it first runs, as in a worker
+
+    def result(self) -> Any:
+        """What it hands back of the pieces it ran, as a real pull would."""
+        return (self.puller or self.kind(self.arguments)).result(self.pieces)
 
 
 @dataclass
@@ -62,8 +75,8 @@ class PullRuns:
         return bool(self._ready)
 
     def send(self, future: Any, worker: int, start: float, sent: float,
-             arguments: bytes) -> None:
-        run = PullRun(future, worker, start, sent, pickle.loads(arguments))
+             kind: Callable[[bytes], Puller], arguments: bytes) -> None:
+        run = PullRun(future, worker, start, sent, kind, arguments)
         self._order += 1
         heapq.heappush(self._ready, (start, self._order, run))
 
@@ -76,7 +89,7 @@ class PullRuns:
             heapq.heapify(self._ready)
         return dropped
 
-    def advance(self, timer: Callable[[], float], listed: dict[str, float], until: float,
+    def advance(self, timer: Callable[[], float], listed_at: dict[str, float], until: float,
                 extend: bool = True) -> tuple[list[Ended], float]:
         """Run pieces in the order of the clock up to ``until`` (the parent's clock: it
         was busy until then, and sends nothing sooner) or, if no pull ended by then and
@@ -86,27 +99,33 @@ class PullRuns:
         horizon, busy = float("inf") if extend else until, 0.0
         while self._ready and self._ready[0][0] < max(until, horizon):
             at, order, run = heapq.heappop(self._ready)
-            handle, path, number, first, mode, budget, keep, seconds, stop, _ = run.call
-            space = warm(unship(handle))
+            if run.puller is None:
+                run.puller = run.kind(run.arguments)
+            puller = run.puller
             began = timer()
-            if first is not None and not run.carried:
+            ran: tuple[int, Any] | None
+            if puller.carried is not None and not run.carried:
                 run.carried = True
-                ran: tuple[int, TaskResult] | None = (first[0], run_roots(
-                    space, first[1], mode, budget, keep, seconds, stop))
+                ran = (puller.carried[0], puller.run(puller.carried[1]))
             else:
-                if listed.get(path, at) > at:  # the list is written later: claim then
-                    heapq.heappush(self._ready, (listed[path], order, run))
+                if listed_at.get(puller.path, at) > at:  # the list is written later: claim then
+                    heapq.heappush(self._ready, (listed_at[puller.path], order, run))
                     continue
-                ran = run_piece(space, path, number, mode, budget, keep, seconds, stop)
+                index = claim(puller.path, puller.number, puller.stop)
+                ran = None if index is None else (index, puller.run(listed(puller.path,
+                                                                           index)))
             took = timer() - began
             if ran is not None:
                 index, result = ran
-                run.pieces.append((index, replace(result, worker=f"virtual{run.worker}")))
+                if isinstance(result, TaskResult):  # as a real worker labels it
+                    result = replace(result, worker=f"virtual{run.worker}")
+                run.pieces.append((index, result))
+                run.spans.append((at, took))
                 busy += took
-            if ran is None or ran[1].leftover:  # none left, or a rest to share out
+            if ran is None or puller.ends(ran[1]):  # none left, or a rest to share out
                 end = at + took
-                pulled = Pulled.of(run.pieces)
-                if not run.pieces:  # as a real worker labels it
+                pulled = puller.result(run.pieces)
+                if isinstance(pulled, Pulled) and not run.pieces:  # as a real worker labels it
                     pulled = replace(pulled, total=replace(pulled.total,
                                                            worker=f"virtual{run.worker}"))
                 ended.append(Ended(run, end, pickle.dumps(pulled)))
