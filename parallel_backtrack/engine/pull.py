@@ -199,6 +199,23 @@ class Pulls:
             first = (index, self.payload(self.works[index]))
         return pickled((*lead, self.list.path, self.sent, first, *rest))
 
+    def send(self, executor: Any, fn: Callable[[bytes], Any], lead: tuple[Any, ...],
+             rest: tuple[Any, ...], free: int) -> list[Any]:
+        """Send ``fn`` a pull for each of ``free`` workers while pieces are left to
+        take; the first wave carries its first pieces, and the list of the others is
+        written after it.  The futures sent."""
+        carry = not self.listed
+        left = len(self.works) if carry else self.unclaimed()
+        futures = []
+        for _ in range(min(free, left)):
+            future = executor.submit(fn, self.arguments(lead, rest, carry))
+            self.numbers[future] = self.sent
+            futures.append(future)
+        if carry:
+            self.write()
+            executor.listed(self.list.path)
+        return futures
+
     def write(self) -> None:
         """Write the list: every piece the first wave did not carry."""
         taken = len(self.carried)
@@ -335,11 +352,20 @@ def drive(puller: Puller) -> Any:
         ran.append((index, puller.run(payload)))
     while (not (ran and puller.ends(ran[-1][1])) and not puller.stop.is_set()
            and time.perf_counter() - began < puller.cap):
-        claimed = claim(puller.path, puller.number, puller.stop)
-        if claimed is None:
+        taken = take(puller)
+        if taken is None:
             break
-        ran.append((claimed, puller.run(listed(puller.path, claimed))))
+        ran.append(taken)
     return puller.result(ran)
+
+
+def take(puller: Puller) -> tuple[int, Any] | None:
+    """Claim the next piece of the pull's list and run it: its index and result; None
+    when none is left."""
+    index = claim(puller.path, puller.number, puller.stop)
+    if index is None:
+        return None
+    return index, puller.run(listed(puller.path, index))
 
 
 class CountPull:

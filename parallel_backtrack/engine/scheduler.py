@@ -467,22 +467,14 @@ class Run:
 
     def _send_pulls(self, pulls: Pulls) -> None:
         """A pull for each worker without one while pieces are left to take, each run
-        with the whole budget (the workers share the pieces out themselves).  The first
-        wave carries its first pieces; the list of the others is written after it."""
-        carry = not pulls.listed
+        with the whole budget (the workers share the pieces out themselves)."""
         rest = (self.mode, self.budget, self.keep, self.seconds, self.flag,
                 self.executor.pull_seconds)
-        left = len(pulls.works) if carry else pulls.unclaimed()
-        for _ in range(min(self.executor.workers - len(pulls.numbers), left)):
-            arguments = pulls.arguments((self.handle,), rest, carry)
-            future = self.executor.submit(run_pulled, arguments)
-            pulls.numbers[future] = pulls.sent
+        free = self.executor.workers - len(pulls.numbers)
+        for future in pulls.send(self.executor, run_pulled, (self.handle,), rest, free):
             self.inflight[future] = _PULL
             self.sent += 1
             self.report.pulls += 1
-        if carry:
-            pulls.write()
-            self.executor.listed(pulls.list.path)
 
     def _ask_back(self) -> None:
         """Nothing pending and workers idle: ask the oldest tail tasks still running for

@@ -423,26 +423,18 @@ class _Search:
         self.sent += 1
 
     def _send_pulls(self, source: Round) -> None:
-        """A pull for each worker without one while ``source`` has ranges no pull took.
-        The first wave carries its first ranges; the list of the others is written
-        after it."""
+        """A pull for each worker without one while ``source`` has ranges no pull took
+        (``Pulls.send``)."""
         pulls = source.pulls
         if pulls is None or source.it.done():
             return
-        carry = not pulls.listed
-        left = len(pulls.works) if carry else pulls.unclaimed()
         rest = (source.bound, self.complete, self.pool.pull_seconds)
-        for _ in range(min(self.pool.workers - self.pulling, left)):
-            future = self.pool.submit(run_part_pulled,
-                                      pulls.arguments((source.context,), rest, carry))
-            pulls.numbers[future] = pulls.sent
+        free = self.pool.workers - self.pulling
+        for future in pulls.send(self.pool, run_part_pulled, (source.context,), rest, free):
             self.inflight[future] = (source, -1, -1, None, None)
             source.running += 1
             self.pulling += 1
             self.report.pulls += 1
-        if carry:
-            pulls.write()
-            self.pool.listed(pulls.list.path)
 
     def _take_pulled(self, future: Any, source: Round) -> None:
         """A pull's result: each range it ran taken in as a task's; the ranges of a pull

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .pull import CountPull, Pulled, Puller, claim, listed, run_pulled
+from .pull import CountPull, Pulled, Puller, run_pulled, take
 from .split import TaskResult
 from .threshold_pulls import PartPull, run_part_pulled
 
@@ -111,9 +111,7 @@ class PullRuns:
                 if listed_at.get(puller.path, at) > at:  # the list is written later: claim then
                     heapq.heappush(self._ready, (listed_at[puller.path], order, run))
                     continue
-                index = claim(puller.path, puller.number, puller.stop)
-                ran = None if index is None else (index, puller.run(listed(puller.path,
-                                                                           index)))
+                ran = take(puller)
             took = timer() - began
             if ran is not None:
                 index, result = ran
