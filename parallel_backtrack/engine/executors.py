@@ -66,7 +66,7 @@ from typing import Any
 
 import cloudpickle  # type: ignore[import-untyped]
 
-from . import forkserver, tempfiles
+from . import forkserver, heap, tempfiles
 from .backends import (
     REGISTRY,
     backend_names,
@@ -480,11 +480,13 @@ def pool_for_run(executor: Executor | None = None, workers: int = 1,
     """The pool of one run: ``executor`` when given (released at the end: its owner
     keeps it; ``owned``: made for this run, closed as a new one is), else a new one
     from ``make_executor`` (closed at the end; killed when the run ends in an error or
-    Ctrl-C, so no task outlives it)."""
+    Ctrl-C, so no task outlives it).  The heap the run finds is frozen while it runs
+    (``heap.frozen``)."""
     owned = owned or executor is None
     pool = make_executor(workers, backend, **options) if executor is None else executor
     try:
-        yield pool
+        with heap.frozen():
+            yield pool
     except BaseException:
         pool.close(kill=True) if owned else pool.release()
         raise

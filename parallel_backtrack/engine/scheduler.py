@@ -58,7 +58,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from . import checkpoint as checkpoints
-from . import hooks, pending
+from . import heap, hooks, pending
 from .checkpoint import Checkpoint, Saved
 from .executors import LEARN_TASKS, WAIT, Executor, OwnTime
 from .handback import CHUNKS, LOOK_EVERY, Ask, tail_for
@@ -531,7 +531,11 @@ class Run:
     def stream(self) -> Generator[Any, None, None]:
         """Run to the end, yielding solutions in order (only in mode ``all``)."""
         started = self.started = time.perf_counter()
-        with (contextlib.nullcontext() if self.checkpoint is None else checkpoints.running()):
+        # The heap stays frozen while the run goes on (``heap``), but not between the
+        # solutions of a stream, where the caller's code runs.
+        frozen = contextlib.nullcontext() if self.mode == "all" else heap.frozen()
+        with (contextlib.nullcontext() if self.checkpoint is None else checkpoints.running()), \
+                frozen:
             yield from self._stream(started)
 
     def _stream(self, started: float) -> Generator[Any, None, None]:
