@@ -145,6 +145,9 @@ PULL_FROM = 129
 # work a worker, the iteration of some 2 ms took 20 ms, its 1,600 ranges' results
 # the parent's; from 10 ms, 0.27-0.35 against 0.21-0.28 queued).
 PULL_WORK = 1e-2
+# An iteration is cut into subtrees of about this much expected work (seconds), within
+# 8 a task and ``per_worker`` a worker.
+SUBTREE_WORK = 1e-3
 
 
 @dataclass
@@ -313,7 +316,7 @@ class _Search:
         """Cut the iteration at ``bound`` and queue its tasks (None: nothing to send);
         ``previous``: the last iteration's frontier and its subtrees' sizes."""
         work, workers = sum(sizes), self.pool.workers
-        target = max(8 * len(sizes), min(self.per_worker * workers, round(work / 1e-3)))
+        target = max(8 * len(sizes), min(self.per_worker * workers, round(work / SUBTREE_WORK)))
         frontier = self._cut(bound, target, it, None if previous is None else previous[0])
         if frontier is None or it.done():
             return None
