@@ -1,6 +1,7 @@
 """The parent's heap is frozen while a search runs (``engine.heap``): what it held before
 is out of the collector's walks during the run and back in them after; objects made
-during the run are collected as usual; streams of solutions thaw between solutions."""
+during the run are collected as usual; streams of solutions thaw between solutions.
+(``get_freeze_count`` walks every frozen object: the tests may, the engine does not.)"""
 
 from __future__ import annotations
 
@@ -93,10 +94,9 @@ def test_objects_made_in_the_run_are_collected_in_it() -> None:
 
 def test_nested_runs_share_one_freeze_and_the_last_out_thaws() -> None:
     with heap.frozen():
-        outer = gc.get_freeze_count()
         with heap.frozen():
-            assert gc.get_freeze_count() == outer > 0
-        assert gc.get_freeze_count() == outer
+            assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0
 
 
@@ -107,12 +107,11 @@ def test_an_error_in_the_run_thaws_the_heap() -> None:
     assert gc.get_freeze_count() == 0
 
 
-def test_a_process_that_froze_its_heap_keeps_its_freeze() -> None:
+def test_a_process_freeze_from_before_a_search_is_thawed_after_it() -> None:
     gc.freeze()
-    before = gc.get_freeze_count()
-    with heap.frozen():
-        pass
-    assert gc.get_freeze_count() >= before > 0
+    with pool_for_run(make_executor(1, "serial")):
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
 
 
 def test_freeze_off_leaves_the_heap_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,10 +6,15 @@ collection).  numba, numpy and this package alone make some 100,000 objects, and
 full collection of them takes 30-45 ms: the parent of a search on 256 workers, which
 sends a task every 50-150 us, stops for that long while the workers wait.
 ``frozen()`` moves the objects alive when a search starts to the collector's permanent
-generation (``gc.freeze``) and back when it ends (``gc.unfreeze``); the objects made
-during the search are collected as usual.  Nested and concurrent searches share one
-freeze (the first in freezes, the last out thaws), and a process that froze its heap
-itself keeps its own freeze.  ``FREEZE = False`` turns it off.
+generation (``gc.freeze``) and back to the oldest one when it ends (``gc.unfreeze``);
+the objects made during the search are collected as usual.  Nested and concurrent
+searches share one freeze (the first in freezes, the last out thaws).  A process that
+froze its heap itself finds it thawed after a search (telling whether it had would
+walk every frozen object, 1-6 ms a search).  ``FREEZE = False`` turns it off.
+
+(Holding full collections off instead, the oldest generation's threshold out of reach,
+removes the pause too, but the parent of Korf #72 on 256 simulated workers then spent
+95-101 ms, against 68-78 ms frozen: docs/results.md.)
 
 Example: ``with frozen(): run the search``.
 """
@@ -23,8 +28,8 @@ from contextlib import contextmanager
 
 FREEZE = True
 _lock = threading.Lock()
-_depth = 0  # searches inside a freeze of ours
-_ours = False  # did we freeze (not the process itself)?
+_depth = 0  # searches inside a freeze
+_ours = False  # did the first search in freeze?
 
 
 @contextmanager
@@ -32,10 +37,9 @@ def frozen() -> Iterator[None]:
     """Freeze the heap for the ``with`` block (see the module doc)."""
     global _depth, _ours
     with _lock:
-        if _depth == 0:
-            _ours = FREEZE and gc.get_freeze_count() == 0
-            if _ours:
-                gc.freeze()
+        if _depth == 0 and FREEZE:
+            gc.freeze()
+            _ours = True
         _depth += 1
     try:
         yield
