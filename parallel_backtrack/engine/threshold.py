@@ -475,23 +475,26 @@ class _Search:
             source.running -= 1
             if source.pulls is not None and future in source.pulls.numbers:
                 self._take_pulled(future, source)
-                if source is self.ahead and source.it.done():
-                    self._stop_running(source)
-                continue
-            idle = 0  # asked: the workers its rest is for
-            if self.tail is not None and self.tail.back(future):
-                idle = max(1, self.tail.idle(len(self.inflight)))
-            try:
-                result = future.result()
-            except Exception as error:  # lost with its worker (Dask): sent again
-                if not self.pool.lost_alone(error):
-                    raise
-                self._send(source, start, stop, budget, piece)
-                continue
-            if not source.dropped:
-                source.busy += self._collect(source, result, stop, idle, piece)
+            else:
+                self._take_task(future, source, start, stop, budget, piece)
             if source is self.ahead and source.it.done():  # the rest of it is owed nothing
                 self._stop_running(source)
+
+    def _take_task(self, future: Any, source: Round, start: int, stop: int,
+                   budget: int | None, piece: Piece | None) -> None:
+        """A task's result taken in; a task lost with its worker (Dask) is sent again."""
+        idle = 0  # asked: the workers its rest is for
+        if self.tail is not None and self.tail.back(future):
+            idle = max(1, self.tail.idle(len(self.inflight)))
+        try:
+            result = future.result()
+        except Exception as error:  # lost with its worker (Dask): sent again
+            if not self.pool.lost_alone(error):
+                raise
+            self._send(source, start, stop, budget, piece)
+            return
+        if not source.dropped:
+            source.busy += self._collect(source, result, stop, idle, piece)
 
     def _cut(self, bound: float, target: int, it: Iteration, previous: Any
              ) -> Frontier | None:
