@@ -192,3 +192,28 @@ def test_the_scheduler_reads_capabilities_not_names():
     report = count(space, executor=Inline(1), budget=100)
     assert report.count == sequential_count(space).count and report.frontier == 1
     assert report.dispatch_seconds == 0
+
+
+def _sleep(seconds: float) -> float:
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.mark.timeout(60)
+def test_a_killed_loky_pool_is_gone_when_close_returns():
+    """close(kill=True) returns once loky has killed the workers and closed its queues:
+    nothing of the run prints after it, and an exit right then leaks no semaphore."""
+    import psutil
+
+    executor = make_executor(2, "loky")
+    futures = [executor.submit(_sleep, 30.0) for _ in range(2)]
+    executor.wait_any(futures, timeout=0.5)  # the tasks are running
+    pids = executor.pids()
+    manager = executor._pool._executor_manager_thread
+    assert len(pids) == 2 and manager is not None and manager.is_alive()
+    executor.close(kill=True)
+    assert not manager.is_alive()
+    assert not [pid for pid in pids if psutil.pid_exists(pid)
+                and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]

@@ -91,6 +91,8 @@ _RAISED: list[tuple[float, str]] = []
 # Seconds a parent's loop waits for a task to end before it looks again (time-outs,
 # asks).
 WAIT = 0.25
+# Seconds a pool's close(kill=True) waits for loky to have killed its workers.
+KILL_WAIT = 5.0
 # A parent's measured cost per task (``OwnTime``) counts from this many tasks sent on.
 LEARN_TASKS = 16
 
@@ -378,8 +380,16 @@ class LokyExecutor(_LocalPool):
         return Executor.start_cost
 
     def close(self, kill: bool = False) -> None:
+        """``kill``: loky's manager thread kills the workers and closes the queues; wait
+        (up to ``KILL_WAIT``) for it to finish.  Otherwise a worker could still print
+        after the caller's last line, and a process ending at once could stop that
+        thread between unlinking a queue's semaphore and telling the resource tracker,
+        which then warns of a leaked semaphore on stderr."""
         if kill:
+            manager = getattr(self._pool, "_executor_manager_thread", None)
             self._pool.shutdown(wait=False, kill_workers=True)
+            if manager is not None:
+                manager.join(KILL_WAIT)
         super().close(kill)
 
 

@@ -128,8 +128,10 @@ def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, A
     started = time.perf_counter()
 
     def report(bound: int, nodes: int) -> None:
-        print(f"{job.source}:{job.line}  bound {bound}: {nodes:,} nodes, "
-              f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+        # One write: a batch's workers share stderr, and half a line could meet another.
+        sys.stderr.write(f"{job.source}:{job.line}  bound {bound}: {nodes:,} nodes, "
+                         f"{time.perf_counter() - started:.1f} s\n")
+        sys.stderr.flush()
 
     tuning: dict[str, Any] = {} if job.per_worker is None else {"per_worker": job.per_worker}
     # A scheduler's address: the cluster's workers, whatever ``workers`` says.
