@@ -212,8 +212,9 @@ def test_a_killed_loky_pool_is_gone_when_close_returns():
     executor.wait_any(futures, timeout=0.5)  # the tasks are running
     pids = executor.pids()
     manager = executor._pool._executor_manager_thread
-    assert len(pids) == 2 and manager is not None and manager.is_alive()
+    feeder = executor._pool._call_queue._thread
+    assert len(pids) == 2 and manager.is_alive() and feeder.is_alive()
     executor.close(kill=True)
-    assert not manager.is_alive()
+    assert not manager.is_alive() and not feeder.is_alive()
     assert not [pid for pid in pids if psutil.pid_exists(pid)
                 and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]

@@ -380,16 +380,19 @@ class LokyExecutor(_LocalPool):
         return Executor.start_cost
 
     def close(self, kill: bool = False) -> None:
-        """``kill``: loky's manager thread kills the workers and closes the queues; wait
-        (up to ``KILL_WAIT``) for it to finish.  Otherwise a worker could still print
-        after the caller's last line, and a process ending at once could stop that
-        thread between unlinking a queue's semaphore and telling the resource tracker,
-        which then warns of a leaked semaphore on stderr."""
+        """``kill``: loky's manager thread kills the workers and closes the queues, and
+        the thread that feeds the task queue ends; wait (up to ``KILL_WAIT`` each) for
+        both.  Otherwise a worker could still print after the caller's last line, and a
+        process ending at once could stop the feeding thread (a daemon) between
+        unlinking the queue's semaphore and telling the resource tracker, which then
+        warns of a leaked semaphore on stderr."""
         if kill:
-            manager = getattr(self._pool, "_executor_manager_thread", None)
+            threads = [getattr(self._pool, "_executor_manager_thread", None),
+                       getattr(getattr(self._pool, "_call_queue", None), "_thread", None)]
             self._pool.shutdown(wait=False, kill_workers=True)
-            if manager is not None:
-                manager.join(KILL_WAIT)
+            for thread in threads:
+                if thread is not None:
+                    thread.join(KILL_WAIT)
         super().close(kill)
 
 
