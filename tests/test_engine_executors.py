@@ -218,3 +218,25 @@ def test_a_killed_loky_pool_is_gone_when_close_returns():
     assert not manager.is_alive() and not feeder.is_alive()
     assert not [pid for pid in pids if psutil.pid_exists(pid)
                 and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+
+
+def _length(blob: bytes) -> int:
+    return len(blob)
+
+
+@pytest.mark.timeout(60)
+def test_a_killed_loky_pool_does_not_wait_on_a_full_task_pipe():
+    """Tasks queued behind busy workers fill the pipe to them; once the workers are
+    killed nothing reads it, and the thread feeding it must still end at once."""
+    import time
+
+    executor = make_executor(2, "loky")
+    futures = [executor.submit(_sleep, 30.0) for _ in range(2)]
+    executor.wait_any(futures, timeout=0.5)
+    futures += [executor.submit(_length, b"x" * 2_000_000) for _ in range(6)]
+    feeder = executor._pool._call_queue._thread
+    time.sleep(0.3)  # the feeder is now blocked on the full pipe
+    began = time.monotonic()
+    executor.close(kill=True)
+    assert time.monotonic() - began < ex.KILL_WAIT / 2
+    assert not feeder.is_alive()

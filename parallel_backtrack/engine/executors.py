@@ -387,12 +387,18 @@ class LokyExecutor(_LocalPool):
         unlinking the queue's semaphore and telling the resource tracker, which then
         warns of a leaked semaphore on stderr."""
         if kill:
-            threads = [getattr(self._pool, "_executor_manager_thread", None),
-                       getattr(getattr(self._pool, "_call_queue", None), "_thread", None)]
+            manager = getattr(self._pool, "_executor_manager_thread", None)
+            calls: Any = getattr(self._pool, "_call_queue", None)
             self._pool.shutdown(wait=False, kill_workers=True)
-            for thread in threads:
-                if thread is not None:
-                    thread.join(KILL_WAIT)
+            if manager is not None:
+                manager.join(KILL_WAIT)
+            feeder = getattr(calls, "_thread", None)
+            if feeder is not None and feeder.is_alive() and not (manager and manager.is_alive()):
+                # The workers are gone: a feeder blocked on the full pipe to them would
+                # wait forever.  With the pipe's last reading end closed its write fails
+                # (loky ignores that error) and it ends.
+                calls._reader.close()
+                feeder.join(KILL_WAIT)
         super().close(kill)
 
 
