@@ -26,7 +26,6 @@ Example::
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import resource
@@ -77,7 +76,6 @@ def main(argv: list[str] | None = None) -> int:
 
     space = build_space(args)
     count(space, executor=VirtualExecutor(1), budget=10**9)  # load the kernels first
-    gc.freeze()
     rows, serial, serial_warm = [], None, None
     for workers in sorted(set(args.workers) | {1}):
         replay: dict = {}

@@ -53,7 +53,6 @@ MIRROR_RUN = """
 import gc, json, sys
 from parallel_backtrack.nqueens import ImmutableQueenLocations
 from parallel_backtrack.nqueens.space import count_report
-gc.freeze()
 n, workers = int(sys.argv[1]), int(sys.argv[2])
 report = count_report(ImmutableQueenLocations(n), symmetry="mirror", workers=workers)
 payload = report.as_dict()

@@ -201,15 +201,21 @@ def _sleep(seconds: float) -> float:
     return seconds
 
 
+def _busy_loky_pool() -> ex.Executor:
+    """A loky pool of 2 workers, each running a 30 s task."""
+    executor = make_executor(2, "loky")
+    futures = [executor.submit(_sleep, 30.0) for _ in range(2)]
+    executor.wait_any(futures, timeout=0.5)  # the tasks are running
+    return executor
+
+
 @pytest.mark.timeout(60)
 def test_a_killed_loky_pool_is_gone_when_close_returns():
     """close(kill=True) returns once loky has killed the workers and closed its queues:
     nothing of the run prints after it, and an exit right then leaks no semaphore."""
     import psutil
 
-    executor = make_executor(2, "loky")
-    futures = [executor.submit(_sleep, 30.0) for _ in range(2)]
-    executor.wait_any(futures, timeout=0.5)  # the tasks are running
+    executor = _busy_loky_pool()
     pids = executor.pids()
     manager = executor._pool._executor_manager_thread
     feeder = executor._pool._call_queue._thread
@@ -230,10 +236,9 @@ def test_a_killed_loky_pool_does_not_wait_on_a_full_task_pipe():
     killed nothing reads it, and the thread feeding it must still end at once."""
     import time
 
-    executor = make_executor(2, "loky")
-    futures = [executor.submit(_sleep, 30.0) for _ in range(2)]
-    executor.wait_any(futures, timeout=0.5)
-    futures += [executor.submit(_length, b"x" * 2_000_000) for _ in range(6)]
+    executor = _busy_loky_pool()
+    for _ in range(6):
+        executor.submit(_length, b"x" * 2_000_000)
     feeder = executor._pool._call_queue._thread
     time.sleep(0.3)  # the feeder is now blocked on the full pipe
     began = time.monotonic()

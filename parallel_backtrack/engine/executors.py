@@ -388,18 +388,27 @@ class LokyExecutor(_LocalPool):
         warns of a leaked semaphore on stderr."""
         if kill:
             manager = getattr(self._pool, "_executor_manager_thread", None)
-            calls: Any = getattr(self._pool, "_call_queue", None)
+            calls = getattr(self._pool, "_call_queue", None)
             self._pool.shutdown(wait=False, kill_workers=True)
-            if manager is not None:
-                manager.join(KILL_WAIT)
-            feeder = getattr(calls, "_thread", None)
-            if feeder is not None and feeder.is_alive() and not (manager and manager.is_alive()):
-                # The workers are gone: a feeder blocked on the full pipe to them would
-                # wait forever.  With the pipe's last reading end closed its write fails
-                # (loky ignores that error) and it ends.
-                calls._reader.close()
-                feeder.join(KILL_WAIT)
+            _wait_killed(manager, calls)
         super().close(kill)
+
+
+def _wait_killed(manager: Any, calls: Any) -> None:
+    """After a loky pool's ``shutdown(kill_workers=True)``: wait for its manager thread
+    (``manager``) to kill the workers, then for the thread feeding its task queue
+    (``calls``) to end, each up to ``KILL_WAIT``."""
+    if manager is not None:
+        manager.join(KILL_WAIT)
+        if manager.is_alive():  # the workers may still run: the queue stays loky's
+            return
+    feeder = getattr(calls, "_thread", None)
+    if feeder is not None and feeder.is_alive():
+        # The workers are gone: a feeder blocked on the full pipe to them would wait
+        # forever.  With the pipe's last reading end closed its write fails (loky
+        # ignores that error) and it ends.
+        calls._reader.close()
+        feeder.join(KILL_WAIT)
 
 
 class ForkExecutor(LokyExecutor):
