@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sliding_check import CACHE, solves
 
-from parallel_backtrack.sliding.__main__ import main
+from parallel_backtrack.sliding.__main__ import PROG, main
 
 assert CACHE
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,7 +87,9 @@ def test_bad_files_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str], co
 
 def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = run("/no/such/file.txt")
-    assert code == 1 and "No such file" in capsys.readouterr().err
+    err = capsys.readouterr().err.splitlines()
+    assert code == 1
+    assert err == [f"{PROG}: error: cannot read /no/such/file.txt: No such file or directory"]
 
 
 def test_max_nodes_exit_3(data_dir: Path) -> None:

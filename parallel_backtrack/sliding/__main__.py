@@ -117,8 +117,11 @@ def _jobs(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
     for source in args.files:
         try:
             items = read_source(source, args.format)
-        except (PuzzleFormatError, OSError) as error:  # the file fails, not the batch
+        except PuzzleFormatError as error:  # the file fails, not the batch
             errors.append(" ".join(str(error).split()))
+            continue
+        except OSError as error:
+            errors.append(f"cannot read {source}: {error.strerror or error}")
             continue
         for item in items:
             if isinstance(item, Failure):
