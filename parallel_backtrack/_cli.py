@@ -95,6 +95,12 @@ def usage_error(prog: str, message: str) -> int:
     return EXIT_USAGE
 
 
+def cannot_read(name: str, error: BaseException) -> str:
+    """The line for a file ``name`` that could not be read: the system's reason when
+    there is one (``No such file or directory``), else the error's own text."""
+    return f"cannot read {name}: {getattr(error, 'strerror', None) or error}"
+
+
 def workers_type(text: str) -> int:
     try:
         value = integer(text)

@@ -129,13 +129,12 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     try:
         stream = open(args.file, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
-        return _cli.usage_error(prog, f"cannot read {args.file}: {error.strerror or error}")
+        return _cli.usage_error(prog, _cli.cannot_read(args.file, error))
     with stream:
         try:
             answers = list(answer_stream(stream, args.minimax))
         except OSError as error:  # a directory, a read error midway
-            return _cli.usage_error(prog, f"cannot read {args.file}: "
-                                    f"{error.strerror or error}")
+            return _cli.usage_error(prog, _cli.cannot_read(args.file, error))
     if not answers:
         print(f"{prog}: error: {args.file}: no trees (the file is empty)", file=sys.stderr)
         return 1

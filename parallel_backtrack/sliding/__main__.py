@@ -121,7 +121,7 @@ def _jobs(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
             errors.append(" ".join(str(error).split()))
             continue
         except OSError as error:
-            errors.append(f"cannot read {source}: {error.strerror or error}")
+            errors.append(_cli.cannot_read(source, error))
             continue
         for item in items:
             if isinstance(item, Failure):

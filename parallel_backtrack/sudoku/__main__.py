@@ -139,8 +139,7 @@ def _read_bytes(path: str) -> bytes:
         binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
         return binary.read() if binary is not None else sys.stdin.read().encode()
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
-        reason = getattr(error, "strerror", None) or str(error)
-        raise UsageError(f"cannot read {_name(path)}: {reason}") from None
+        raise UsageError(_cli.cannot_read(_name(path), error)) from None
 
 
 def _read(raw: bytes, path: str) -> list[PuzzleEntry]:
