@@ -130,6 +130,10 @@ def test_bad_lines_in_several_files_in_one_run(tmp_path: Path) -> None:
     (["pdb", "build", "pdb-99"], "unknown database 'pdb-99'"),
     (["pdb", "remove"], "remove takes database names or --all"),
     (["pdb"], "the following arguments are required"),
+    (["pdb", "build", "pdb-exact", "--size", "9"],
+     "pdb build: error: pdb-exact is for --size 2 or 3, got 9"),
+    (["pdb", "build", "pdb-663", "--size", "3"],
+     "pdb build: error: pdb-663 is for --size 4, got 3"),
 ])
 def test_usage_errors_exit_2_in_one_line(argv: list[str], message: str) -> None:
     board = b"1 2 3 4 5 6 7 0 8\n"
@@ -139,6 +143,20 @@ def test_usage_errors_exit_2_in_one_line(argv: list[str], message: str) -> None:
     err = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(err) == 1 and message in err[0], done.stderr
     assert err[0].startswith(PROG) and "Traceback" not in done.stderr
+
+
+@pytest.mark.timeout(300)
+def test_pdb_subcommands_explain_themselves() -> None:
+    built = cli("pdb", "build", "--help")
+    assert built.returncode == 0 and built.stderr == ""
+    text = " ".join(built.stdout.split())
+    assert "Build a pattern database now" in text
+    assert "pdb-exact|pdb-555|pdb-663|pdb-78 the database: the heuristic name" in text
+    assert "--size N board width: pdb-exact 2 or 3 (default 3); the others 4 only" in text
+    removed = cli("pdb", "remove", "--help")
+    text = " ".join(removed.stdout.split())
+    assert removed.returncode == 0 and "Delete cached pattern databases' files" in text
+    assert "NAME a database to delete: pdb-exact, pdb-555, pdb-663, pdb-78" in text
 
 
 @pytest.mark.timeout(300)
