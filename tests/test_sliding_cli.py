@@ -42,15 +42,30 @@ def test_json_batch_and_bad_lines(tmp_path: Path, capsys: pytest.CaptureFixture[
     code, text = run(str(path), "--json", "--heuristic", "manhattan")
     assert code == 1  # one unsolvable, one invalid
     outcomes = [json.loads(line) for line in text.splitlines()]
-    assert [o["status"] for o in outcomes] == ["solved", "unsolvable", "solved"]
-    assert [o["line"] for o in outcomes] == [1, 2, 4]
-    assert outcomes[2]["moves"] == outcomes[2]["expected"] == 4
+    assert [o["status"] for o in outcomes] == ["solved", "unsolvable", "invalid", "solved"]
+    assert [o["line"] for o in outcomes] == [1, 2, 3, 4]
+    assert all(o["complete"] is True and "stop_reason" not in o for o in outcomes)
+    assert outcomes[2] == {"source": str(path), "line": 3, "status": "invalid",
+                           "error": "line 3: tile 5 appears twice (tile 6 is missing)",
+                           "complete": True, "nodes": 0, "seconds": 0.0}
+    assert outcomes[3]["moves"] == outcomes[3]["expected"] == 4
     assert outcomes[1]["nodes"] == 0  # no search on an unsolvable board
-    for o in outcomes[::2]:
+    for o in outcomes[::3]:
         assert solves(o["tiles"], o["solution"])
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"python -m parallel_backtrack.sliding: error: {path}: line 3: tile 5 "
                    "appears twice (tile 6 is missing)"]
+
+
+def test_text_output_has_a_line_for_each_bad_line(tmp_path: Path) -> None:
+    path = tmp_path / "batch.txt"
+    path.write_text("1 2 3 4 5 6 7 0 8\nx y\n1 2 3 4 5 5 7 8 0\n")
+    code, text = run(str(path), "--heuristic", "manhattan")
+    assert code == 1
+    lines = text.splitlines()
+    assert lines[0].startswith(f"{path}:1  1 moves ")
+    assert lines[1:] == [f"{path}:2  invalid: expected tile numbers, got 'x'",
+                         f"{path}:3  invalid: tile 5 appears twice (tile 6 is missing)"]
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -71,25 +86,84 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
 
 
 @pytest.mark.parametrize("content, message", [
-    (b"", "no puzzles"),
-    (b"\x00\x01binary", "binary data"),
-    (b"4\n1 2 3\n", "N = 4 needs 16 tiles"),
-    (b"11\n" + b" ".join(str(i).encode() for i in range(121)), "N = 11 is out of range"),
+    (b"", "bad.txt: no puzzles (empty, or only comments)"),
+    (b"# a comment\n\n", "bad.txt: no puzzles (empty, or only comments)"),
+    (b"\x00\x01binary", "bad.txt: binary data, not a text file of tiles"),
+    (b"\xff\xfe bad utf8 line\n", "bad.txt: not UTF-8 text (byte 0xff at offset 0)"),
+    (b"1 2 3 4 5 6 7 0 8\n\xc3(\n", "bad.txt: not UTF-8 text (byte 0xc3 at offset 18)"),
 ])
-def test_bad_files_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
+def test_bad_files_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
                           message: str) -> None:
     path = tmp_path / "bad.txt"
     path.write_bytes(content)
     code, text = run(str(path))
-    err = capsys.readouterr().err
-    assert code == 1 and text == "" and message in err and len(err.strip().splitlines()) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2 and text == ""
+    assert err == [f"{PROG}: error: {tmp_path / message}"]
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"4\n1 2 3\n", "line 1: N = 4 needs 16 tiles; the file ends after 3"),
+    (b"11\n" + b" ".join(str(i).encode() for i in range(121)),
+     "line 1: board size N = 11 is out of range 2..10"),
+])
+def test_bad_blocks_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
+                           message: str) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_bytes(content)
+    code, text = run(str(path), "--json")
+    err = capsys.readouterr().err.splitlines()
+    assert code == 1 and err == [f"{PROG}: error: {path}: {message}"]
+    assert [json.loads(line) for line in text.splitlines()] == [
+        {"source": str(path), "line": 1, "status": "invalid", "error": message,
+         "complete": True, "nodes": 0, "seconds": 0.0}]
+
+
+def test_bytes_past_the_first_8_kib_fail_their_line_only(tmp_path: Path) -> None:
+    path = tmp_path / "late.txt"
+    path.write_bytes(b"# padding\n" * 1000 + b"1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 7 0 8 \xff\n"
+                     b"1 2\x003\n")
+    code, text = run(str(path), "--heuristic", "manhattan")
+    lines = text.splitlines()
+    assert code == 1 and lines[0].startswith(f"{path}:1001  1 moves ")
+    assert lines[1:] == [
+        f"{path}:1002  invalid: byte 0xff (not UTF-8) at column 19; a puzzle file is UTF-8 "
+        "text",
+        f"{path}:1003  invalid: a NUL byte at column 4; a puzzle file is UTF-8 text"]
 
 
 def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _ = run("/no/such/file.txt")
+    code, text = run("/no/such/file.txt")
     err = capsys.readouterr().err.splitlines()
-    assert code == 1
+    assert code == 2 and text == ""
     assert err == [f"{PROG}: error: cannot read /no/such/file.txt: No such file or directory"]
+
+
+def test_a_heuristic_not_for_a_board_size_fails_those_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text("1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n")
+    code, text = run(str(path), "--heuristic", "pdb-exact", "--json")
+    outcomes = [json.loads(line) for line in text.splitlines()]
+    assert code == 1 and [o["status"] for o in outcomes] == ["solved", "invalid"]
+    assert outcomes[1]["error"] == "line 2: pdb-exact is for 2x2 or 3x3 boards, not 4x4"
+    assert capsys.readouterr().err.splitlines() == [
+        f"{PROG}: error: {path}: line 2: pdb-exact is for 2x2 or 3x3 boards, not 4x4"]
+
+
+def test_a_heuristic_no_board_can_use_is_one_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "sl.txt"  # the QA's file: 3x3 boards, three bad lines, a 2x2 board
+    path.write_text("1 2 3 4 5 6 7 0 8\n1 2 3\nx\n1 2 3 4 5 5 7 8 0\n"
+                    "1 2 3 0 4 5 6 7 8\n\n1 2 3 0\n")
+    code, text = run(str(path), "--heuristic", "pdb-78", "--algorithm", "astar")
+    assert code == 2 and text == ""
+    assert capsys.readouterr().err.splitlines() == [
+        f"{PROG}: error: A* does not read pdb-78 (ranked tables); use pdb-663 or pdb-555"]
+    code, text = run(str(path), "--heuristic", "pdb-663")
+    assert code == 2 and text == ""
+    assert capsys.readouterr().err.splitlines() == [
+        f"{PROG}: error: pdb-663 is for 4x4 boards, not 3x3"]
 
 
 def test_max_nodes_exit_3(data_dir: Path) -> None:
@@ -97,6 +171,12 @@ def test_max_nodes_exit_3(data_dir: Path) -> None:
     code, text = run(str(path), "--heuristic", "manhattan", "--max-nodes", "1000",
                      "--algorithm", "astar")
     assert code == 3 and "max-nodes" in text.splitlines()[0]
+    code, text = run(str(path), "--heuristic", "manhattan", "--max-nodes", "1000", "--json")
+    outcomes = [json.loads(line) for line in text.splitlines()]
+    assert code == 3 and len(outcomes) == 17
+    for outcome in outcomes:
+        assert outcome["status"] == outcome["stop_reason"] == "max-nodes"
+        assert outcome["complete"] is False
 
 
 @pytest.mark.timeout(120)
@@ -114,9 +194,13 @@ def test_process_stdin_timeout_and_workers(data_dir: Path) -> None:
     assert done.stdout.splitlines()[-3:] == ["1 2 3", "4 5 6", "7 8 _"]
     hard = data_dir / "search" / "15puzzle_80moves.txt"
     done = subprocess.run(command + [str(hard), "--heuristic", "manhattan", "--timeout", "1",
-                                     "--workers", "2"],
+                                     "--workers", "2", "--json"],
                           capture_output=True, text=True, env=env, timeout=60)
-    assert done.returncode == 3 and "timeout" in done.stdout
+    outcomes = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 3 and len(outcomes) == 17
+    for outcome in outcomes:
+        assert outcome["status"] == outcome["stop_reason"] == "timeout"
+        assert outcome["complete"] is False
 
 
 def test_help_does_not_load_numba() -> None:
@@ -178,6 +262,7 @@ def test_ctrl_c_exits_130_without_strays(tmp_path: Path, workers: str) -> None:
     child.wait(timeout=30)
     reader.join(timeout=10)  # stderr's last lines (it ends once the workers' copies close)
     assert child.returncode == 130
+    assert child.stdout.read().decode().splitlines() == [f"{hard}:1  interrupted"]
     assert not [line for line in lines if b"Traceback" in line or b"Warning" in line]
     assert lines[-1].startswith(b"python -m parallel_backtrack.sliding: interrupted")
     deadline = time.monotonic() + 10  # the workers end after the parent: wait for it

@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 from sliding_check import CACHE, solves
 
 from parallel_backtrack.sliding.board import check_tiles
-from parallel_backtrack.sliding.readers import FORMATS, Entry, Failure, parse_text
+from parallel_backtrack.sliding.readers import (
+    FORMATS,
+    SNIFF_BYTES,
+    Entry,
+    Failure,
+    PuzzleFormatError,
+    decode,
+    parse_text,
+)
 
 assert CACHE
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,46 +42,82 @@ def cli(*argv: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[s
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("stdin, code, message", [
-    (b"1 2 3 4 5 6 7 0 8\n1 2 3 4 5 5 7 8 0\n", 1,
-     "-: line 2: tile 5 appears twice (tile 6 is missing)"),
-    (b"1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 7 8\n", 1,
-     "-: line 2: 8 numbers is not a square tile count"),
-    (b"1 2 3 4 5 6 7 0 8\nx y z\n", 1, "-: line 2: expected tile numbers, got 'x'"),
-    (b"", 1, "-: no puzzles (empty, or only comments)"),
-    (b"# only a comment\n", 1, "-: no puzzles"),
-    (b"\x00\x01\x02", 1, "-: binary data, not a text file of tiles"),
-    (b"\xff\xfe 1 2 3", 1, "-: not UTF-8 text (byte 0)"),
-    (b"3\n1 2 3\n4 5 6\n", 1, "-: line 1: N = 3 needs 9 tiles; the file ends after 6"),
-    (b"12\n1\n", 1, "-: line 1: board size N = 12 is out of range 2..10"),
+@pytest.mark.parametrize("stdin, message", [
+    (b"1 2 3 4 5 6 7 0 8\n1 2 3 4 5 5 7 8 0\n",
+     "line 2: tile 5 appears twice (tile 6 is missing)"),
+    (b"1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 7 8\n", "line 2: 8 numbers is not a square tile count "
+     "(n*n tiles, then at most 3 annotation numbers)"),
+    (b"1 2 3 4 5 6 7 0 8\nx y z\n", "line 2: expected tile numbers, got 'x'"),
+    (b"3\n1 2 3\n4 5 6\n", "line 1: N = 3 needs 9 tiles; the file ends after 6"),
+    (b"12\n1\n", "line 1: board size N = 12 is out of range 2..10"),
 ])
-def test_bad_stdin_fails_its_line_only(stdin: bytes, code: int, message: str) -> None:
+def test_bad_stdin_fails_its_line_only(stdin: bytes, message: str) -> None:
     done = cli("-", "--json", "--heuristic", "manhattan", stdin=stdin)
     err = done.stderr.strip().splitlines()
-    assert done.returncode == code, done.stderr
-    assert err == [f"{PROG}: error: {message}"] or (
-        len(err) == 1 and err[0].startswith(f"{PROG}: error: {message}")), err
-    assert "Traceback" not in done.stderr
+    assert done.returncode == 1, done.stderr
+    assert err == [f"{PROG}: error: -: {message}"]
     outcomes = [json.loads(line) for line in done.stdout.splitlines()]
-    for outcome in outcomes:  # the good lines are still solved, and checked here
+    good = stdin.startswith(b"1 2 3 4 5 6 7 0 8")
+    for outcome in outcomes[:good]:  # the good line is still solved, and checked here
         assert outcome["status"] == "solved" and solves(outcome["tiles"], outcome["solution"])
-    assert len(outcomes) == (1 if stdin.startswith(b"1 2 3 4 5 6 7 0 8") else 0)
+    line = int(message.split(":")[0].split()[1])
+    assert outcomes[good:] == [{"source": "-", "line": line, "status": "invalid",
+                                "error": message, "complete": True, "nodes": 0,
+                                "seconds": 0.0}]
 
 
 @pytest.mark.timeout(300)
-def test_files_missing_a_directory_and_a_bad_one_in_one_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stdin, message", [
+    (b"", "-: no puzzles (empty, or only comments)"),
+    (b"# only a comment\n", "-: no puzzles (empty, or only comments)"),
+    (b"\x00\x01\x02", "-: binary data, not a text file of tiles"),
+    (b"\xff\xfe 1 2 3", "-: not UTF-8 text (byte 0xff at offset 0)"),
+    (b"1 2 3 4 5 6 7 0 8\n\xe2\x82", "-: not UTF-8 text (byte 0xe2 at offset 18)"),
+])
+def test_a_stdin_with_no_puzzles_is_a_usage_error(stdin: bytes, message: str) -> None:
+    done = cli("-", "--json", stdin=stdin)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"{PROG}: error: {message}"]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("name, content, message", [
+    ("missing.txt", None, "cannot read {path}: No such file or directory"),
+    ("adir", "dir", "{path}: is a directory, not a puzzle file"),
+    ("empty.txt", b"", "{path}: no puzzles (empty, or only comments)"),
+    ("garbage.bin", b"ab\x00cd", "{path}: binary data, not a text file of tiles"),
+    ("nonutf8.txt", b"\xff\xfe bad utf8 line\n", "{path}: not UTF-8 text (byte 0xff at "
+     "offset 0)"),
+])
+def test_every_file_is_checked_before_any_search(tmp_path: Path, name: str,
+                                                 content: bytes | str | None,
+                                                 message: str) -> None:
+    """A bad file among good ones: one usage-error line, exit 2, nothing solved."""
+    good, path = tmp_path / "good.txt", tmp_path / name
+    good.write_text("3\n1 2 3\n4 5 6\n7 0 8\n")
+    if content == "dir":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    done = cli(str(good), str(path), str(good))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"{PROG}: error: {message.format(path=path)}"]
+
+
+@pytest.mark.timeout(300)
+def test_bad_lines_in_several_files_in_one_run(tmp_path: Path) -> None:
     good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
     good.write_text("3\n1 2 3\n4 5 6\n7 0 8\n")
     bad.write_text("1 2 3 4 5 6 7 8\n")
-    done = cli(str(good), str(tmp_path / "missing.txt"), str(tmp_path), str(bad))
+    done = cli(str(good), str(bad), str(good))
     err = done.stderr.strip().splitlines()
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert len(err) == 3, err
-    assert "missing.txt" in err[0] and "No such file" in err[0]
-    assert err[1] == f"{PROG}: error: {tmp_path}: is a directory, not a puzzle file"
-    assert err[2] == (f"{PROG}: error: {bad}: line 1: 8 numbers is not a square tile count "
-                      "(n*n tiles, then at most 3 annotation numbers)")
-    assert done.stdout.startswith(f"{good}:1  1 moves")
+    assert err == [f"{PROG}: error: {bad}: line 1: 8 numbers is not a square tile count "
+                   "(n*n tiles, then at most 3 annotation numbers)"]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"{good}:1  1 moves") and lines[2].startswith(f"{good}:1  1 ")
+    assert lines[1] == (f"{bad}:1  invalid: 8 numbers is not a square tile count (n*n "
+                        "tiles, then at most 3 annotation numbers)")
 
 
 @pytest.mark.timeout(300)
@@ -86,6 +130,10 @@ def test_files_missing_a_directory_and_a_bad_one_in_one_run(tmp_path: Path) -> N
     (["pdb", "build", "pdb-99"], "unknown database 'pdb-99'"),
     (["pdb", "remove"], "remove takes database names or --all"),
     (["pdb"], "the following arguments are required"),
+    (["pdb", "build", "pdb-exact", "--size", "9"],
+     "pdb build: error: pdb-exact is for --size 2 or 3, got 9"),
+    (["pdb", "build", "pdb-663", "--size", "3"],
+     "pdb build: error: pdb-663 is for --size 4, got 3"),
 ])
 def test_usage_errors_exit_2_in_one_line(argv: list[str], message: str) -> None:
     board = b"1 2 3 4 5 6 7 0 8\n"
@@ -95,6 +143,20 @@ def test_usage_errors_exit_2_in_one_line(argv: list[str], message: str) -> None:
     err = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(err) == 1 and message in err[0], done.stderr
     assert err[0].startswith(PROG) and "Traceback" not in done.stderr
+
+
+@pytest.mark.timeout(300)
+def test_pdb_subcommands_explain_themselves() -> None:
+    built = cli("pdb", "build", "--help")
+    assert built.returncode == 0 and built.stderr == ""
+    text = " ".join(built.stdout.split())
+    assert "Build a pattern database now" in text
+    assert "pdb-exact|pdb-555|pdb-663|pdb-78 the database: the heuristic name" in text
+    assert "--size N board width: pdb-exact 2 or 3 (default 3); the others 4 only" in text
+    removed = cli("pdb", "remove", "--help")
+    text = " ".join(removed.stdout.split())
+    assert removed.returncode == 0 and "Delete cached pattern databases' files" in text
+    assert "NAME a database to delete: pdb-exact, pdb-555, pdb-663, pdb-78" in text
 
 
 @pytest.mark.timeout(300)
@@ -150,6 +212,31 @@ def test_the_reader_returns_entries_or_failures_for_any_text(text: str, fmt: str
             assert "\n" not in item.message
 
 
+@FUZZ
+@given(st.binary(max_size=200), st.binary(max_size=60), st.sampled_from([0, SNIFF_BYTES - 3]),
+       st.sampled_from(FORMATS))
+def test_the_file_reader_returns_entries_failures_or_its_own_error(
+        head: bytes, tail: bytes, padding: int, fmt: str) -> None:
+    """Any bytes, the odd ones in the sniffed head or past it: ``decode`` raises only
+    ``PuzzleFormatError`` (one line), and what it lets through parses to entries and
+    failures, a failure for each line past the head that is no UTF-8 text."""
+    data = b"#" * padding + b"\n" + head + b"\n1 2 3 4 5 6 7 0 8\n" + tail
+    try:
+        text = decode(data, "f")
+    except PuzzleFormatError as error:
+        assert padding == 0 or not head.isascii() or b"\0" in head
+        assert re.fullmatch(r"f: (binary data, not a text file of tiles|not UTF-8 text "
+                            r"\(byte 0x[0-9a-f]{2} at offset \d+\))", str(error)), error
+        return
+    for item in parse_text(text, fmt):
+        assert isinstance(item, (Entry, Failure))
+        if isinstance(item, Failure):
+            assert re.match(r"line \d+: \S", item.message) and "\n" not in item.message
+            assert "\\udc" not in repr(item.message)  # a byte's stand-in is never shown
+        else:
+            assert sorted(item.tiles) == list(range(len(item.tiles)))
+
+
 @settings(max_examples=25, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(TEXTS)
@@ -157,12 +244,19 @@ def test_the_reader_returns_entries_or_failures_for_any_text(text: str, fmt: str
 def test_the_command_line_answers_any_text_in_one_line_per_problem(text: str) -> None:
     done = cli("-", "--json", "--heuristic", "manhattan", "--max-nodes", "200000",
                stdin=text.encode())
-    assert done.returncode in (0, 1, 3) and "Traceback" not in done.stderr
-    for line in done.stderr.splitlines():
-        assert line.startswith(f"{PROG}: error: -: ") or line.startswith("parallel_backtrack:")
-    for line in done.stdout.splitlines():
-        outcome = json.loads(line)
-        assert outcome["status"] in ("solved", "unsolvable", "max-nodes")
+    assert done.returncode in (0, 1, 2, 3) and "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines()
+              if not line.startswith("parallel_backtrack:")]
+    for line in errors:
+        assert line.startswith(f"{PROG}: error: -: "), line
+    outcomes = [json.loads(line) for line in done.stdout.splitlines()]
+    if done.returncode == 2:  # nothing to solve: one line, nothing printed
+        assert len(errors) == 1 and not outcomes
+    invalid = [o for o in outcomes if o["status"] == "invalid"]
+    assert [f"{PROG}: error: -: {o['error']}" for o in invalid] == errors[:len(invalid)]
+    for outcome in outcomes:
+        assert outcome["status"] in ("solved", "unsolvable", "max-nodes", "invalid")
+        assert outcome["complete"] is (outcome["status"] != "max-nodes")
         if outcome["status"] == "solved":
             assert solves(outcome["tiles"], outcome["solution"], outcome["goal"])
 

@@ -1,11 +1,13 @@
 """``python -m parallel_backtrack.sliding FILE...``: solve sliding-tile puzzles optimally.
 
-Parse, read every file, solve each puzzle (a batch spreads over the workers; a
-single puzzle with IDA* splits each iteration over them), print one line or one
-JSON object per puzzle.  Exit codes as the other CLIs (``_cli``): 0 all solved,
-1 some puzzle unsolvable or invalid, 2 usage, 3 stopped by ``--timeout`` or
-``--max-nodes``, 4 internal error, 130 Ctrl-C.  ``... sliding pdb build|list|remove``
-manages the cached pattern databases (``pdb_command``).
+Parse, read and check every file, solve each puzzle (a batch spreads over the
+workers; a single puzzle with IDA* splits each iteration over them), print one line
+or one JSON object per puzzle, a bad line's ``invalid`` one included.  Exit codes as
+the other CLIs (``_cli``): 0 all solved, 1 some puzzle unsolvable or invalid, 2
+usage (also a file with no puzzles, or a heuristic no puzzle can use), 3 stopped by
+``--timeout`` or ``--max-nodes``, 4 internal error, 130 Ctrl-C.
+``... sliding pdb build|list|remove`` manages the cached pattern databases
+(``pdb_command``).
 
 Glossary
 --------
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from math import isqrt
 from typing import Any, TextIO
 
 from .. import _cli
@@ -108,30 +111,60 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
     _cli.add_verify_option(parser)
 
 
-def _jobs(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
-    """Jobs for every readable puzzle, and one error line per bad one."""
-    from .jobs import Job
-    from .readers import Failure, PuzzleFormatError, read_source
+class UsageError(Exception):
+    """A file that holds no puzzles, or a heuristic no puzzle can use: exit 2, one line."""
 
-    jobs, errors = [], []
+
+def _read_files(args: argparse.Namespace) -> list[tuple[str, list[Any]]]:
+    """Every file's entries and failures, each file checked before any search: a file
+    that cannot be read or holds no puzzles is a usage error (the first one found)."""
+    from .readers import PuzzleFormatError, read_source
+
+    read = []
     for source in args.files:
         try:
-            items = read_source(source, args.format)
-        except PuzzleFormatError as error:  # the file fails, not the batch
-            errors.append(" ".join(str(error).split()))
-            continue
-        except OSError as error:
-            errors.append(_cli.cannot_read(source, error))
-            continue
-        for item in items:
+            read.append((source, read_source(source, args.format)))
+        except PuzzleFormatError as error:
+            raise UsageError(" ".join(str(error).split())) from None
+        except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+            raise UsageError(_cli.cannot_read(source, error)) from None
+    return read
+
+
+def _items(args: argparse.Namespace) -> list[Any]:
+    """A ``Job`` for every puzzle to solve and an ``invalid`` outcome for every bad line
+    (unreadable, or a board the heuristic is not for), in the files' order.  A heuristic
+    that no puzzle at all can use is a usage error."""
+    from .heuristics import resolve
+    from .jobs import Job, invalid
+    from .readers import Failure
+
+    items: list[Any] = []
+    misfits: list[str] = []  # why the heuristic fits some boards' size not
+    fits: dict[int, str | None] = {}
+    for source, found in _read_files(args):
+        for item in found:
             if isinstance(item, Failure):
-                errors.append(f"{source}: {item.message}")
-            else:
-                jobs.append(Job(source, item.line, item.tiles, item.expected, args.goal,
-                                args.algorithm, args.heuristic, args.max_nodes,
-                                args.complete_last_iteration, progress=_progress(args),
-                                per_worker=args.per_worker))
-    return jobs, errors
+                items.append(invalid(source, item.line, item.message))
+                continue
+            n = isqrt(len(item.tiles))
+            if n not in fits:
+                try:
+                    resolve(args.heuristic, n, args.algorithm)
+                    fits[n] = None
+                except ValueError as error:
+                    fits[n] = str(error)
+            if fits[n] is not None:
+                misfits.append(str(fits[n]))
+                items.append(invalid(source, item.line, f"line {item.line}: {fits[n]}"))
+                continue
+            items.append(Job(source, item.line, item.tiles, item.expected, args.goal,
+                             args.algorithm, args.heuristic, args.max_nodes,
+                             args.complete_last_iteration, progress=_progress(args),
+                             per_worker=args.per_worker))
+    if misfits and not any(isinstance(item, Job) for item in items):
+        raise UsageError(misfits[0])
+    return items
 
 
 def _progress(args: argparse.Namespace) -> bool:
@@ -143,6 +176,10 @@ def _print(outcome: dict[str, Any], args: argparse.Namespace, out: TextIO) -> No
         _cli.print_json(outcome, out)
         return
     label = f"{outcome['source']}:{outcome['line']}"
+    if outcome["status"] == "invalid":
+        said = outcome["error"].removeprefix(f"line {outcome['line']}: ")
+        print(f"{label}  invalid: {said}", file=out)
+        return
     if outcome["status"] != "solved":
         extra = f" after {outcome['nodes']:,} nodes" if outcome.get("nodes") else ""
         print(f"{label}  {outcome['status']}{extra}", file=out)
@@ -175,37 +212,52 @@ def _verify(outcome: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from .jobs import run_batch
+    from .jobs import Job, marked, run_batch, stopped
 
     options = _cli.engine_options(args)
     problem = (_cli.too_many_workers(args.workers)
                if options["backend"] not in ("serial", "dask") else None)
     if problem:
         return _cli.usage_error(PROG, problem)
+    items = _items(args)
+    jobs = [item for item in items if isinstance(item, Job)]
+    for item in items:
+        if not isinstance(item, Job):
+            print(f"{PROG}: error: {item['source']}: {item['error']}", file=sys.stderr)
     deadline = None if args.timeout is None else time.perf_counter() + args.timeout
-    jobs, errors = _jobs(args)
-    for line in errors:
-        print(f"{PROG}: error: {line}", file=sys.stderr)
     _prepare(jobs, args)
     statuses = set()
     page_of: dict[str, Any] | None = None
     from ..engine import resolve_workers
 
     pool = {"backend": options["backend"], "address": options.get("address")}
-    for job, outcome in zip(jobs, run_batch(jobs, resolve_workers(args.workers), pool,
-                                            deadline)):
-        outcome["tiles"] = list(job.tiles)
-        if args.verify:
-            _verify(outcome)
-        _print(outcome, args, out)
-        statuses.add(outcome["status"])
-        if page_of is None and outcome["status"] == "solved":
-            page_of = outcome
+    outcomes = run_batch(jobs, resolve_workers(args.workers), pool, deadline)
+    waiting = None
+    try:
+        for item in items:
+            waiting = item
+            outcome = next(outcomes) if isinstance(item, Job) else item
+            if isinstance(item, Job):
+                outcome["tiles"] = list(item.tiles)
+            if args.verify:
+                _verify(outcome)
+            _print(marked(outcome), args, out)
+            statuses.add(outcome["status"])
+            if page_of is None and outcome["status"] == "solved":
+                page_of = outcome
+        waiting = None
+        for _ in outcomes:  # none left: ends the batch, its pool closed in order
+            pass
+    except (KeyboardInterrupt, SystemError) as error:
+        if not _cli.interrupted(error) or not isinstance(waiting, Job):
+            raise
+        _print(marked(stopped(waiting, "interrupted")), args, out)
+        raise KeyboardInterrupt from None
     if args.html:
         _write_page(args.html, page_of)
     if statuses & {"timeout", "max-nodes"}:
         return _cli.EXIT_TIMEOUT
-    return _cli.EXIT_NO if errors or "unsolvable" in statuses else _cli.EXIT_OK
+    return _cli.EXIT_NO if statuses & {"invalid", "unsolvable"} else _cli.EXIT_OK
 
 
 def _write_page(path: str, outcome: dict[str, Any] | None) -> None:
@@ -226,9 +278,9 @@ def _write_page(path: str, outcome: dict[str, Any] | None) -> None:
 
 
 def _prepare(jobs: list[Any], args: argparse.Namespace) -> None:
-    """Check the heuristic on every board width (``heuristics.resolve``, a bad pair is a
-    usage error), then build or map the pattern databases once, here, before any worker
-    needs them.  A*'s ``auto`` takes a database only if it is cached: it builds none."""
+    """Build or map the pattern databases once, here, before any worker needs them (the
+    jobs' boards are ones their heuristic is for: ``_items``).  A*'s ``auto`` takes a
+    database only if it is cached: it builds none."""
     from .heuristics import resolve, tables_for
 
     for n in sorted({round(len(job.tiles) ** 0.5) for job in jobs}):
@@ -252,6 +304,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
         return run(args, out)
     except (BrokenPipeError, KeyboardInterrupt, MemoryError) as error:
         return _cli.failure(PROG, error)
+    except UsageError as error:
+        return _cli.usage_error(PROG, str(error))
     except RuntimeError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return _cli.EXIT_ERROR

@@ -82,11 +82,11 @@ def resolve(name: str, n: int, algorithm: str = "ida") -> str:
             raise ValueError(f"no pattern database for {n}x{n} boards (there are 3x3 and "
                              "4x4 ones); use --heuristic linear")
         name = found
+    if algorithm == "astar" and name in ASTAR_REFUSED:  # on any board: said first
+        raise ValueError(f"A* does not read {name} (ranked tables); use pdb-663 or pdb-555")
     if name in PDB_SIZES and n not in PDB_SIZES[name]:
         sizes = " or ".join(f"{k}x{k}" for k in PDB_SIZES[name])
         raise ValueError(f"{name} is for {sizes} boards, not {n}x{n}")
-    if algorithm == "astar" and name in ASTAR_REFUSED:
-        raise ValueError(f"A* does not read {name} (ranked tables); use pdb-663 or pdb-555")
     return name
 
 

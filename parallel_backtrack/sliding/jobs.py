@@ -7,9 +7,11 @@ job
     length) and the options to solve it with.
 outcome
     A plain dict, ready for JSON: ``status`` is ``solved``, ``unsolvable``,
-    ``invalid``, ``timeout`` or ``max-nodes``; when solved, ``moves`` (the
-    count), ``solution`` (the blank's moves, ``U L R D``), ``nodes`` and
-    ``seconds``.  ``nodes`` is A*'s enqueued nodes or IDA*'s generated nodes.
+    ``invalid`` (with ``error``: ``line N: why``), ``timeout``, ``max-nodes`` or
+    ``interrupted``; when solved, ``moves`` (the count), ``solution`` (the blank's
+    moves, ``U L R D``), ``nodes`` and ``seconds``.  ``nodes`` is A*'s enqueued nodes
+    or IDA*'s generated nodes.  ``marked`` adds ``complete`` (and ``stop_reason``
+    when the search stopped before its answer) for printing.
 progress
     With ``Job.progress`` IDA* prints a line to stderr after each iteration
     (bound, nodes so far, seconds), on one worker or several.
@@ -36,6 +38,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board, apply_move, goal_tiles, move_between
+
+STOPPED = ("timeout", "max-nodes", "interrupted")  # statuses of a search cut short
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,8 +188,27 @@ def _past(deadline: float | None) -> bool:
 
 def _late(job: Job) -> dict[str, Any]:
     """The outcome of a puzzle the deadline passed before it started."""
-    return {**_base(job, Board(job.tiles, job.goal)), "status": "timeout", "nodes": 0,
+    return stopped(job, "timeout")
+
+
+def stopped(job: Job, reason: str) -> dict[str, Any]:
+    """The outcome of a puzzle stopped (``timeout``, ``interrupted``) before an answer."""
+    return {**_base(job, Board(job.tiles, job.goal)), "status": reason, "nodes": 0,
             "seconds": 0.0}
+
+
+def invalid(source: str, line: int, error: str) -> dict[str, Any]:
+    """The outcome of a puzzle line that cannot be solved as given (``error``: ``line N:
+    why``, as the reader says it)."""
+    return {"source": source, "line": line, "status": "invalid", "error": error,
+            "nodes": 0, "seconds": 0.0}
+
+
+def marked(outcome: dict[str, Any]) -> dict[str, Any]:
+    """The outcome with ``complete`` and, for a search that stopped before its answer,
+    ``stop_reason`` (the status: ``timeout``, ``max-nodes``, ``interrupted``)."""
+    stop = outcome["status"] if outcome["status"] in STOPPED else None
+    return {**outcome, "complete": stop is None, **({"stop_reason": stop} if stop else {})}
 
 
 def _left(job: Job, deadline: float | None) -> Job:

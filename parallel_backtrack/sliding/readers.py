@@ -22,9 +22,15 @@ auto
     with one) is korf; anything else is rows.
 comment
     A line starting with ``#``, or blank: skipped.
+text
+    UTF-8.  A NUL byte or bytes that are no UTF-8 in the first ``SNIFF_BYTES`` mean
+    the file is binary (``PuzzleFormatError`` for the whole file, as Sudoku's
+    reader judges it); later they spoil only their own line.
 
 Every problem raises ``PuzzleFormatError`` with ``line N: reason`` (one line);
-``read_entries`` collects them per puzzle so a bad line fails that line only.
+``parse_text`` collects them per puzzle (``Failure``) so a bad line fails that line
+only.  ``read_source`` raises it for a file that holds no puzzles at all (empty,
+binary, not UTF-8, a directory, too large), and ``OSError`` for one it cannot open.
 
 Example: ``parse_text("3\\n0 1 3\\n4 2 5\\n7 8 6\\n")`` gives one entry on line 1
 with tiles ``(0, 1, 3, 4, 2, 5, 7, 8, 6)``.
@@ -32,6 +38,7 @@ with tiles ``(0, 1, 3, 4, 2, 5, 7, 8, 6)``.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,6 +50,13 @@ from .board import MAX_SIZE, InvalidBoardError, check_tiles
 FORMATS = ("auto", "cs61b", "rows", "korf")
 MAX_ANNOTATIONS = 3
 MAX_BYTES = 64 * 2**20
+# Like git (and Sudoku's reader): a NUL byte or bytes that are no UTF-8 this early
+# mean a binary file; later they spoil only their line.
+SNIFF_BYTES = 8_192
+# A NUL, or a byte that is no UTF-8 (decoded with ``surrogateescape``).
+_NOT_TEXT = re.compile("[\0\udc80-\udcff]")
+# The one word of a line that is no text: the reason after the NUL (see ``_data_lines``).
+_UNREADABLE = "\0"
 
 
 class PuzzleFormatError(ValueError):
@@ -69,11 +83,26 @@ def _fail(line: int, why: str) -> PuzzleFormatError:
 
 
 def _data_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+    """(line number, words) of each line that is not blank or a comment; a line holding
+    a NUL or bytes that are no UTF-8 is one word: ``_UNREADABLE`` and the reason."""
     for number, raw in enumerate(text.splitlines(), 1):
         stripped = raw.strip()
         words = stripped.replace(",", " ").split()
         if words and not stripped.startswith("#"):
-            yield number, words
+            bad = _NOT_TEXT.search(raw)
+            yield number, [_UNREADABLE + _not_text(raw, bad.start())] if bad else words
+
+
+def _not_text(raw: str, column: int) -> str:
+    char = raw[column]
+    what = "a NUL byte" if char == "\0" else f"byte 0x{ord(char) - 0xdc00:02x} (not UTF-8)"
+    return f"{what} at column {column + 1}; a puzzle file is UTF-8 text"
+
+
+def _unreadable(line: int, word: str) -> None:
+    """Raise the line's own reason when ``word`` stands for a line that is no text."""
+    if word.startswith(_UNREADABLE):
+        raise _fail(line, word[len(_UNREADABLE):])
 
 
 def _leading_ints(words: list[str]) -> list[int]:
@@ -95,6 +124,7 @@ def _board(line: int, tiles: list[int]) -> tuple[int, ...]:
 
 
 def _row_entry(line: int, words: list[str], korf: bool) -> Entry:
+    _unreadable(line, words[0])
     numbers = _leading_ints(words)
     if not numbers:
         raise _fail(line, f"expected tile numbers, got {words[0][:20]!r}")
@@ -149,6 +179,7 @@ def _cs61b_entries(text: str) -> Iterator[Entry | Failure]:
 
 def _cs61b_block(tokens: list[tuple[int, str]], at: int) -> Entry:
     line, word = tokens[at]
+    _unreadable(line, word)
     numbers = _leading_ints([word])
     if not numbers:
         raise _fail(line, f"expected the board size N, got {word[:20]!r}")
@@ -159,6 +190,7 @@ def _cs61b_block(tokens: list[tuple[int, str]], at: int) -> Entry:
     values = _leading_ints([w for _, w in body])
     if len(values) < len(body):
         bad_line, bad = body[len(values)]
+        _unreadable(bad_line, bad)
         raise _fail(bad_line, f"expected a tile number, got {bad[:20]!r}")
     if len(values) < n * n:
         raise _fail(line, f"N = {n} needs {n * n} tiles; the file ends after {len(values)}")
@@ -183,13 +215,20 @@ def parse_text(text: str, fmt: str = "auto") -> list[Entry | Failure]:
 
 
 def decode(data: bytes, source: str) -> str:
-    """Text of a file, or PuzzleFormatError for binary data."""
-    if b"\0" in data:
+    """Text of a file, or PuzzleFormatError when its first ``SNIFF_BYTES`` hold a NUL
+    byte or bytes that are no UTF-8; such bytes later stay in the text (a NUL, or
+    ``surrogateescape``'s stand-ins) and fail their line (``_data_lines``)."""
+    head = data[:SNIFF_BYTES]
+    if b"\0" in head:
         raise PuzzleFormatError(f"{source}: binary data, not a text file of tiles")
     try:
-        return data.decode("utf-8")
+        head.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise PuzzleFormatError(f"{source}: not UTF-8 text (byte {error.start})") from None
+        # The sniffed head may end inside a character that goes on after it.
+        if len(data) <= SNIFF_BYTES or error.reason != "unexpected end of data":
+            raise PuzzleFormatError(f"{source}: not UTF-8 text (byte 0x{head[error.start]:02x} "
+                                    f"at offset {error.start})") from None
+    return data.decode("utf-8", "surrogateescape")
 
 
 def read_source(source: str, fmt: str = "auto") -> list[Entry | Failure]:
