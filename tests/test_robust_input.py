@@ -120,7 +120,7 @@ def test_a_file_with_some_bad_puzzles_solves_the_good_ones(
                        " is 9x9; one size per file")
     assert rows[5].startswith(f"invalid: line 7: line of {MAX_LINE_LENGTH + 1:,} characters;"
                               f" lines stop at {MAX_LINE_LENGTH:,}")
-    assert rows[6] == "invalid: line 8: values must be 1..9: A1 holds 35"
+    assert rows[6] == "invalid: line 8: values must be 1..9: A1 holds 'Z'"
     assert rows[7].startswith("invalid: line 9: 2401 cells;")
     assert rows[7].endswith("(a 49x49 grid is too large: boxes of 2..6, up to 36x36)")
     assert rows[9].startswith("solved 2, unsolvable 0, invalid 7 in ")
