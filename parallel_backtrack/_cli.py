@@ -167,7 +167,23 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    if not value <= MAX_INT:  # inf too: deadlines are finite
+        raise argparse.ArgumentTypeError(f"expected at most 10^15 seconds, got {text!r}")
     return value
+
+
+def given_options(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> set[str]:
+    """The ``dest`` of every option ``argv`` gives (already parsed without error), whatever
+    its value: parsed again with every default suppressed, so what is left was typed."""
+    saved = [(action, action.default) for action in parser._actions]
+    try:
+        for action, _ in saved:
+            action.default = argparse.SUPPRESS
+        given, _ = parser.parse_known_args(argv)
+    finally:
+        for action, default in saved:
+            action.default = default
+    return set(vars(given))
 
 
 def add_verify_option(parser: argparse.ArgumentParser) -> None:

@@ -78,3 +78,66 @@ def test_help_explains():
     done = run("--help")
     assert done.returncode == 0
     assert "--workers" in done.stdout and "examples:" in done.stdout
+
+
+PROG = "python -m parallel_backtrack.nqueens: error: "
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("argv,message", [
+    (["--n", "8", "--temperature", "2"],
+     "--temperature applies to --find-one with --method annealing"),
+    (["--n", "20", "--temperature", "2"],  # a full count, had it been ignored
+     "--temperature applies to --find-one with --method annealing"),
+    (["--n", "8", "--population", "50"],
+     "--population applies to --find-one with --method genetic"),
+    (["--n", "8", "--sideways", "3"],
+     "--sideways applies to --find-one with --method hill-climbing"),
+    (["--n", "8", "--variant", "swaps"],
+     "--variant applies to --find-one with --method min-conflicts"),
+    (["--n", "8", "--restart-after", "4"],
+     "--restart-after applies to --find-one with --method min-conflicts or genetic"),
+    (["--n", "8", "--seed", "3"], "--seed applies to --find-one"),
+    (["--n", "8", "--max-steps", "5"], "--max-steps applies to --find-one"),
+    (["--n", "8", "--method", "annealing"], "--method applies to --find-one"),
+    (["--n", "8", "--temp", "2"],  # argparse's abbreviations count as given too
+     "--temperature applies to --find-one with --method annealing"),
+    (["--find-one", "--n", "8", "--unique"], "--unique applies to counting, not --find-one"),
+    (["--find-one", "--n", "8", "--order", "fewest"],
+     "--order applies to counting and --metrics, not --find-one"),
+    (["--find-one", "--n", "8", "--metrics"],
+     "--metrics walks the counting tree; it does not go with --find-one"),
+    (["--find-one", "--n", "8", "--timeout", "5"],
+     "--timeout applies to counting; --find-one stops at --max-steps (or use Ctrl-C)"),
+    (["--n", "6", "--metrics", "--workers", "2"],
+     "--workers applies to counting and --find-one, not --metrics"),
+    (["--n", "8", "--trace-limit", "10"], "--trace-limit applies to --html"),
+    (["--n", "8", "--checkpoint-every", "5"], "--checkpoint-every applies to --checkpoint"),
+    (["--n", "8", "--workers", "2", "--backend", "serial"],
+     "--backend serial runs one worker, in this process; got --workers 2 (leave --workers "
+     "out, or use another --backend)"),
+    (["--find-one", "--n", "20", "--max-steps", "0"],
+     "argument --max-steps: expected a positive integer, got 0"),
+    (["--n", "8", "--timeout", "inf"],
+     "argument --timeout: expected at most 10^15 seconds, got 'inf'"),
+    (["--n", "8", "--timeout", "1e16"],
+     "argument --timeout: expected at most 10^15 seconds, got '1e16'"),
+    (["--n", "8", "--timeout", "1e300"],
+     "argument --timeout: expected at most 10^15 seconds, got '1e300'"),
+])
+def test_an_option_the_run_does_not_use_is_refused(argv, message):
+    done = run(*argv)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", PROG + message + "\n")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("argv", [
+    ["--n", "8", "--backend", "serial"],  # --workers left at its default
+    ["--n", "8", "--workers", "1", "--backend", "serial", "--timeout", "1e15"],
+    ["--n", "8", "--find-one", "--seed", "1", "--method", "min-conflicts", "--max-steps", "1000"],
+    ["--n", "6", "--metrics", "--order", "fewest"],
+])
+def test_options_the_run_uses_are_accepted(argv):
+    done = run(*argv, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""

@@ -60,10 +60,30 @@ def test_the_reader_returns_entries_for_any_text(text: str) -> None:
         assert 1 <= entry.line <= max(1, len(text.splitlines()))
         if entry.cells is not None:
             assert len(entry.cells) in PUZZLE_CELLS and min(entry.cells) >= 0
-            if max(entry.cells) <= (entry.box or 0) ** 2:  # else an invalid puzzle anyway
-                assert parse_one(format_line(entry.cells)) == entry.cells
+            # A value above the size is the reader's own error, quoted as typed.
+            assert max(entry.cells) <= (entry.box or 0) ** 2
+            assert parse_one(format_line(entry.cells)) == entry.cells
         else:
             assert isinstance(entry.error, str) and entry.error and "\n" not in entry.error
+            if entry.error.startswith("values must be"):
+                assert " holds '" in entry.error
+
+
+nine_by_nine = st.lists(st.sampled_from(".123456789abxZ"), min_size=81, max_size=81).map("".join)
+
+
+@FUZZ
+@given(st.lists(st.one_of(nine_by_nine, st.just(HARDEST), st.just("# c")), min_size=1,
+                max_size=6), st.sampled_from(["", ":1", "\tname"]))
+def test_bulk_reading_quotes_a_value_as_the_reader_does(rows: list[str], tail: str) -> None:
+    from parallel_backtrack.sudoku.batch_io import parse_batch
+
+    text = "\n".join(row if row.startswith("#") else row + tail for row in rows) + "\n"
+    by_line = {entry.line: entry.error for entry in parse_puzzles(text)}
+    quoted = {line: error for line, error in by_line.items()
+              if error and error.startswith("values must be")}
+    assert {line: error for line, error in parse_batch(text).errors
+            if error.startswith("values must be")} == quoted
 
 
 @FUZZ

@@ -120,7 +120,7 @@ def test_a_file_with_some_bad_puzzles_solves_the_good_ones(
                        " is 9x9; one size per file")
     assert rows[5].startswith(f"invalid: line 7: line of {MAX_LINE_LENGTH + 1:,} characters;"
                               f" lines stop at {MAX_LINE_LENGTH:,}")
-    assert rows[6] == "invalid: line 8: values must be 1..9: A1 holds 35"
+    assert rows[6] == "invalid: line 8: values must be 1..9: A1 holds 'Z'"
     assert rows[7].startswith("invalid: line 9: 2401 cells;")
     assert rows[7].endswith("(a 49x49 grid is too large: boxes of 2..6, up to 36x36)")
     assert rows[9].startswith("solved 2, unsolvable 0, invalid 7 in ")
@@ -189,6 +189,9 @@ def test_nqueens_usage_errors(
         (["--workers", "٢"], "argument --workers: workers must be an integer, got '٢'"),
         (["--count", "--limit", str(10**16)], "argument --limit: 10000000000000000 is too large"),
         (["--timeout", "0"], "argument --timeout: expected a positive number, got '0'"),
+        (["--timeout", "inf"], "argument --timeout: expected at most 10^15 seconds, got 'inf'"),
+        (["--timeout", "1e16"],
+         "argument --timeout: expected at most 10^15 seconds, got '1e16'"),
         (["--cuont"], "unrecognized arguments: --cuont (did you mean --count?)"),
         (["--order", "fewset"], "argument --order: unknown order 'fewset'; expected one of"),
     ],

@@ -48,7 +48,7 @@ def test_one_line_per_puzzle_then_a_summary(capsys: pytest.CaptureFixture[str]) 
     assert lines[3] == (
         "invalid: line 6: givens contradict each other: A1 and A2 both hold 1 (same row, box)"
     )
-    assert lines[4] == "unsolvable"
+    assert lines[4] == "unsolvable: line 7"
     assert lines[5].startswith("invalid: line 8: cannot read '*' (cell 81)")
     assert lines[6].startswith("solved 2, unsolvable 1, invalid 3 in ")
     assert "puzzles/s" in lines[6] and lines[6].endswith(" nodes")
@@ -60,7 +60,7 @@ def test_counting_with_stats(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert lines[0].startswith(SOLVED + "\tcount=1\tnodes=")
     assert "\tcount=1\t" in lines[1] and "\tseconds=" in lines[1]
-    assert "\tcount=3\t" in lines[2]
+    assert "\tcount>=3 (limit reached)\t" in lines[2]  # it has more than 3
     assert lines[-1].endswith("solutions counted")
 
 
@@ -229,11 +229,64 @@ def test_bulk_blocks_print_as_each_result_would(capsys: pytest.CaptureFixture[st
     path = tmp_path / "96.txt"
     path.write_text(text)
     for options in ([], ["--count"], ["--stats"], ["--count", "--limit", "2", "--stats"],
+                    ["--count", "--limit", "1"], ["--json", "--count", "--limit", "1"],
                     ["--json"], ["--json", "--count", "--stats"]):
         code, bulk, _ = run(capsys, str(path), *options)
         again, each, _ = run(capsys, str(path), *options, "--verify")  # one result a puzzle
         assert code == again == 1  # one unsolvable
         assert _without_seconds(bulk) == _without_seconds(each) and len(bulk.splitlines()) >= 96
+        if "--json" not in options:
+            assert bulk.splitlines()[40].startswith("unsolvable: line 41")
+        if options == ["--count", "--limit", "1"]:  # every solved puzzle reached its limit
+            assert bulk.splitlines()[0].endswith("\tcount>=1 (limit reached)")
     found = list(kernel_results(parse_batch(text), Job(), slice_puzzles=7))
     assert all(isinstance(item, ResultBlock) for item in found) and len(found) == 14
     assert sum(len(item) for item in found if isinstance(item, ResultBlock)) == 96
+
+
+def cli(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The command line as a user runs it: a whole process."""
+    return subprocess.run([sys.executable, "-m", "parallel_backtrack.sudoku", *argv],
+                          input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+OPEN = "...4......5..8.2.6.....3...2...4....3......1...5.3.8.25...6.3.8..6....95..8......"
+
+
+@pytest.mark.timeout(120)
+def test_an_unsolvable_puzzle_names_its_line() -> None:
+    done = cli("-", stdin=f"{HARDEST}\n# a comment\n{UNSOLVABLE_LINE}\n")
+    lines = done.stdout.splitlines()
+    assert (done.returncode, done.stderr) == (1, "")
+    assert lines[:2] == [SOLVED, "unsolvable: line 3"]
+    done = cli("-", "--count", stdin=f"{UNSOLVABLE_LINE}\n")  # alone: no grid to draw
+    assert (done.returncode, done.stdout.splitlines()[0]) == (1, "unsolvable: line 1\tcount=0")
+
+
+@pytest.mark.timeout(120)
+def test_a_value_too_big_is_quoted_as_typed_at_its_line() -> None:
+    text = f"{HARDEST}\n{HARDEST}\n\nx{HARDEST[1:]}\n"
+    done = cli("-", stdin=text)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[2] == "invalid: line 4: values must be 1..9: A1 holds 'x'"
+    grid = "12|34\n34|12\n--+--\n21|43\n43|Z1\n"  # the Z on the file's 5th line
+    done = cli("-", "--json", stdin=grid)
+    result = json.loads(done.stdout)
+    assert (done.returncode, result["status"], result["line"]) == (1, "invalid", 5)
+    assert result["error"] == "line 5: values must be 1..4: D3 holds 'Z'"
+
+
+@pytest.mark.timeout(120)
+def test_a_count_that_reached_its_limit_says_so() -> None:
+    done = cli("-", "--count", "--limit", "100", stdin=OPEN + "\n")  # 847 solutions
+    assert (done.returncode, done.stderr) == (0, "")  # the limit asked for: no error
+    assert done.stdout.splitlines()[11] == "count>=100 (limit reached)"
+    done = cli("-", "--count", "--limit", "100", "--json", stdin=f"{OPEN}\n{HARDEST}\n")
+    first, second = map(json.loads, done.stdout.splitlines())
+    assert done.returncode == 0
+    assert (first["status"], first["count"], first["complete"], first["stop_reason"]) == (
+        "solved", 100, False, "limit")
+    assert (second["count"], second["complete"], "stop_reason" in second) == (1, True, False)
+    done = cli("-", "--count", "--limit", "1000", "--json", stdin=OPEN + "\n")
+    whole = json.loads(done.stdout)
+    assert (done.returncode, whole["count"], whole["complete"]) == (0, 847, True)

@@ -94,7 +94,7 @@ def test_repeated_givens_name_the_squares() -> None:
 
 
 def test_values_out_of_range_name_the_squares() -> None:
-    message = r"values must be 1\.\.9: A1 holds 10; B1 holds 12"
+    message = r"values must be 1\.\.9: A1 holds 'A'; B1 holds 'C'"  # as typed
     with pytest.raises(InvalidPuzzleError, match=message):
         ImmutableSudokuPuzzle("A" + "." * 8 + "C" + "." * 71)
     with pytest.raises(InvalidPuzzleError, match=r"values must be 1\.\.4: A2 holds 5"):

@@ -28,6 +28,7 @@ from ..viz.options import add_html_options
 from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
 from .orders import ORDERS, order_named
 from .space import KERNELS, QueensSpace
+from .unused import unused_option
 from .verify import is_queens_solution
 
 PROG = "python -m parallel_backtrack.nqueens"
@@ -127,15 +128,21 @@ def _check_run(args: argparse.Namespace) -> str | None:
     if args.checkpoint is not None and (getattr(args, "find_one", False) or args.metrics):
         return "--checkpoint applies to counting"
     if getattr(args, "find_one", False):
-        if args.timeout is not None:
-            return ("--timeout applies to counting; --find-one stops at --max-steps (or use "
-                    "Ctrl-C)")
         return _find_one_memory(args)
     if args.n > MAX_COUNT_SIZE:
         return (f"n = {args.n} is too large to count: the kernel's diagonal masks hold "
                 f"n <= {MAX_COUNT_SIZE} (and counts beyond n = 27 are unknown to anyone); "
                 "use --find-one for one solution on a huge board")
     return None
+
+
+def _unused(args: argparse.Namespace, given: set[str]) -> str | None:
+    """An option given to a run that does not use it (``unused``), or None."""
+    try:
+        from .local.cli import METHOD_OPTIONS
+    except ImportError:  # no local search here (see ``_add_local_search``): no such options
+        return unused_option(args, given, {})
+    return unused_option(args, given, METHOD_OPTIONS)
 
 
 def _physical_memory() -> int | None:
@@ -304,9 +311,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run the CLI; returns the exit status (usage errors included: never raises)."""
     out = out or sys.stdout
-    args = build_parser().parse_or_status(argv)
+    parser = build_parser()
+    args = parser.parse_or_status(argv)
     if isinstance(args, int):
         return args
+    problem = _unused(args, _cli.given_options(parser, argv))
+    if problem:
+        return _cli.usage_error(PROG, problem)
     if args.workers is None:  # one worker for --find-one and for boards counted in no time
         args.workers = 1 if getattr(args, "find_one", False) or args.n <= SMALL_BOARD else -1
     try:

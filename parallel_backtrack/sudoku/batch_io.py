@@ -7,7 +7,8 @@ any other file (grids, spaced numbers, unreadable or over-long lines, mixed
 sizes, binary data) goes through ``formats.read_puzzles``, so every layout it
 reads is read here too and every message about a bad line is its own.  Givens
 that contradict each other are found in bulk and worded by
-``puzzle.check_givens``.
+``puzzle.check_givens``, values out of range by ``formats.range_problem`` (the
+symbol as typed).
 
 Glossary
 --------
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .formats import MAX_LINE_LENGTH, format_line, read_puzzles
+from .formats import MAX_LINE_LENGTH, cell_symbols, format_line, range_problem, read_puzzles
 from .kernel.read import SYMBOLS, Batch, broken_rows, read_clean, symbol_lines
 from .puzzle import InvalidPuzzleError, check_givens
 
@@ -51,22 +52,43 @@ def puzzle_lines(values: np.ndarray) -> list[str]:
     return lines
 
 
-def _givens_error(cells: np.ndarray) -> str:
-    """The reference's own words for givens that contradict each other."""
+def _givens_error(cells: np.ndarray, text: bytes | None = None) -> str:
+    """The reference's own words for givens out of range (``formats.range_problem``: the
+    symbols as typed on the puzzle's line ``text``) or that contradict each other."""
+    values = tuple(int(v) for v in cells)
+    if text is not None:
+        symbols = cell_symbols(text.decode("utf-8", "replace").lstrip("\ufeff"))
+        problem = range_problem(values, symbols, [0])
+        if problem is not None:
+            return problem[1]
     try:
-        check_givens(tuple(int(v) for v in cells))
+        check_givens(values)
     except InvalidPuzzleError as error:
         return str(error)
     return "givens contradict each other"
 
 
 def _validated(box: int, givens: np.ndarray, lines: np.ndarray,
-               errors: list[tuple[int, str]]) -> Batch:
-    """Move rows with out-of-range or repeated givens from ``givens`` to ``errors``."""
+               errors: list[tuple[int, str]], raw: bytes | None = None) -> Batch:
+    """Move rows with out-of-range or repeated givens from ``givens`` to ``errors``
+    (``raw``: the file, to quote a value out of range as typed)."""
     broken = broken_rows(box, givens)
-    errors = errors + [(int(lines[i]), _givens_error(givens[i])) for i in np.flatnonzero(broken)]
+    rows = np.flatnonzero(broken)
+    ends = None
+    if raw is not None and len(rows) and (givens[rows] > box * box).any():
+        ends = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 10)
+    errors = errors + [(int(lines[i]), _givens_error(givens[i], _line(raw, ends, int(lines[i]))))
+                       for i in rows]
     keep = ~broken
     return Batch(box, givens[keep], lines[keep], sorted(errors))
+
+
+def _line(raw: bytes | None, ends: np.ndarray | None, number: int) -> bytes | None:
+    """Line ``number`` (1-based) of ``raw``, given the offsets of its newlines ``ends``."""
+    if raw is None or ends is None:
+        return None
+    start = 0 if number == 1 else int(ends[number - 2]) + 1
+    return raw[start:int(ends[number - 1]) if number <= len(ends) else len(raw)]
 
 
 def _decodes(raw: bytes) -> bool:
@@ -132,7 +154,8 @@ def _plain_9x9(raw: bytes) -> Batch | None:
         givens[top:top + SLICE_ROWS] = values
     numbers = np.flatnonzero(cells).astype(np.int64) + 1
     broken = _broken_9x9(givens)
-    errors = [(int(numbers[i]), _givens_error(givens[i])) for i in np.flatnonzero(broken)]
+    errors = [(int(numbers[i]), _givens_error(givens[i], raw[where[i]:where[i] + 81]))
+              for i in np.flatnonzero(broken)]
     return Batch(3, givens[~broken], numbers[~broken], sorted(errors))
 
 
@@ -146,7 +169,7 @@ def parse_batch(text: bytes | str) -> Batch:
     if clean is None or not _decodes(raw):
         return _from_entries(raw)
     box, givens, lines = clean
-    return _validated(box, givens, lines, [])
+    return _validated(box, givens, lines, [], raw)
 
 
 def _from_entries(raw: bytes) -> Batch:

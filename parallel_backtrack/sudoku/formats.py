@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import IO, TextIO
 
 from .boxes import BOX_SIZES, check_box
-from .grid import box_for_cells
+from .grid import box_for_cells, grid_for
 
 BLANKS = frozenset(".0_")
 LETTERS = string.ascii_uppercase
@@ -120,6 +120,45 @@ class _Pending:
     line: int
     width: int
     rows: list[tuple[int, ...]] = field(default_factory=list)
+    symbols: list[str] = field(default_factory=list)  # as typed, cell by cell
+    numbers: list[int] = field(default_factory=list)  # the file line of each row
+
+
+def cell_symbols(text: str) -> list[str]:
+    """The cell symbols of a line as typed (its tail left out)."""
+    return _split_cells(text)[0]
+
+
+def range_problem(cells: Sequence[int], symbols: Sequence[str],
+                  rows: Sequence[int]) -> tuple[int, str] | None:
+    """``(line, reason)`` when a puzzle holds a value above its size, else None.
+
+    ``symbols`` are the cells as typed, ``rows`` the file line of each of its lines
+    (one for a puzzle line, n for a grid): the reason names each square and what it
+    holds as typed (``A1 holds 'x'``), the line is that of the first such square (others
+    on another line say theirs)."""
+    box = box_for_cells(len(cells))
+    if box is None or len(symbols) != len(cells) or not rows:
+        return None
+    n = box * box
+    bad = [i for i, value in enumerate(cells) if value > n]
+    if not bad:
+        return None
+    names, per_row = grid_for(box).names, len(cells) // len(rows)
+    line = rows[bad[0] // per_row]
+    problems = [f"{names[i]} holds {symbols[i]!r}"
+                + ("" if rows[i // per_row] == line else f" (line {rows[i // per_row]})")
+                for i in bad[:4]]
+    more = f"; and {len(bad) - 4} more" if len(bad) > 4 else ""
+    return line, f"values must be 1..{n}: {'; '.join(problems)}{more}"
+
+
+def _in_range(entry: PuzzleEntry, symbols: Sequence[str], rows: Sequence[int]) -> PuzzleEntry:
+    """``entry``, or an error at the line holding a value above the puzzle's size."""
+    if entry.cells is None:
+        return entry
+    problem = range_problem(entry.cells, symbols, rows)
+    return entry if problem is None else PuzzleEntry(problem[0], error=problem[1])
 
 
 def _split_cells(text: str) -> tuple[list[str], str]:
@@ -214,17 +253,20 @@ def _grid_entries(lines: Iterable[str | _Unreadable]) -> Iterator[PuzzleEntry]:
         entry = None
         box = None if first is None else first.box
         if len(cells) in PUZZLE_CELLS and _is_puzzle_line(cells, pending, box):
-            entry = PuzzleEntry(number, cells=cells, tail=tail)
+            entry, typed, rows = PuzzleEntry(number, cells=cells, tail=tail), symbols, [number]
         elif len(cells) in ROW_CELLS:
             pending = pending or _Pending(number, len(cells))
             pending.rows.append(cells)
+            pending.symbols.extend(symbols)
+            pending.numbers.append(number)
             if len(pending.rows) == pending.width:
-                entry, pending = PuzzleEntry(pending.line, cells=sum(pending.rows, ())), None
+                entry = PuzzleEntry(pending.line, cells=sum(pending.rows, ()))
+                typed, rows, pending = pending.symbols, pending.numbers, None
         else:
             yield PuzzleEntry(number, error=_bad_width(len(cells)))
         if entry is not None:
             first = first or entry
-            yield _one_size(entry, first)
+            yield _in_range(_one_size(entry, first), typed, rows)
     if pending is not None:
         yield _unfinished(pending)
 

@@ -3,9 +3,10 @@
 Glossary
 --------
 line
-    One puzzle's answer on one line: the solution (or ``unsolvable``,
-    ``invalid: ...``, ``stopped (...): ...``), then tab-separated fields:
-    ``count=N`` (``count>=N`` when stopped) with ``--count``, ``nodes=`` and
+    One puzzle's answer on one line: the solution (or ``unsolvable: line N``,
+    ``invalid: line N: ...``, ``stopped (...): ...``), then tab-separated fields:
+    ``count=N`` (``count>=N`` when stopped, ``count>=N (limit reached)`` when the
+    count reached ``--limit``) with ``--count``, ``nodes=`` and
     ``seconds=`` with ``--stats``.
 grid
     The answer of a file's only puzzle, drawn (``formats.format_grid``), the fields
@@ -22,13 +23,25 @@ import json
 import sys
 
 from .formats import format_grid, parse_one
-from .results import FAILED, INVALID, SOLVED, STOPPED, UNSOLVABLE, PuzzleResult, ResultBlock
+from .results import (
+    FAILED,
+    INVALID,
+    LIMIT,
+    SOLVED,
+    STOPPED,
+    UNSOLVABLE,
+    PuzzleResult,
+    ResultBlock,
+    reached_limit,
+)
 
 
 def _fields(result: PuzzleResult, args: argparse.Namespace) -> str:
     """The tab-separated fields after the answer: count (``>=`` when partial), stats."""
     text = ""
-    if args.count:
+    if args.count and result.status == SOLVED and reached_limit(result.count, args.limit):
+        text += f"\tcount>={result.count} (limit reached)"
+    elif args.count:
         text += f"\tcount{'>=' if result.status == STOPPED else '='}{result.count}"
     if args.stats:
         text += f"\tnodes={result.nodes}\tseconds={result.seconds:.4f}"
@@ -40,7 +53,14 @@ def _answer(result: PuzzleResult) -> str:
         return f"{result.status}: {result.error}"
     if result.status == STOPPED:
         return f"stopped ({result.stop_reason}): {result.solution or 'no solution found yet'}"
-    return result.solution if result.status == SOLVED and result.solution else "unsolvable"
+    if result.status == SOLVED and result.solution:
+        return result.solution
+    return unsolvable(result.line)
+
+
+def unsolvable(line: int) -> str:
+    """The answer for a puzzle with no solution, naming its line as ``invalid`` does."""
+    return f"{UNSOLVABLE}: line {line}"
 
 
 def text_line(result: PuzzleResult, args: argparse.Namespace) -> str:
@@ -59,7 +79,7 @@ def text_grid(result: PuzzleResult, args: argparse.Namespace) -> str:
 
 def print_result(result: PuzzleResult, args: argparse.Namespace, alone: bool) -> None:
     if args.json:
-        print(json.dumps(result.as_json(args.count)), flush=not alone)
+        print(json.dumps(result.as_json(args.count, args.limit)), flush=not alone)
     elif alone:
         print(text_grid(result, args))
     else:
@@ -77,16 +97,22 @@ def print_block(block: ResultBlock, args: argparse.Namespace) -> None:
 
 def _text_lines(block: ResultBlock, args: argparse.Namespace) -> list[str]:
     stats = f"\tseconds={block.seconds:.4f}" if args.stats else ""
-    answers = [solution if count else UNSOLVABLE
-               for solution, count in zip(block.solutions, block.counts)]
-    if args.count and args.stats:
-        return [f"{answer}\tcount={count}\tnodes={nodes}{stats}"
-                for answer, count, nodes in zip(answers, block.counts, block.nodes)]
+    answers = [solution if count else unsolvable(line)
+               for solution, count, line in zip(block.solutions, block.counts, block.lines)]
     if args.count:
-        return [f"{answer}\tcount={count}" for answer, count in zip(answers, block.counts)]
+        counts = [_count_field(count, args.limit) for count in block.counts]
+        if args.stats:
+            return [f"{answer}\t{count}\tnodes={nodes}{stats}"
+                    for answer, count, nodes in zip(answers, counts, block.nodes)]
+        return [f"{answer}\t{count}" for answer, count in zip(answers, counts)]
     if args.stats:
         return [f"{answer}\tnodes={nodes}{stats}" for answer, nodes in zip(answers, block.nodes)]
     return answers
+
+
+def _count_field(count: int, limit: int | None) -> str:
+    """A block's count field, as ``_fields`` writes a solved or unsolvable puzzle's."""
+    return f"count>={count} (limit reached)" if reached_limit(count, limit) else f"count={count}"
 
 
 def _json_lines(block: ResultBlock, args: argparse.Namespace) -> list[str]:
@@ -100,6 +126,9 @@ def _json_lines(block: ResultBlock, args: argparse.Namespace) -> list[str]:
         answer = f'"{SOLVED}", "solution": "{solution}"' if count else f'"{UNSOLVABLE}", ' \
                  '"solution": null'
         tail = f', "count": {count}' if args.count else ""
-        out.append(f'{head}{answer}, "nodes": {nodes}, "seconds": {seconds}, '
-                   f'"complete": true{tail}}}')
+        if count and reached_limit(count, args.limit):  # as PuzzleResult.as_json says it
+            tail = f', "complete": false{tail}, "stop_reason": "{LIMIT}"'
+        else:
+            tail = f', "complete": true{tail}'
+        out.append(f'{head}{answer}, "nodes": {nodes}, "seconds": {seconds}{tail}}}')
     return out

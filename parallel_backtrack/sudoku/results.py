@@ -8,6 +8,10 @@ status
     deadline passed or Ctrl-C; ``stop_reason`` says which, ``count`` is a lower
     bound and ``solution`` is there if one was found) or ``failed`` (no
     trustworthy answer).
+limit
+    A count that reached ``--limit K`` stops there: ``count>=K (limit reached)``
+    in text, ``"complete": false`` and ``"stop_reason": "limit"`` in JSON, the
+    status still ``solved`` (not an error: exit status 0).
 result
     ``PuzzleResult``: the entry's index and file line, the status, the solution
     as one line of cells (and as ``cells`` for drawing it), the count when
@@ -24,6 +28,12 @@ from typing import Any
 
 SOLVED, UNSOLVABLE, INVALID = "solved", "unsolvable", "invalid"
 STOPPED, FAILED = "stopped", "failed"
+LIMIT = "limit"  # the JSON stop_reason of a count that reached --limit (a lower bound)
+
+
+def reached_limit(count: int | None, limit: int | None) -> bool:
+    """Did a count stop at ``--limit`` (so the puzzle has at least ``count`` solutions)?"""
+    return limit is not None and count is not None and count >= limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +55,12 @@ class PuzzleResult:
     def complete(self) -> bool:
         return self.stop_reason is None
 
-    def as_json(self, counted: bool = False) -> dict[str, Any]:
+    def as_json(self, counted: bool = False, limit: int | None = None) -> dict[str, Any]:
         """The JSON Lines object; ``count`` on every object when ``counted`` (null when
         invalid), ``error`` only when invalid or failed, ``stop_reason`` only when
-        stopped."""
+        stopped, or ``"limit"`` (``complete`` false) when a solved puzzle's count
+        reached ``limit``."""
+        limited = self.status == SOLVED and reached_limit(self.count, limit)
         data: dict[str, Any] = {
             "index": self.index,
             "line": self.line,
@@ -56,14 +68,14 @@ class PuzzleResult:
             "solution": self.solution,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
-            "complete": self.complete,
+            "complete": self.complete and not limited,
         }
         if counted or self.count is not None:
             data["count"] = self.count
         if self.error is not None:
             data["error"] = self.error
-        if self.stop_reason is not None:
-            data["stop_reason"] = self.stop_reason
+        if self.stop_reason is not None or limited:
+            data["stop_reason"] = self.stop_reason or LIMIT
         return data
 
 

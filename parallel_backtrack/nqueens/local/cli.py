@@ -70,8 +70,8 @@ def add_local_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="|".join(METHODS), help="search method (default: min-conflicts)")
     add("--seed", type=non_negative_int, default=None, metavar="S",
         help="root seed; the same seed repeats the run (default: a fresh one, reported)")
-    add("--max-steps", type=non_negative_int, default=None, metavar="K",
-        help="give up after K steps per search (default: unlimited for min-conflicts, "
+    add("--max-steps", type=_cli.positive_int, default=None, metavar="K",
+        help="give up after K >= 1 steps per search (default: unlimited for min-conflicts, "
         "a method-specific cap for the others)")
     add("--variant", type=_cli.choice_type("variant", VARIANTS), default=None,
         metavar="|".join(VARIANTS), help="min-conflicts: repair (greedy start, O(n^2)), "
