@@ -64,6 +64,16 @@ def test_counting_with_stats(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[-1].endswith("solutions counted")
 
 
+def test_counting_leaves_the_count_off_a_line_never_counted(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, MIXED, "--count")
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0] == SOLVED + "\tcount=1"
+    assert lines[1].startswith("invalid: line 3: 80 cells;") and "count" not in lines[1]
+    assert lines[4] == "unsolvable: line 7\tcount=0"
+
+
 def test_json_lines(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, MIXED, "--json", "--count")
     objects = [json.loads(line) for line in out.splitlines()]

@@ -41,7 +41,7 @@ def _fields(result: PuzzleResult, args: argparse.Namespace) -> str:
     text = ""
     if args.count and result.status == SOLVED and reached_limit(result.count, args.limit):
         text += f"\tcount>={result.count} (limit reached)"
-    elif args.count:
+    elif args.count and result.count is not None:  # an invalid line was never counted
         text += f"\tcount{'>=' if result.status == STOPPED else '='}{result.count}"
     if args.stats:
         text += f"\tnodes={result.nodes}\tseconds={result.seconds:.4f}"
