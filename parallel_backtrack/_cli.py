@@ -34,7 +34,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Set
 from typing import Any, NoReturn, TextIO
 
 from ._cluster import backend_type, scheduler_address, scheduler_file
@@ -170,6 +170,19 @@ def positive_float(text: str) -> float:
     if not value <= MAX_INT:  # inf too: deadlines are finite
         raise argparse.ArgumentTypeError(f"expected at most 10^15 seconds, got {text!r}")
     return value
+
+
+# Options that only go with another (the option's dest -> the other's dest and name).
+COMPANIONS = {"trace_limit": ("html", "--html"), "checkpoint_every": ("checkpoint", "--checkpoint")}
+
+
+def companion_problem(args: argparse.Namespace, given: Set[str]) -> str | None:
+    """An option in ``given`` (``given_options``) without the option it goes with
+    (``COMPANIONS``: ``--trace-limit`` without ``--html``), or None."""
+    for dest, (other, name) in COMPANIONS.items():
+        if dest in given and getattr(args, other, None) is None:
+            return f"--{dest.replace('_', '-')} applies to {name}"
+    return None
 
 
 def given_options(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> set[str]:

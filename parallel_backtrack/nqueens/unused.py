@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping, Set
 
+from .._cli import companion_problem
+
 COUNT, METRICS, FIND_ONE = "counting", "--metrics", "--find-one"
 RUNS: dict[str, tuple[str, ...]] = {
     "kernel": (COUNT,), "unique": (COUNT,), "stats": (COUNT,), "timeout": (COUNT,),
@@ -23,8 +25,6 @@ RUNS: dict[str, tuple[str, ...]] = {
     "show": (COUNT, FIND_ONE), "workers": (COUNT, FIND_ONE), "backend": (COUNT, FIND_ONE),
     "method": (FIND_ONE,), "seed": (FIND_ONE,), "max_steps": (FIND_ONE,),
 }
-# Options that only go with another option (the option's dest -> the other's).
-NEEDS = {"trace_limit": ("html", "--html"), "checkpoint_every": ("checkpoint", "--checkpoint")}
 NAMES = {"scheduler_address": "--scheduler-address (or --scheduler-file)"}
 SAID = {("timeout", FIND_ONE): "--timeout applies to counting; --find-one stops at "
         "--max-steps (or use Ctrl-C)"}
@@ -50,9 +50,7 @@ def unused_option(args: argparse.Namespace, given: Set[str],
         if dest in method_options and not find_one:
             methods = " or ".join(method_options[dest])
             return f"{option_name(dest)} applies to --find-one with --method {methods}"
-        if dest in NEEDS and not getattr(args, NEEDS[dest][0], None):
-            return f"{option_name(dest)} applies to {NEEDS[dest][1]}"
-    return _serial(args, given)
+    return companion_problem(args, given) or _serial(args, given)
 
 
 def _not_here(dest: str, runs: tuple[str, ...], run: str) -> str:

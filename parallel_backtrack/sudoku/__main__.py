@@ -378,9 +378,13 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (never raises)."""
-    args = build_parser().parse_or_status(argv)
+    parser = build_parser()
+    args = parser.parse_or_status(argv)
     if isinstance(args, int):
         return args
+    problem = _cli.companion_problem(args, _cli.given_options(parser, argv))
+    if problem:
+        return usage_error(PROG, problem)
     try:
         return run(args)
     except (UsageError, PageError) as error:
