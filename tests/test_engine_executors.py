@@ -245,3 +245,23 @@ def test_a_killed_loky_pool_does_not_wait_on_a_full_task_pipe():
     executor.close(kill=True)
     assert time.monotonic() - began < ex.KILL_WAIT / 2
     assert not feeder.is_alive()
+
+
+@pytest.mark.timeout(60)
+def test_a_killed_loky_pool_leaves_cancelled_tasks_cancelled_without_a_traceback(caplog):
+    """loky's shutdown fails every pending task with ``set_exception``; on a task this
+    process cancelled that raised ``InvalidStateError`` in loky's manager thread, which
+    printed its traceback (seen after a Ctrl-C of ``games connect4 --workers 2``)."""
+    import psutil
+
+    executor = _busy_loky_pool()
+    pids = executor.pids()
+    queued = [executor.submit(_length, b"x") for _ in range(8)]
+    cancelled = [future for future in queued if future.cancel()]
+    assert cancelled  # those behind the busy workers were still pending
+    executor.close(kill=True)
+    logged = [record.getMessage() for record in caplog.records if record.exc_info]
+    assert not logged  # loky logs its crashed thread's traceback
+    assert all(future.cancelled() for future in cancelled)
+    assert not [pid for pid in pids if psutil.pid_exists(pid)
+                and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]

@@ -389,9 +389,38 @@ class LokyExecutor(_LocalPool):
         if kill:
             manager = getattr(self._pool, "_executor_manager_thread", None)
             calls = getattr(self._pool, "_call_queue", None)
+            _settle_cancelled(self._pool)
             self._pool.shutdown(wait=False, kill_workers=True)
             _wait_killed(manager, calls)
         super().close(kill)
+
+
+def _settle_cancelled(pool: Any) -> None:
+    """Before a loky pool's ``shutdown(kill_workers=True)``: its manager thread fails
+    every task still pending with ``set_exception``, unguarded, and a task this process
+    cancelled raises ``InvalidStateError`` there, which loky prints as a traceback of
+    its crashed thread (after a Ctrl-C, say).  A cancelled future stays cancelled; only
+    that call on it now does nothing (its class becomes ``_cancelled_class``'s)."""
+    for item in list(getattr(pool, "_pending_work_items", {}).values()):
+        future = getattr(item, "future", None)
+        if isinstance(future, cf.Future) and future.cancelled():
+            future.__class__ = _cancelled_class(type(future))
+
+
+_CANCELLED: dict[type, type] = {}
+
+
+def _cancelled_class(kind: type) -> type:
+    """``kind`` (a future's class: loky's own) with a ``set_exception`` that does
+    nothing once the future is cancelled."""
+    if kind not in _CANCELLED:
+        def set_exception(self: Any, exception: BaseException | None) -> None:
+            if not self.cancelled():
+                kind.set_exception(self, exception)
+
+        _CANCELLED[kind] = type(f"Cancelled{kind.__name__}", (kind,),
+                                {"set_exception": set_exception})
+    return _CANCELLED[kind]
 
 
 def _wait_killed(manager: Any, calls: Any) -> None:
