@@ -70,10 +70,63 @@ def test_tree_file_usage_errors(tmp_path):
     one_line(*run(["alphabeta", str(tmp_path / "nope.txt")]), 2, "cannot read", "nope.txt")
     one_line(*run(["alphabeta", str(tmp_path)]), 2, "cannot read", "directory")
     (tmp_path / "empty.txt").write_text("\n\n")
-    one_line(*run(["alphabeta", str(tmp_path / "empty.txt")]), 1, "no trees")
+    one_line(*run(["alphabeta", str(tmp_path / "empty.txt")]), 2, "no trees (only blank lines)")
     good = tmp_path / "good.txt"
     good.write_text(CLASSIC + "\n")
     one_line(*run(["alphabeta", str(good), "-o", str(tmp_path)]), 2, "cannot write")
+
+
+PROG = "python -m parallel_backtrack.games"
+NOT_TEXT = [
+    (b"", "no trees (the file is empty)"),
+    (b"\n \n", "no trees (only blank lines)"),
+    (b"\x00\x01\x02abc\n", "cannot read {name}: binary data or not UTF-8 text: a NUL byte on "
+     "line 1, column 1; a tree file is UTF-8 text"),
+    (b"\xff\xfe bad utf8 line\n", "cannot read {name}: binary data or not UTF-8 text: byte "
+     "0xff (not UTF-8) on line 1, column 1; a tree file is UTF-8 text"),
+    (CLASSIC.encode() + b"\n{(A,MAX)} {(A,\xe9)}\n" + bytes(range(256)) * 40,
+     "cannot read {name}: binary data or not UTF-8 text: byte 0xe9 (not UTF-8) on line 2, "
+     "column 15; a tree file is UTF-8 text"),
+]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("data,message", NOT_TEXT)
+def test_an_empty_or_binary_tree_file_is_one_usage_error(tmp_path, data, message):
+    path = tmp_path / "t.bin"
+    path.write_bytes(data)
+    empty = message.startswith("no trees")
+    code, lines = run(["alphabeta", str(path)])
+    expected = f"{path}: {message}" if empty else message.format(name=path)
+    assert (code, lines) == (2, [f"{PROG} alphabeta: error: {expected}"])
+    done = subprocess.run(COMMAND + ["alphabeta", "-"], input=data, capture_output=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    expected = f"stdin: {message}" if empty else message.format(name="stdin")
+    assert (done.returncode, done.stderr.decode()) == (
+        2, f"{PROG} alphabeta: error: {expected}\n")
+
+
+@pytest.mark.timeout(120)
+def test_trees_from_stdin():
+    done = subprocess.run(COMMAND + ["alphabeta", "-"], input=CLASSIC + "\n", text=True,
+                          capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, "Graph 1: Score: 3; Leaf Nodes Examined: 3\n", "")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("where", ["a directory", "a missing folder"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_search(tmp_path, where):
+    trees = tmp_path / "bad.txt"
+    trees.write_text("{(A,MAX)} {(A,B)}\nfoo\n{(A,MAX),(B,MIN)} {(A,B)}\n")
+    target = tmp_path if where == "a directory" else tmp_path / "nope" / "o.txt"
+    reason = "Is a directory" if where == "a directory" else "No such file or directory"
+    assert run(["alphabeta", str(trees), "-o", str(target)]) == (
+        2, [f"{PROG} alphabeta: error: cannot write {target}: {reason}"])
+    made = tmp_path / "made.txt"  # refused input: no output file left behind
+    assert run(["alphabeta", str(tmp_path / "empty"), "-o", str(made)])[0] == 2
+    assert not made.exists()
 
 
 @pytest.mark.timeout(300)
@@ -221,3 +274,34 @@ def test_move_string_fuzz(moves, width, height):
         return
     assert position.moves == len(moves.strip())
     assert bin(position.mask).count("1") == position.moves
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.binary(max_size=30), TOKENS.map(str.encode),
+                          st.just(b"\n"), st.just(CLASSIC.encode())), max_size=30).map(b"".join))
+def test_tree_file_fuzz(data):
+    """Any bytes: answered (0), some trees bad (1, a line each), or one usage error (2);
+    never anything raised.  A file is binary exactly when ``_cli.not_text`` says so."""
+    import contextlib
+    import io
+    import tempfile
+
+    from parallel_backtrack import _cli
+    from parallel_backtrack.games.cli_alphabeta import answer_file
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.txt"
+        path.write_bytes(data)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = main(["alphabeta", str(path)], out=out)
+    lines = err.getvalue().splitlines()
+    binary = _cli.not_text(data, True)
+    answers = answer_file(data)
+    if binary or not answers:
+        assert code == 2 and len(lines) == 1, lines
+        assert ("binary data or not UTF-8" if binary else "no trees") in lines[0]
+    else:
+        assert code == (1 if any(a.error for a in answers) else 0)
+        assert len(lines) == sum(1 for a in answers if a.error)
+        assert out.getvalue().count("\n") == sum(1 for a in answers if not a.error)
