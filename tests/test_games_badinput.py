@@ -171,11 +171,11 @@ def test_hostile_lines_are_read_in_chunks():
 
 
 CONNECT4 = [
-    (["connect4", "448"], 1, "move 3 ('8') of '448' is not a column 1..7"),
-    (["connect4", "1212121"], 1, "the game is over"),
-    (["connect4", "12121212"], 1, "after the game was won"),
-    (["connect4", "4444444"], 1, "which is full"),
-    (["connect4", "4x"], 1, "move 2 ('x')"),
+    (["connect4", "448"], 2, "move 3 ('8') of '448' is not a column 1..7"),
+    (["connect4", "1212121"], 2, "the game is over"),
+    (["connect4", "12121212"], 2, "after the game was won"),
+    (["connect4", "4444444"], 2, "which is full"),
+    (["connect4", "4x"], 2, "move 2 ('x')"),
     (["connect4"], 2, "give either MOVES or --file"),
     (["connect4", "44", "--width", "10"], 2, "width must be at most 9"),
     (["connect4", "44", "--tt-mb", "0"], 2, "--tt-mb must be in"),
@@ -204,6 +204,51 @@ CONNECT4 = [
 @pytest.mark.parametrize("argv,code,message", CONNECT4)
 def test_bad_options_and_moves(argv, code, message):
     one_line(*run(argv), code, message)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("moves,message", [
+    ("999", "move 1 ('9') of '999' is not a column 1..7"),
+    ("abc", "move 1 ('a') of 'abc' is not a column 1..7"),
+    ("4444444", "move 7 (4) of '4444444' plays in column 4, which is full"),
+    ("1212121", "the game is over: the last move of '1212121' won")])
+def test_a_bad_moves_argument_is_a_usage_error(moves, message):
+    assert run(["connect4", moves]) == (2, [f"{PROG} connect4: error: {message}"])
+
+
+BATCH_NOT_TEXT = [
+    (b"", "no positions (the file is empty)"),
+    (b"# only a comment\n\n", "no positions (only blank lines and comments)"),
+    (b"\x00\x01\x02abc\n", "binary data or not UTF-8 text: a NUL byte on line 1, column 1; "
+     "a batch file is UTF-8 text"),
+    (b"\xff\xfe bad utf8 line\n", "binary data or not UTF-8 text: byte 0xff (not UTF-8) on "
+     "line 1, column 1; a batch file is UTF-8 text"),
+    (b"44\n4\xe94\n", "binary data or not UTF-8 text: byte 0xe9 (not UTF-8) on line 2, "
+     "column 2; a batch file is UTF-8 text"),
+]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("data,message", BATCH_NOT_TEXT)
+def test_an_empty_or_binary_batch_file_is_one_usage_error(tmp_path, data, message):
+    path = tmp_path / "p.txt"
+    path.write_bytes(data)
+    assert run(["connect4", "--file", str(path)]) == (
+        2, [f"{PROG} connect4: error: cannot read {path}: {message}"])
+    done = subprocess.run(COMMAND + ["connect4", "--file", "-"], input=data,
+                          capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          timeout=120)
+    assert (done.returncode, done.stderr.decode()) == (
+        2, f"{PROG} connect4: error: cannot read stdin: {message}\n")
+
+
+@pytest.mark.timeout(120)
+def test_bytes_that_are_no_text_past_the_first_8_kib_fail_their_line(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_bytes(b"#" * 9000 + b"\n7422341735647741166133573473242566 1\n4\xff4\n")
+    assert run(["connect4", "--file", str(path)]) == (1, [
+        f"{PROG} connect4: {path}:3: binary data or not UTF-8 text: byte 0xff (not UTF-8) at "
+        "column 2"])
 
 
 @pytest.mark.timeout(120)
@@ -305,3 +350,26 @@ def test_tree_file_fuzz(data):
         assert code == (1 if any(a.error for a in answers) else 0)
         assert len(lines) == sum(1 for a in answers if a.error)
         assert out.getvalue().count("\n") == sum(1 for a in answers if not a.error)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=12), st.sampled_from(
+    [b"44", b"4453", b" 3", b"#", b"\n", b"\r\n", b"\xff", b"\x00", b"\xc3\xa9", b"x"])),
+    max_size=25).map(b"".join))
+def test_batch_file_fuzz(data):
+    """Any bytes: a batch (every line a position or an invalid row) or BatchFileError;
+    never anything else raised."""
+    import tempfile
+
+    from parallel_backtrack.games.connect4.cli import BatchFileError, read_batch
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "p.txt"
+        path.write_bytes(data)
+        try:
+            good, bad = read_batch(str(path), Board())
+        except BatchFileError as error:
+            assert "binary data" in str(error) or "no positions" in str(error)
+            return
+    assert good or bad
+    assert all(row["status"] == "invalid" and row["error"] for row in bad)

@@ -3,9 +3,10 @@
 Subcommands: ``alphabeta`` (the assignment's text format), ``nim``, ``tictactoe``,
 ``connect4`` and ``random`` (parallel alpha-beta on a seeded random tree).
 ``main`` returns the exit status: 0 done, 1 some input was bad (a tree, a
-position, an expected score that did not match), 2 usage error (options, a file
-that cannot be read), 4 internal error (anything a subcommand did not foresee,
-a fault inside a solver included), 130 Ctrl-C; each with one line on stderr.
+``--file`` line, an expected score that did not match), 2 usage error (options,
+MOVES, a file that cannot be read, is binary or holds nothing), 3 ``--timeout``,
+4 internal error (anything a subcommand did not foresee, a fault inside a solver
+included), 130 Ctrl-C (what is known printed); each error with one line on stderr.
 
 Glossary
 --------

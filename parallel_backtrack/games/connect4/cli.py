@@ -8,7 +8,9 @@ MOVES
 batch file
     ``--file FILE``: one ``moves [expected_score]`` per line (Pascal Pons' test
     format); blank lines and lines starting with ``#`` are skipped.  A bad line
-    or a score that differs from the expected one fails that line only (exit 1).
+    or a score that differs from the expected one fails that line only (exit 1);
+    an empty file, one with no position, or a binary one is a usage error (exit 2),
+    as is a bad MOVES.  ``-`` reads stdin.
     With ``--workers`` the positions are shared out over the workers (each
     searches its share sequentially, one table per worker); with ``--json`` each
     position is one JSON line (``line``, ``moves``, ``status``, ``score``,
@@ -117,9 +119,8 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         position = board.parse(args.moves)
         if board.last_mover_won(position):
             raise InvalidMoveError(f"the game is over: the last move of {args.moves!r} won")
-    except InvalidMoveError as error:  # bad input data: one line, exit 1
-        print(f"{prog}: error: {error}", file=sys.stderr)
-        return _cli.EXIT_NO
+    except InvalidMoveError as error:  # a bad value on the command line: usage
+        return _cli.usage_error(prog, str(error))
     pool = _pool(args, prog)
     if isinstance(pool, int):
         return pool
@@ -285,35 +286,65 @@ def _line(text: str) -> tuple[str, int | None]:
     return parts[0], expected
 
 
+class BatchFileError(ValueError):
+    """A batch file that holds no positions at all: binary, not UTF-8, or empty."""
+
+
 def read_batch(path: str, board: Board) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(positions to solve, bad lines) of a batch file, each a row with its ``line``."""
-    with open(path, encoding="utf-8", errors="replace") as stream:
-        lines = stream.read().splitlines()
+    """(positions to solve, bad lines) of a batch file (``-``: stdin), each a row with
+    its ``line``.  ``OSError`` when it cannot be read, ``BatchFileError`` when it is
+    binary (``_cli.not_text`` on its first ``SNIFF_BYTES``) or holds no line to solve;
+    a line past those bytes that is no text fails alone."""
+    if path == "-":
+        binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
+        data = binary.read() if binary is not None else sys.stdin.read().encode()
+    else:
+        with open(path, "rb") as stream:
+            data = stream.read()
+    head = data[:_cli.SNIFF_BYTES]
+    problem = _cli.not_text(head, len(data) <= _cli.SNIFF_BYTES)
+    if problem:
+        raise BatchFileError(f"{problem}; a batch file is UTF-8 text")
     good, bad = [], []
-    for number, text in enumerate(lines, 1):
+    for number, raw in enumerate(data.splitlines(), 1):
+        text = raw.decode("utf-8", "backslashreplace")
         if not text.strip() or text.lstrip().startswith("#"):
             continue
         try:
-            moves, expected = _line(text)
+            moves, expected = _line(_text_line(raw))
             position = board.parse(moves)
             if board.last_mover_won(position):
                 raise InvalidMoveError("the game is over: the last move won")
         except ValueError as error:
             bad.append({"line": number, "moves": text.strip()[:80], "status": "invalid",
-                        "error": str(error)})
+                        "error": str(error), "complete": True})
             continue
         good.append({"line": number, "moves": moves, "expected": expected,
                      "position": position})
+    if not good and not bad:
+        raise BatchFileError("no positions (" + ("the file is empty" if not data
+                                                 else "only blank lines and comments") + ")")
     return good, bad
+
+
+def _text_line(raw: bytes) -> str:
+    """A line's text; ValueError for a NUL byte or bytes that are no UTF-8."""
+    problem = _cli.not_text(raw, True)
+    if problem:
+        raise ValueError(problem.replace(" on line 1,", " at"))
+    return raw.decode("utf-8")
 
 
 def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> int:
     from .batch import solve_batch
 
+    name = "stdin" if args.file == "-" else args.file
     try:
         good, bad = read_batch(args.file, board)
-    except OSError as error:
-        return _cli.usage_error(prog, f"cannot read {args.file}: {error.strerror or error}")
+    except BatchFileError as error:
+        return _cli.usage_error(prog, f"cannot read {name}: {error}")
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        return _cli.usage_error(prog, _cli.cannot_read(name, error))
     pool = _pool(args, prog)
     if isinstance(pool, int):
         return pool
@@ -322,7 +353,7 @@ def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> 
     for row in sorted(failed, key=lambda r: r["line"]):  # in the file's order
         problem = row.get("error") or (f"{row['moves']} scores {row['score']}, expected "
                                        f"{row['expected']}")
-        print(f"{prog}: {args.file}:{row['line']}: {problem}", file=sys.stderr)
+        print(f"{prog}: {name}:{row['line']}: {problem}", file=sys.stderr)
     return _print_batch(args, rows, bad, len(failed), out)
 
 
