@@ -124,7 +124,19 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     pool = _pool(args, prog)
     if isinstance(pool, int):
         return pool
-    found = solve_and_analyze(args, board, position, pool)
+    known = Known.before(board, position, args.weak)
+    try:
+        found = solve_and_analyze(args, board, position, pool, known)
+    except (KeyboardInterrupt, SystemError) as error:  # numba's SystemError wraps a Ctrl-C
+        if not _cli.interrupted(error):
+            raise
+        found = known.found()  # the pool is gone, the kernel's thread left to die
+    return _print_position(args, board, position, pool, found, out)
+
+
+def _print_position(args: argparse.Namespace, board: Board, position: Position,
+                    pool: Executor | None, found: Found, out: TextIO) -> int:
+    """The board, the score (or the range left) and the move scores; the exit status."""
     moves = found.moves
     if args.html and found.complete:
         from ..pages import write_connect4_html
@@ -138,27 +150,33 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
                "score": found.low if found.low == found.high else None,
                "weak": args.weak, "nodes": found.nodes,
                "workers": 1 if pool is None else pool.workers,  # a cluster's, or -1's count
-               "seconds": round(found.seconds, 6), "move_scores": moves, "best_moves": best}
-    if pool is not None:  # what the probes sent, and what a task cost this process
-        payload.update(tasks=found.tasks, task_cost=round(found.task_cost, 9))
-    if not found.complete:  # --timeout: the range of scores left, the moves solved
-        payload.update(score_low=found.low, score_high=found.high, complete=False,
-                       stop_reason="timeout")
+               "seconds": round(found.seconds, 6), "move_scores": moves, "best_moves": best,
+               "complete": found.complete}
+    if pool is not None and found.stop_reason != "interrupted":  # what the probes sent,
+        payload.update(tasks=found.tasks, task_cost=round(found.task_cost, 9))  # a task's cost
+    if not found.complete:  # the range of scores left, the moves solved
+        payload.update(score_low=found.low, score_high=found.high,
+                       stop_reason=found.stop_reason)
+    code = _cli.stop_code(found.stop_reason)
     if args.json:
         print(json.dumps(payload, sort_keys=True), file=out)
-        return _cli.EXIT_OK if found.complete else _cli.EXIT_TIMEOUT
+        return code
     print(board.show(position), file=out)
+    spent = ("" if found.nodes is None else f"{found.nodes:,} nodes, ") + \
+        f"{found.seconds:.3f} s"
+    stopped = "time is up" if found.stop_reason == "timeout" else "partial: interrupted"
     if found.low == found.high:
-        print(f"score {found.low:+d} for the player to move ({_outcome(found.low)}); "
-              f"{found.nodes:,} nodes, {found.seconds:.3f} s", file=out)
+        unsolved = "" if found.complete else f" ({stopped}: the move scores not solved)"
+        print(f"score {found.low:+d} for the player to move ({_outcome(found.low)}){unsolved}; "
+              f"{spent}", file=out)
     else:
         print(f"score between {found.low:+d} and {found.high:+d} for the player to move "
-              f"(time is up); {found.nodes:,} nodes, {found.seconds:.3f} s", file=out)
+              f"({stopped}); {spent}", file=out)
     if moves or found.complete:
         print("move scores: " + " ".join(f"{c}:{v:+d}" for c, v in moves.items())
               + f"; best: {', '.join(map(str, best))}"
               + ("" if found.complete else " (the columns solved in time)"), file=out)
-    return _cli.EXIT_OK if found.complete else _cli.EXIT_TIMEOUT
+    return code
 
 
 @dataclass(frozen=True)
@@ -169,41 +187,83 @@ class Found:
 
     low: int
     high: int
-    nodes: int
+    nodes: int | None  # None: not known (a Ctrl-C)
     seconds: float
     moves: dict[int, int]
     complete: bool
     tasks: int = 0
     task_cost: float = 0.0
+    stop_reason: str | None = None  # when not complete: "timeout" or "interrupted"
+
+
+@dataclass
+class Known:
+    """What a solve has found so far, for a Ctrl-C: the range of scores the finished
+    probes left (``update`` is their ``on_probe``) and when the solve started."""
+
+    low: int
+    high: int
+    weak: bool
+    started: float
+
+    @staticmethod
+    def before(board: Board, position: Position, weak: bool) -> Known:
+        """Every score the position's stone count allows: nothing probed yet."""
+        from .kernel.scores import loss_score, win_score
+
+        if weak:
+            return Known(-1, 1, weak, time.perf_counter())
+        cells, plies = board.cells, position.moves
+        return Known(loss_score(cells, plies), win_score(cells, plies), weak,
+                     time.perf_counter())
+
+    def update(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def found(self) -> Found:
+        """The interrupted solve's ``Found``: its range, no nodes, no move scores."""
+        low, high = self.low, self.high
+        if self.weak:
+            low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
+        return Found(low, high, None, time.perf_counter() - self.started, {}, False,
+                     stop_reason="interrupted")
 
 
 def solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
-                      pool: Executor | None) -> Found:
+                      pool: Executor | None, known: Known | None = None) -> Found:
     """The score and the score of each move: the move scores are searched on the table
     the solve filled (with a pool: the run's shared table).  With ``--timeout`` both
-    stop at the deadline (``limited``); with a progress bar the probes show on it."""
+    stop at the deadline (``limited``); with a progress bar the probes show on it;
+    ``known`` follows the probes' range (what a Ctrl-C prints)."""
     from .solver import Solver
 
     Solver.warm()  # load the compiled kernels before the clock starts
     bar = ScoreBar.wanted(args.progress)
+    watchers = [w.update for w in (known, bar) if w is not None]
+
+    def on_probe(low: int, high: int) -> None:
+        for watch in watchers:
+            watch(low, high)
+
     try:
-        return _solve_and_analyze(args, board, position, pool, bar)
+        return _solve_and_analyze(args, board, position, pool,
+                                  on_probe if watchers else None)
     finally:
         if bar is not None:
             bar.close()
 
 
 def _solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
-                       pool: Executor | None, bar: ScoreBar | None) -> Found:
+                       pool: Executor | None,
+                       on_probe: Callable[[int, int], None] | None) -> Found:
     from .limited import Limited, analyze_until, solve_until
     from .solver import Solver
 
     start = time.perf_counter()
     deadline = None if args.timeout is None else start + args.timeout
-    on_probe = None if bar is None else bar.update
     if pool is None:
         solver = Solver(board, args.tt_mb)
-        if deadline is None and bar is None:  # nothing to stop or show: compiled
+        if deadline is None and on_probe is None:  # nothing to stop or follow: compiled
             score, nodes = solver.solve(position, args.weak)
             solved = Limited(score, score, nodes)
         else:
@@ -227,7 +287,8 @@ def _found(solved: Limited | ParallelSolve, seconds: float,
     """``Found`` for a solve and ``seconds``, with the move scores ``analyze`` gives
     (``limited.analyze_until``) when the solve finished in time."""
     moves, complete = analyze() if solved.complete else ({}, False)
-    return Found(solved.low, solved.high, solved.nodes, seconds, moves, complete)
+    return Found(solved.low, solved.high, solved.nodes, seconds, moves, complete,
+                 stop_reason=None if complete else "timeout")
 
 
 # The scores excluded so far of all the range allows, the time, the range left.
