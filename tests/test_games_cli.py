@@ -191,3 +191,25 @@ def test_ctrl_c_stops_with_130(argv):
         time.sleep(0.2)
     else:
         pytest.fail("worker processes outlived the interrupted run")
+
+
+def test_a_ctrl_c_in_the_sequential_check_keeps_the_parallel_result(monkeypatch, capsys):
+    from parallel_backtrack.games import search
+
+    plain = search.alphabeta
+
+    def interrupted(game, state, *args, **kwargs):  # the check searches from the root
+        if state == game.initial:
+            raise KeyboardInterrupt
+        return plain(game, state, *args, **kwargs)
+
+    monkeypatch.setattr(search, "alphabeta", interrupted)
+    argv = ["random", "-b", "3", "-d", "4", "--workers", "1"]
+    assert main(argv) == 130
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("random tree b=3 d=4 seed=1: value ")
+    assert lines[2] == "  sequential: interrupted (partial: interrupted; no check, no speedup)"
+    assert main(argv + ["--json"]) == 130
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["complete"] is False and payload["stop_reason"] == "interrupted"
+    assert "value" in payload["parallel"] and "sequential" not in payload
