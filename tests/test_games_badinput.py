@@ -70,10 +70,63 @@ def test_tree_file_usage_errors(tmp_path):
     one_line(*run(["alphabeta", str(tmp_path / "nope.txt")]), 2, "cannot read", "nope.txt")
     one_line(*run(["alphabeta", str(tmp_path)]), 2, "cannot read", "directory")
     (tmp_path / "empty.txt").write_text("\n\n")
-    one_line(*run(["alphabeta", str(tmp_path / "empty.txt")]), 1, "no trees")
+    one_line(*run(["alphabeta", str(tmp_path / "empty.txt")]), 2, "no trees (only blank lines)")
     good = tmp_path / "good.txt"
     good.write_text(CLASSIC + "\n")
     one_line(*run(["alphabeta", str(good), "-o", str(tmp_path)]), 2, "cannot write")
+
+
+PROG = "python -m parallel_backtrack.games"
+NOT_TEXT = [
+    (b"", "no trees (the file is empty)"),
+    (b"\n \n", "no trees (only blank lines)"),
+    (b"\x00\x01\x02abc\n", "cannot read {name}: binary data or not UTF-8 text: a NUL byte on "
+     "line 1, column 1; a tree file is UTF-8 text"),
+    (b"\xff\xfe bad utf8 line\n", "cannot read {name}: binary data or not UTF-8 text: byte "
+     "0xff (not UTF-8) on line 1, column 1; a tree file is UTF-8 text"),
+    (CLASSIC.encode() + b"\n{(A,MAX)} {(A,\xe9)}\n" + bytes(range(256)) * 40,
+     "cannot read {name}: binary data or not UTF-8 text: byte 0xe9 (not UTF-8) on line 2, "
+     "column 15; a tree file is UTF-8 text"),
+]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("data,message", NOT_TEXT)
+def test_an_empty_or_binary_tree_file_is_one_usage_error(tmp_path, data, message):
+    path = tmp_path / "t.bin"
+    path.write_bytes(data)
+    empty = message.startswith("no trees")
+    code, lines = run(["alphabeta", str(path)])
+    expected = f"{path}: {message}" if empty else message.format(name=path)
+    assert (code, lines) == (2, [f"{PROG} alphabeta: error: {expected}"])
+    done = subprocess.run(COMMAND + ["alphabeta", "-"], input=data, capture_output=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    expected = f"stdin: {message}" if empty else message.format(name="stdin")
+    assert (done.returncode, done.stderr.decode()) == (
+        2, f"{PROG} alphabeta: error: {expected}\n")
+
+
+@pytest.mark.timeout(120)
+def test_trees_from_stdin():
+    done = subprocess.run(COMMAND + ["alphabeta", "-"], input=CLASSIC + "\n", text=True,
+                          capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, "Graph 1: Score: 3; Leaf Nodes Examined: 3\n", "")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("where", ["a directory", "a missing folder"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_search(tmp_path, where):
+    trees = tmp_path / "bad.txt"
+    trees.write_text("{(A,MAX)} {(A,B)}\nfoo\n{(A,MAX),(B,MIN)} {(A,B)}\n")
+    target = tmp_path if where == "a directory" else tmp_path / "nope" / "o.txt"
+    reason = "Is a directory" if where == "a directory" else "No such file or directory"
+    assert run(["alphabeta", str(trees), "-o", str(target)]) == (
+        2, [f"{PROG} alphabeta: error: cannot write {target}: {reason}"])
+    made = tmp_path / "made.txt"  # refused input: no output file left behind
+    assert run(["alphabeta", str(tmp_path / "empty"), "-o", str(made)])[0] == 2
+    assert not made.exists()
 
 
 @pytest.mark.timeout(300)
@@ -118,11 +171,11 @@ def test_hostile_lines_are_read_in_chunks():
 
 
 CONNECT4 = [
-    (["connect4", "448"], 1, "move 3 ('8') of '448' is not a column 1..7"),
-    (["connect4", "1212121"], 1, "the game is over"),
-    (["connect4", "12121212"], 1, "after the game was won"),
-    (["connect4", "4444444"], 1, "which is full"),
-    (["connect4", "4x"], 1, "move 2 ('x')"),
+    (["connect4", "448"], 2, "move 3 ('8') of '448' is not a column 1..7"),
+    (["connect4", "1212121"], 2, "the game is over"),
+    (["connect4", "12121212"], 2, "after the game was won"),
+    (["connect4", "4444444"], 2, "which is full"),
+    (["connect4", "4x"], 2, "move 2 ('x')"),
     (["connect4"], 2, "give either MOVES or --file"),
     (["connect4", "44", "--width", "10"], 2, "width must be at most 9"),
     (["connect4", "44", "--tt-mb", "0"], 2, "--tt-mb must be in"),
@@ -151,6 +204,51 @@ CONNECT4 = [
 @pytest.mark.parametrize("argv,code,message", CONNECT4)
 def test_bad_options_and_moves(argv, code, message):
     one_line(*run(argv), code, message)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("moves,message", [
+    ("999", "move 1 ('9') of '999' is not a column 1..7"),
+    ("abc", "move 1 ('a') of 'abc' is not a column 1..7"),
+    ("4444444", "move 7 (4) of '4444444' plays in column 4, which is full"),
+    ("1212121", "the game is over: the last move of '1212121' won")])
+def test_a_bad_moves_argument_is_a_usage_error(moves, message):
+    assert run(["connect4", moves]) == (2, [f"{PROG} connect4: error: {message}"])
+
+
+BATCH_NOT_TEXT = [
+    (b"", "no positions (the file is empty)"),
+    (b"# only a comment\n\n", "no positions (only blank lines and comments)"),
+    (b"\x00\x01\x02abc\n", "binary data or not UTF-8 text: a NUL byte on line 1, column 1; "
+     "a batch file is UTF-8 text"),
+    (b"\xff\xfe bad utf8 line\n", "binary data or not UTF-8 text: byte 0xff (not UTF-8) on "
+     "line 1, column 1; a batch file is UTF-8 text"),
+    (b"44\n4\xe94\n", "binary data or not UTF-8 text: byte 0xe9 (not UTF-8) on line 2, "
+     "column 2; a batch file is UTF-8 text"),
+]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("data,message", BATCH_NOT_TEXT)
+def test_an_empty_or_binary_batch_file_is_one_usage_error(tmp_path, data, message):
+    path = tmp_path / "p.txt"
+    path.write_bytes(data)
+    assert run(["connect4", "--file", str(path)]) == (
+        2, [f"{PROG} connect4: error: cannot read {path}: {message}"])
+    done = subprocess.run(COMMAND + ["connect4", "--file", "-"], input=data,
+                          capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          timeout=120)
+    assert (done.returncode, done.stderr.decode()) == (
+        2, f"{PROG} connect4: error: cannot read stdin: {message}\n")
+
+
+@pytest.mark.timeout(120)
+def test_bytes_that_are_no_text_past_the_first_8_kib_fail_their_line(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_bytes(b"#" * 9000 + b"\n7422341735647741166133573473242566 1\n4\xff4\n")
+    assert run(["connect4", "--file", str(path)]) == (1, [
+        f"{PROG} connect4: {path}:3: binary data or not UTF-8 text: byte 0xff (not UTF-8) at "
+        "column 2"])
 
 
 @pytest.mark.timeout(120)
@@ -221,3 +319,57 @@ def test_move_string_fuzz(moves, width, height):
         return
     assert position.moves == len(moves.strip())
     assert bin(position.mask).count("1") == position.moves
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.binary(max_size=30), TOKENS.map(str.encode),
+                          st.just(b"\n"), st.just(CLASSIC.encode())), max_size=30).map(b"".join))
+def test_tree_file_fuzz(data):
+    """Any bytes: answered (0), some trees bad (1, a line each), or one usage error (2);
+    never anything raised.  A file is binary exactly when ``_cli.not_text`` says so."""
+    import contextlib
+    import io
+    import tempfile
+
+    from parallel_backtrack import _cli
+    from parallel_backtrack.games.cli_alphabeta import answer_file
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.txt"
+        path.write_bytes(data)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = main(["alphabeta", str(path)], out=out)
+    lines = err.getvalue().splitlines()
+    binary = _cli.not_text(data, True)
+    answers = answer_file(data)
+    if binary or not answers:
+        assert code == 2 and len(lines) == 1, lines
+        assert ("binary data or not UTF-8" if binary else "no trees") in lines[0]
+    else:
+        assert code == (1 if any(a.error for a in answers) else 0)
+        assert len(lines) == sum(1 for a in answers if a.error)
+        assert out.getvalue().count("\n") == sum(1 for a in answers if not a.error)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=12), st.sampled_from(
+    [b"44", b"4453", b" 3", b"#", b"\n", b"\r\n", b"\xff", b"\x00", b"\xc3\xa9", b"x"])),
+    max_size=25).map(b"".join))
+def test_batch_file_fuzz(data):
+    """Any bytes: a batch (every line a position or an invalid row) or BatchFileError;
+    never anything else raised."""
+    import tempfile
+
+    from parallel_backtrack.games.connect4.cli import BatchFileError, read_batch
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "p.txt"
+        path.write_bytes(data)
+        try:
+            good, bad = read_batch(str(path), Board())
+        except BatchFileError as error:
+            assert "binary data" in str(error) or "no positions" in str(error)
+            return
+    assert good or bad
+    assert all(row["status"] == "invalid" and row["error"] for row in bad)

@@ -46,6 +46,26 @@ def test_usage_errors_are_one_line(argv, capsys):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
+PROG = "python -m parallel_backtrack.games"
+
+
+@pytest.mark.parametrize("argv,line", [
+    (["--bogus"], f"{PROG}: error: unrecognized arguments: --bogus (expected a COMMAND "
+     "first: alphabeta, nim, tictactoe, random, connect4)"),
+    ([], f"{PROG}: error: the following arguments are required: COMMAND (one of alphabeta, "
+     "nim, tictactoe, random, connect4)"),
+    (["--bogus", "nim", "-n", "3"], f"{PROG}: error: unrecognized arguments: --bogus"),
+    (["alphabeta", "t.txt", "--bogus"],
+     f"{PROG} alphabeta: error: unrecognized arguments: --bogus"),
+    (["alphabeta", "t.txt", "--minimx"],
+     f"{PROG} alphabeta: error: unrecognized arguments: --minimx (did you mean --minimax?)"),
+    (["nim", "--bogus", "-n", "3"], f"{PROG} nim: error: unrecognized arguments: --bogus"),
+])
+def test_an_unknown_option_is_named_by_the_command_it_follows(argv, line, capsys):
+    assert main(argv) == 2
+    assert capsys.readouterr().err == line + "\n"
+
+
 @pytest.mark.timeout(120)
 def test_tictactoe_counts_every_game_in_parallel(capsys):
     from parallel_backtrack.engine import sequential_count
@@ -54,6 +74,44 @@ def test_tictactoe_counts_every_game_in_parallel(capsys):
     payload = json.loads(capsys.readouterr().out)
     assert payload["value"] == 0
     assert payload["games"] == sequential_count(GameHistories()).count == 255_168
+    assert payload["complete"] is True and "stop_reason" not in payload
+    assert payload["seconds"] == payload["count_seconds"] > 0
+
+
+@pytest.mark.timeout(120)
+def test_a_tictactoe_count_stopped_by_its_timeout_is_marked_partial(capsys):
+    assert main(["tictactoe", "--timeout", "0.05", "--no-progress"]) == 3
+    lines = capsys.readouterr().out.splitlines()
+    games = int(lines[1].split()[0].replace(",", ""))
+    assert 0 < games < 255_168
+    assert lines[1].startswith(f"  {games:,} possible games (partial: timeout; a lower "
+                               "bound), counted in ")
+    assert main(["tictactoe", "--timeout", "0.05", "--no-progress", "--json"]) == 3
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["complete"] is False and payload["stop_reason"] == "timeout"
+    assert 0 < payload["games"] < 255_168 and payload["seconds"] == payload["count_seconds"]
+
+
+def test_every_games_json_result_says_whether_it_is_complete(tmp_path, capsys):
+    assert main(["nim", "--sticks", "9", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["complete"] is True
+    trees = tmp_path / "t.txt"
+    trees.write_text("{(A,MAX)} {(A,1)}\n")
+    assert main(["alphabeta", str(trees), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["complete"] is True
+    assert main(["connect4", "1122", "--width", "4", "--height", "4", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["complete"] is True and "stop_reason" not in payload
+    positions = tmp_path / "p.txt"
+    positions.write_text("1122\n5\n")
+    assert main(["connect4", "--file", str(positions), "--width", "4", "--height", "4",
+                 "--json"]) == 1
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(row["status"], row["complete"]) for row in rows] == [("solved", True),
+                                                                   ("invalid", True)]
+    assert main(["random", "-b", "3", "-d", "4", "--workers", "1", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["complete"] is True and "stop_reason" not in payload
 
 
 @pytest.mark.timeout(120)
@@ -133,3 +191,25 @@ def test_ctrl_c_stops_with_130(argv):
         time.sleep(0.2)
     else:
         pytest.fail("worker processes outlived the interrupted run")
+
+
+def test_a_ctrl_c_in_the_sequential_check_keeps_the_parallel_result(monkeypatch, capsys):
+    from parallel_backtrack.games import search
+
+    plain = search.alphabeta
+
+    def interrupted(game, state, *args, **kwargs):  # the check searches from the root
+        if state == game.initial:
+            raise KeyboardInterrupt
+        return plain(game, state, *args, **kwargs)
+
+    monkeypatch.setattr(search, "alphabeta", interrupted)
+    argv = ["random", "-b", "3", "-d", "4", "--workers", "1"]
+    assert main(argv) == 130
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("random tree b=3 d=4 seed=1: value ")
+    assert lines[2] == "  sequential: interrupted (partial: interrupted; no check, no speedup)"
+    assert main(argv + ["--json"]) == 130
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["complete"] is False and payload["stop_reason"] == "interrupted"
+    assert "value" in payload["parallel"] and "sequential" not in payload

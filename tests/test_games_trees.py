@@ -85,7 +85,8 @@ def test_bad_trees_name_the_reason(text, reason):
 
 def test_a_bad_tree_fails_alone(tmp_path, capsys):
     path = tmp_path / "mixed.txt"
-    text = f"{CLASSIC}\n\n{BAD[2][0]}\n\x00\xff\xfe garbage\n{CLASSIC}\n"
+    # binary bytes past the first 8 KiB fail their line only (before: a binary file)
+    text = f"{CLASSIC}\n\n{BAD[2][0]}\n" + "\n" * 8192 + f"\x00\xff\xfe garbage\n{CLASSIC}\n"
     path.write_bytes(text.encode("latin-1"))
     assert main(["alphabeta", str(path)]) == 1
     captured = capsys.readouterr()
@@ -94,14 +95,15 @@ def test_a_bad_tree_fails_alone(tmp_path, capsys):
     errors = captured.err.strip().splitlines()
     assert len(errors) == 2
     assert f"{path}:3: graph 2: a cycle" in errors[0]
-    assert f"{path}:4: graph 3: binary data" in errors[1]
+    assert f"{path}:8196: graph 3: binary data" in errors[1]
 
 
 def test_empty_file_and_missing_file(tmp_path, capsys):
     empty = tmp_path / "empty.txt"
     empty.write_text("\n\n")
-    assert main(["alphabeta", str(empty)]) == 1
-    assert "no trees" in capsys.readouterr().err
+    assert main(["alphabeta", str(empty)]) == 2
+    assert capsys.readouterr().err == (f"python -m parallel_backtrack.games alphabeta: error: "
+                                       f"{empty}: no trees (only blank lines)\n")
     assert main(["alphabeta", str(tmp_path / "nope.txt")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nope.txt" in err[0]

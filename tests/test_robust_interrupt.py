@@ -344,3 +344,58 @@ def test_ctrl_c_stops_a_kernel_batch_with_its_partial_result(tmp_path: Path) -> 
     lines = out.splitlines()
     assert lines[0].endswith("\tcount=1") and lines[1].startswith("stopped (interrupted): ")
     assert "partial (interrupted): 1 stopped, 1 of 3 puzzles not searched" in lines[-1]
+
+
+GAMES = ["parallel_backtrack.games"]
+EMPTY_BOARD_SCORE = 1  # Connect-Four's empty board: the first player wins with their last stone
+
+
+@pytest.mark.timeout(150)
+def test_ctrl_c_stops_a_connect4_solve_with_the_range_its_probes_left() -> None:
+    code, out, stopped, seen = interrupt(GAMES + ["connect4", "", "--workers", "2", "--json"])
+    assert code == 130 and stopped < STOP_WITHIN, stopped
+    report = json.loads(out)
+    assert report["complete"] is False and report["stop_reason"] == "interrupted"
+    assert report["score"] is None and report["workers"] == 2
+    assert report["score_low"] <= EMPTY_BOARD_SCORE <= report["score_high"]
+    assert len(seen) >= 2
+    assert_all_gone(seen)
+
+
+@pytest.mark.timeout(150)
+def test_ctrl_c_stops_a_connect4_solve_on_one_worker_with_its_range() -> None:
+    child = subprocess.Popen([sys.executable, "-m", *GAMES, "connect4", ""],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    process, deadline = psutil.Process(child.pid), time.monotonic() + 90
+    while not busy_process(process, cpu=3.0):  # the kernels loaded, the probes running
+        assert child.poll() is None and time.monotonic() < deadline, "it never got busy"
+        time.sleep(0.1)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130 and time.monotonic() - sent < STOP_WITHIN, err
+    assert "Traceback" not in err
+    last = out.splitlines()[-1]
+    assert last.startswith("score between -") and " for the player to move (partial: " \
+        "interrupted); " in last, last
+    low, high = (int(word) for word in last.split()[2:5:2])
+    assert low <= EMPTY_BOARD_SCORE <= high
+
+
+@pytest.mark.timeout(150)
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_ctrl_c_stops_parallel_alpha_beta_saying_so(as_json: bool) -> None:
+    code, out, stopped, seen = interrupt(
+        GAMES + ["random", "-b", "10", "-d", "12", "--workers", "2"]
+        + (["--json"] if as_json else []))
+    assert code == 130 and stopped < STOP_WITHIN, stopped
+    if as_json:
+        report = json.loads(out)
+        assert report["complete"] is False and report["stop_reason"] == "interrupted"
+        assert "parallel" not in report and report["seconds"] > 0
+    else:
+        assert out.startswith("random tree b=10 d=12 seed=1: interrupted after ")
+        assert out.endswith(" s, during the parallel search (partial: interrupted; no "
+                            "value)\n")
+    assert_all_gone(seen)

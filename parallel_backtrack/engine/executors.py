@@ -407,10 +407,10 @@ def _settle_cancelled(pool: Any) -> None:
             future.__class__ = _cancelled_class(type(future))
 
 
-_CANCELLED: dict[type, type] = {}
+_CANCELLED: dict[type[cf.Future[Any]], type[cf.Future[Any]]] = {}
 
 
-def _cancelled_class(kind: type) -> type:
+def _cancelled_class(kind: type[cf.Future[Any]]) -> type[cf.Future[Any]]:
     """``kind`` (a future's class: loky's own) with a ``set_exception`` that does
     nothing once the future is cancelled."""
     if kind not in _CANCELLED:

@@ -3,9 +3,10 @@
 Subcommands: ``alphabeta`` (the assignment's text format), ``nim``, ``tictactoe``,
 ``connect4`` and ``random`` (parallel alpha-beta on a seeded random tree).
 ``main`` returns the exit status: 0 done, 1 some input was bad (a tree, a
-position, an expected score that did not match), 2 usage error (options, a file
-that cannot be read), 4 internal error (anything a subcommand did not foresee,
-a fault inside a solver included), 130 Ctrl-C; each with one line on stderr.
+``--file`` line, an expected score that did not match), 2 usage error (options,
+MOVES, a file that cannot be read, is binary or holds nothing), 3 ``--timeout``,
+4 internal error (anything a subcommand did not foresee, a fault inside a solver
+included), 130 Ctrl-C (what is known printed); each error with one line on stderr.
 
 Glossary
 --------
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import Any, NoReturn, TextIO
 
 from .. import _cli
 from ..viz.page import PageError
@@ -29,8 +30,36 @@ from .connect4 import cli as cli_connect4
 PROG = "python -m parallel_backtrack.games"
 
 
+class GamesParser(_cli.Parser):
+    """The top parser: an unknown option is reported by the subcommand it follows (its
+    name in the message, a "did you mean" among its options), and an unknown option
+    where the COMMAND should be is named, not just the missing COMMAND."""
+
+    commands: dict[str, _cli.Parser]
+    _argv: list[str]
+
+    def parse_args(self, args: Any = None,  # type: ignore[override]
+                   namespace: Any = None) -> argparse.Namespace:
+        self._argv = list(sys.argv[1:] if args is None else args)
+        parsed, extras = self.parse_known_args(self._argv, namespace)
+        if extras:
+            command = getattr(parsed, "command", None) or ""
+            ahead = self._argv[:self._argv.index(command)] if command in self._argv else []
+            found = None if set(extras) & set(ahead) else self.commands.get(command)
+            (found or self).error("unrecognized arguments: " + " ".join(extras))
+        return parsed
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith("the following arguments are required: COMMAND"):
+            unknown = [a for a in getattr(self, "_argv", []) if a.startswith("-")]
+            names = ", ".join(self.commands)
+            message = (f"unrecognized arguments: {unknown[0]} (expected a COMMAND first: "
+                       f"{names})" if unknown else f"{message} (one of {names})")
+        super().error(message)
+
+
 def build_parser() -> _cli.Parser:
-    parser = _cli.Parser(
+    parser = GamesParser(
         prog=PROG,
         description="Two-player game search: alpha-beta over the assignment's text "
         "format, Nim, tic-tac-toe, an exact Connect-Four solver and parallel alpha-beta.",
@@ -43,6 +72,7 @@ def build_parser() -> _cli.Parser:
     cli_games.add_parsers(commands)
     cli_random.add_parser(commands)
     cli_connect4.add_parser(commands)
+    parser.commands = commands.choices
     return parser
 
 

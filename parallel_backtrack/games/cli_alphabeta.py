@@ -12,6 +12,10 @@ answer line
 bad tree
     One line on stderr, ``FILE:LINE: graph k: reason``; the other trees are still
     answered and the exit status is 1.
+usage error
+    A file that cannot be read, is binary (a NUL byte or bytes that are no UTF-8 in
+    its first ``_cli.SNIFF_BYTES``) or holds no tree, or an ``-o`` path that cannot
+    be written: one line, exit 2, before any tree is searched.
 
 Example: ``Graph 1: Score: 4; Leaf Nodes Examined: 6`` for the classic tree.
 """
@@ -19,8 +23,11 @@ Example: ``Graph 1: Score: 4; Leaf Nodes Examined: 6`` for the classic tree.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
+import itertools
 import json
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -48,13 +55,15 @@ class Answer:
         return f"Graph {self.graph}: Score: {self.score}; Leaf Nodes Examined: {self.leaves}"
 
 
-def read_trees(stream: BinaryIO) -> Iterator[tuple[int, ParsedTree | TreeFormatError]]:
-    """(line number, tree or the error) for every non-blank line of a binary stream,
-    read in chunks (``trees.TreeReader``): memory follows the tree, not the line."""
+def read_trees(stream: BinaryIO,
+               head: bytes = b"") -> Iterator[tuple[int, ParsedTree | TreeFormatError]]:
+    """(line number, tree or the error) for every non-blank line of a binary stream
+    (after ``head``, bytes already read from it), read in chunks
+    (``trees.TreeReader``): memory follows the tree, not the line."""
     from .trees import TreeFormatError, TreeReader
 
     number, start, reader, failed = 0, 0, None, None
-    for chunk in iter(lambda: stream.read(CHUNK), b""):
+    for chunk in itertools.chain([head], iter(lambda: stream.read(CHUNK), b"")):
         parts = chunk.split(b"\n")
         for index, part in enumerate(parts):
             if reader is None and failed is None and part.strip():
@@ -99,8 +108,9 @@ def answer(graph: int, line: int, parsed: ParsedTree | TreeFormatError,
     return found
 
 
-def answer_stream(stream: BinaryIO, use_minimax: bool = False) -> Iterator[Answer]:
-    for graph, (line, parsed) in enumerate(read_trees(stream), 1):
+def answer_stream(stream: BinaryIO, use_minimax: bool = False,
+                  head: bytes = b"") -> Iterator[Answer]:
+    for graph, (line, parsed) in enumerate(read_trees(stream, head), 1):
         yield answer(graph, line, parsed, use_minimax)
 
 
@@ -114,7 +124,8 @@ def add_parser(commands: Any) -> None:
         description="Read game trees, one per line ({(A,MAX),(B,MIN),...} "
         "{(A,B),(B,4),...}), and print 'Graph k: Score: s; Leaf Nodes Examined: m' for "
         "each: fail-hard alpha-beta, children left to right, cut at alpha >= beta.")
-    parser.add_argument("file", metavar="FILE", help="the trees, one per line")
+    parser.add_argument("file", metavar="FILE",
+                        help="the trees, one per line ('-': read stdin)")
     parser.add_argument("-o", "--output", metavar="OUT", default=None,
                         help="write the answer lines to OUT instead of stdout")
     parser.add_argument("--minimax", action="store_true",
@@ -126,40 +137,92 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
-    try:
-        stream = open(args.file, "rb")  # noqa: SIM115 - closed below
-    except OSError as error:
-        return _cli.usage_error(prog, _cli.cannot_read(args.file, error))
-    with stream:
+    """Check the file (readable, text) and the output path, then answer every tree."""
+    name = "stdin" if args.file == "-" else args.file
+    with contextlib.ExitStack() as closing:
         try:
-            answers = list(answer_stream(stream, args.minimax))
-        except OSError as error:  # a directory, a read error midway
-            return _cli.usage_error(prog, _cli.cannot_read(args.file, error))
+            stream, data = _open_trees(args.file, bool(args.html), closing)
+            head = stream.read(_cli.SNIFF_BYTES)
+        except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+            return _cli.usage_error(prog, _cli.cannot_read(name, error))
+        problem = _cli.not_text(head, len(head) < _cli.SNIFF_BYTES)
+        if problem:
+            return _cli.usage_error(prog, f"cannot read {name}: {problem}; a tree file is "
+                                    "UTF-8 text")
+        try:
+            target = None if args.output is None else Output(args.output)
+        except (OSError, ValueError) as error:
+            return _cli.usage_error(prog, f"cannot write {args.output}: "
+                                    f"{getattr(error, 'strerror', None) or error}")
+        try:
+            answers = list(answer_stream(stream, args.minimax, head))
+        except OSError as error:  # a read error midway
+            return _give_up(target, prog, _cli.cannot_read(name, error))
     if not answers:
-        print(f"{prog}: error: {args.file}: no trees (the file is empty)", file=sys.stderr)
-        return 1
+        blank = "the file is empty" if not head else "only blank lines"
+        return _give_up(target, prog, f"{name}: no trees ({blank})")
     for bad in (a for a in answers if a.error):
-        print(f"{prog}: {args.file}:{bad.line}: graph {bad.graph}: {bad.error}",
-              file=sys.stderr)
+        print(f"{prog}: {name}:{bad.line}: graph {bad.graph}: {bad.error}", file=sys.stderr)
     good = [a for a in answers if not a.error]
     if args.json:
-        text = json.dumps({"file": args.file, "minimax": args.minimax,
+        text = json.dumps({"file": args.file, "minimax": args.minimax, "complete": True,
                            "graphs": [vars(a) for a in answers]}, sort_keys=True) + "\n"
     else:
         text = "".join(a.text() + "\n" for a in good)
-    if args.output is not None:
+    if target is None:
+        out.write(text)
+    else:
         try:
-            with open(args.output, "w", encoding="utf-8", newline="\n") as target:
-                target.write(text)
+            target.write(text)
         except OSError as error:
             return _cli.usage_error(prog, f"cannot write {args.output}: "
                                     f"{error.strerror or error}")
-    else:
-        out.write(text)
     if args.html and len(good) == len(answers):
         from .pages import write_alphabeta_page
 
-        with open(args.file, "rb") as again:  # the page wants the trees, not the answers
-            data = again.read()
-        print(write_alphabeta_page(args.html, args.file, data, args.minimax), file=sys.stderr)
+        if data is None:
+            with open(args.file, "rb") as again:  # the page wants the trees, not the answers
+                data = again.read()
+        print(write_alphabeta_page(args.html, name, data, args.minimax), file=sys.stderr)
     return 1 if len(good) < len(answers) else 0
+
+
+def _open_trees(path: str, whole: bool,
+                closing: contextlib.ExitStack) -> tuple[BinaryIO, bytes | None]:
+    """The file open for reading (stdin for ``-``, never closed here) and, for stdin
+    read ``whole`` (a page reads the trees again), all of its bytes."""
+    if path != "-":
+        return closing.enter_context(open(path, "rb")), None
+    binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
+    if binary is not None and not whole:
+        return binary, None
+    data = binary.read() if binary is not None else sys.stdin.read().encode()
+    return io.BytesIO(data), data
+
+
+class Output:
+    """``-o OUT``, opened (created, not yet emptied) before the search, so that a path
+    that cannot be written is a usage error at once; ``discard`` removes a file it
+    created, ``write`` replaces the file's contents."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.created = path, not os.path.lexists(path)
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
+
+    def write(self, text: str) -> None:
+        with open(self.fd, "w", encoding="utf-8", newline="\n") as target:
+            target.truncate(0)
+            target.write(text)
+
+    def discard(self) -> None:
+        os.close(self.fd)
+        if self.created:
+            with contextlib.suppress(OSError):
+                os.remove(self.path)
+
+
+def _give_up(target: Output | None, prog: str, message: str) -> int:
+    """A usage error found while reading: the output file made for it goes."""
+    if target is not None:
+        target.discard()
+    return _cli.usage_error(prog, message)

@@ -92,7 +92,7 @@ def run_nim(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         from .pages import write_nim_page
         print(write_nim_page(args.html, args.sticks), file=sys.stderr)
     if args.json:
-        print(json.dumps(payload, sort_keys=True), file=out)
+        print(json.dumps({**payload, "complete": True}, sort_keys=True), file=out)
         return 0
     value = payload["value"]
     move = payload["best_move"]
@@ -113,26 +113,34 @@ def run_nim(args: argparse.Namespace, out: TextIO, prog: str) -> int:
 
 
 def run_tictactoe(args: argparse.Namespace, out: TextIO, prog: str) -> int:
-    from ..engine import count
+    from ..engine import SearchInterrupted, count
     from .tictactoe import GameHistories, TicTacToe
 
     game = TicTacToe()
     found = alphabeta(game, game.initial, table=TranspositionTable())
-    report = count(GameHistories(), **_cli.engine_options(args))
+    try:
+        report = count(GameHistories(), **_cli.engine_options(args))
+    except SearchInterrupted as stop:  # Ctrl-C: the games counted so far
+        report = stop.report
     if args.html:
         from .pages import write_tictactoe_page
 
         print(write_tictactoe_page(args.html), file=sys.stderr)
+    seconds = round(report.seconds, 3)
+    # count_seconds: the name before seconds, kept for scripts that read it
     payload = {"value": found.value, "best_move": found.best_action, "nodes": found.nodes,
-               "games": report.count, "count_seconds": round(report.seconds, 3),
-               "workers": report.workers}
+               "games": report.count, "seconds": seconds, "count_seconds": seconds,
+               "workers": report.workers, "complete": report.complete}
+    if not report.complete:
+        payload["stop_reason"] = report.stop_reason
     if args.json:
         print(json.dumps(payload, sort_keys=True), file=out)
     else:
+        partial = "" if report.complete else f" (partial: {report.stop_reason}; a lower bound)"
         print(f"tic-tac-toe: value {found.value:+d} ({OUTCOME[int(found.value)]}) for X; "
               f"{found.nodes:,} nodes with the table", file=out)
-        print(f"  {report.count:,} possible games, counted in {report.seconds:.2f} s on "
-              f"{report.workers} worker(s)", file=out)
+        print(f"  {report.count:,} possible games{partial}, counted in {report.seconds:.2f} s "
+              f"on {report.workers} worker(s)", file=out)
     if args.stats:
         _cli.print_stats(report, out)
     return _cli.exit_code(report)

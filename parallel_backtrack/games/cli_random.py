@@ -8,6 +8,11 @@ overhead
 speedup
     Sequential seconds over parallel seconds, both measured in this run.
 
+interrupted
+    A Ctrl-C prints what was found: nothing but the time during the parallel search,
+    the parallel result during the sequential one (``--json``: ``complete`` false,
+    ``stop_reason`` ``interrupted``); exit 130.
+
 Example: ``random --branching 6 --depth 8 --workers 2`` prints both values (always
 equal), the times, the speedup and the overhead.
 """
@@ -44,10 +49,7 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
-    from ..engine.executors import pool_for_run
     from .randomtree import RandomTree
-    from .search import alphabeta
-    from .ybw import parallel_alphabeta
 
     refused = cli_options.refuse_unused(args, prog, "random")
     if refused is not None:
@@ -60,6 +62,29 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     pool = cli_options.make_pool(args, prog)
     if isinstance(pool, int):
         return pool
+    started = time.perf_counter()
+    try:
+        code = _search(args, game, pool, payload)
+    except (KeyboardInterrupt, SystemError) as error:  # Ctrl-C: what was found so far
+        if not _cli.interrupted(error):
+            raise
+        code = _cli.EXIT_INTERRUPTED
+        payload.update(complete=False, stop_reason="interrupted",
+                       seconds=round(time.perf_counter() - started, 6))
+    if args.json:
+        print(json.dumps(payload, sort_keys=True), file=out)
+    else:
+        _print(payload, out)
+    return code
+
+
+def _search(args: argparse.Namespace, game: Any, pool: Any, payload: dict[str, Any]) -> int:
+    """The parallel search, then the sequential one, each result put in ``payload`` as
+    it ends; the exit status (4: the values differ)."""
+    from ..engine.executors import pool_for_run
+    from .search import alphabeta
+    from .ybw import parallel_alphabeta
+
     with pool_for_run(pool, owned=True):
         found = parallel_alphabeta(game, executor=pool, split_depth=args.split_depth)
     payload["parallel"] = found.as_dict()
@@ -73,18 +98,19 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         payload["speedup"] = seconds / found.seconds if found.seconds else None
         payload["overhead"] = found.nodes / plain.nodes
         code = 0 if plain.value == found.value else _cli.EXIT_ERROR
-    if args.json:
-        print(json.dumps(payload, sort_keys=True), file=out)
-    else:
-        _print(payload, out)
+    payload["complete"] = True
     return code
 
 
 def _print(payload: dict[str, Any], out: TextIO) -> None:
-    par = payload["parallel"]
-    print(f"random tree b={payload['branching']} d={payload['depth']} seed="
-          f"{payload['seed']}: value {par['value']} (best action {par['best_action']})",
-          file=out)
+    tree = (f"random tree b={payload['branching']} d={payload['depth']} "
+            f"seed={payload['seed']}")
+    par = payload.get("parallel")
+    if par is None:  # a Ctrl-C during the parallel search: no value yet
+        print(f"{tree}: interrupted after {payload['seconds']:.3f} s, during the parallel "
+              "search (partial: interrupted; no value)", file=out)
+        return
+    print(f"{tree}: value {par['value']} (best action {par['best_action']})", file=out)
     print(f"  parallel:   {par['seconds']:.3f} s, {par['workers']} worker(s), "
           f"{par['nodes']:,} nodes, {par['tasks']} tasks", file=out)
     seq = payload.get("sequential")
@@ -92,4 +118,7 @@ def _print(payload: dict[str, Any], out: TextIO) -> None:
         same = "same value" if seq["value"] == par["value"] else "VALUES DIFFER"
         print(f"  sequential: {seq['seconds']:.3f} s, {seq['nodes']:,} nodes ({same}); "
               f"speedup {payload['speedup']:.2f}, overhead {payload['overhead']:.3f}",
+              file=out)
+    elif not payload["complete"]:
+        print("  sequential: interrupted (partial: interrupted; no check, no speedup)",
               file=out)

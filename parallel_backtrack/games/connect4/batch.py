@@ -6,7 +6,8 @@ Glossary
 item
     ``{"line", "moves", "expected", "position"}`` from a batch file; the answer
     row adds ``score``, ``nodes``, ``seconds`` (the solve alone) and ``status``:
-    ``solved``, or ``mismatch`` when an expected score was given and differs.
+    ``solved``, or ``mismatch`` when an expected score was given and differs; and
+    ``complete`` (always true: a batch has no time limit).
 chunk
     The positions of one task: about ``CHUNKS_PER_WORKER`` tasks per worker, so a
     worker that drew quick positions takes another chunk.
@@ -48,7 +49,7 @@ def solve_batch(board: Board, items: list[dict[str, Any]], weak: bool, tt_mb: fl
         status = "solved" if expected is None or expected == score else "mismatch"
         rows.append({"line": item["line"], "moves": item["moves"], "score": score,
                      "expected": expected, "nodes": nodes, "seconds": round(seconds, 6),
-                     "status": status})
+                     "status": status, "complete": True})
     return rows
 
 

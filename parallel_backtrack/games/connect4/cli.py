@@ -8,7 +8,9 @@ MOVES
 batch file
     ``--file FILE``: one ``moves [expected_score]`` per line (Pascal Pons' test
     format); blank lines and lines starting with ``#`` are skipped.  A bad line
-    or a score that differs from the expected one fails that line only (exit 1).
+    or a score that differs from the expected one fails that line only (exit 1);
+    an empty file, one with no position, or a binary one is a usage error (exit 2),
+    as is a bad MOVES.  ``-`` reads stdin.
     With ``--workers`` the positions are shared out over the workers (each
     searches its share sequentially, one table per worker); with ``--json`` each
     position is one JSON line (``line``, ``moves``, ``status``, ``score``,
@@ -117,13 +119,24 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         position = board.parse(args.moves)
         if board.last_mover_won(position):
             raise InvalidMoveError(f"the game is over: the last move of {args.moves!r} won")
-    except InvalidMoveError as error:  # bad input data: one line, exit 1
-        print(f"{prog}: error: {error}", file=sys.stderr)
-        return _cli.EXIT_NO
+    except InvalidMoveError as error:  # a bad value on the command line: usage
+        return _cli.usage_error(prog, str(error))
     pool = _pool(args, prog)
     if isinstance(pool, int):
         return pool
-    found = solve_and_analyze(args, board, position, pool)
+    known = Known.before(board, position, args.weak)
+    try:
+        found = solve_and_analyze(args, board, position, pool, known)
+    except (KeyboardInterrupt, SystemError) as error:  # numba's SystemError wraps a Ctrl-C
+        if not _cli.interrupted(error):
+            raise
+        found = known.found()  # the pool is gone, the kernel's thread left to die
+    return _print_position(args, board, position, pool, found, out)
+
+
+def _print_position(args: argparse.Namespace, board: Board, position: Position,
+                    pool: Executor | None, found: Found, out: TextIO) -> int:
+    """The board, the score (or the range left) and the move scores; the exit status."""
     moves = found.moves
     if args.html and found.complete:
         from ..pages import write_connect4_html
@@ -137,27 +150,33 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
                "score": found.low if found.low == found.high else None,
                "weak": args.weak, "nodes": found.nodes,
                "workers": 1 if pool is None else pool.workers,  # a cluster's, or -1's count
-               "seconds": round(found.seconds, 6), "move_scores": moves, "best_moves": best}
-    if pool is not None:  # what the probes sent, and what a task cost this process
-        payload.update(tasks=found.tasks, task_cost=round(found.task_cost, 9))
-    if not found.complete:  # --timeout: the range of scores left, the moves solved
-        payload.update(score_low=found.low, score_high=found.high, complete=False,
-                       stop_reason="timeout")
+               "seconds": round(found.seconds, 6), "move_scores": moves, "best_moves": best,
+               "complete": found.complete}
+    if pool is not None and found.stop_reason != "interrupted":  # what the probes sent,
+        payload.update(tasks=found.tasks, task_cost=round(found.task_cost, 9))  # a task's cost
+    if not found.complete:  # the range of scores left, the moves solved
+        payload.update(score_low=found.low, score_high=found.high,
+                       stop_reason=found.stop_reason)
+    code = _cli.stop_code(found.stop_reason)
     if args.json:
         print(json.dumps(payload, sort_keys=True), file=out)
-        return _cli.EXIT_OK if found.complete else _cli.EXIT_TIMEOUT
+        return code
     print(board.show(position), file=out)
+    spent = ("" if found.nodes is None else f"{found.nodes:,} nodes, ") + \
+        f"{found.seconds:.3f} s"
+    stopped = "time is up" if found.stop_reason == "timeout" else "partial: interrupted"
     if found.low == found.high:
-        print(f"score {found.low:+d} for the player to move ({_outcome(found.low)}); "
-              f"{found.nodes:,} nodes, {found.seconds:.3f} s", file=out)
+        unsolved = "" if found.complete else f" ({stopped}: the move scores not solved)"
+        print(f"score {found.low:+d} for the player to move ({_outcome(found.low)}){unsolved}; "
+              f"{spent}", file=out)
     else:
         print(f"score between {found.low:+d} and {found.high:+d} for the player to move "
-              f"(time is up); {found.nodes:,} nodes, {found.seconds:.3f} s", file=out)
+              f"({stopped}); {spent}", file=out)
     if moves or found.complete:
         print("move scores: " + " ".join(f"{c}:{v:+d}" for c, v in moves.items())
               + f"; best: {', '.join(map(str, best))}"
               + ("" if found.complete else " (the columns solved in time)"), file=out)
-    return _cli.EXIT_OK if found.complete else _cli.EXIT_TIMEOUT
+    return code
 
 
 @dataclass(frozen=True)
@@ -168,41 +187,83 @@ class Found:
 
     low: int
     high: int
-    nodes: int
+    nodes: int | None  # None: not known (a Ctrl-C)
     seconds: float
     moves: dict[int, int]
     complete: bool
     tasks: int = 0
     task_cost: float = 0.0
+    stop_reason: str | None = None  # when not complete: "timeout" or "interrupted"
+
+
+@dataclass
+class Known:
+    """What a solve has found so far, for a Ctrl-C: the range of scores the finished
+    probes left (``update`` is their ``on_probe``) and when the solve started."""
+
+    low: int
+    high: int
+    weak: bool
+    started: float
+
+    @staticmethod
+    def before(board: Board, position: Position, weak: bool) -> Known:
+        """Every score the position's stone count allows: nothing probed yet."""
+        from .kernel.scores import loss_score, win_score
+
+        if weak:
+            return Known(-1, 1, weak, time.perf_counter())
+        cells, plies = board.cells, position.moves
+        return Known(loss_score(cells, plies), win_score(cells, plies), weak,
+                     time.perf_counter())
+
+    def update(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def found(self) -> Found:
+        """The interrupted solve's ``Found``: its range, no nodes, no move scores."""
+        low, high = self.low, self.high
+        if self.weak:
+            low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
+        return Found(low, high, None, time.perf_counter() - self.started, {}, False,
+                     stop_reason="interrupted")
 
 
 def solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
-                      pool: Executor | None) -> Found:
+                      pool: Executor | None, known: Known | None = None) -> Found:
     """The score and the score of each move: the move scores are searched on the table
     the solve filled (with a pool: the run's shared table).  With ``--timeout`` both
-    stop at the deadline (``limited``); with a progress bar the probes show on it."""
+    stop at the deadline (``limited``); with a progress bar the probes show on it;
+    ``known`` follows the probes' range (what a Ctrl-C prints)."""
     from .solver import Solver
 
     Solver.warm()  # load the compiled kernels before the clock starts
     bar = ScoreBar.wanted(args.progress)
+    watchers = [w.update for w in (known, bar) if w is not None]
+
+    def on_probe(low: int, high: int) -> None:
+        for watch in watchers:
+            watch(low, high)
+
     try:
-        return _solve_and_analyze(args, board, position, pool, bar)
+        return _solve_and_analyze(args, board, position, pool,
+                                  on_probe if watchers else None)
     finally:
         if bar is not None:
             bar.close()
 
 
 def _solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
-                       pool: Executor | None, bar: ScoreBar | None) -> Found:
+                       pool: Executor | None,
+                       on_probe: Callable[[int, int], None] | None) -> Found:
     from .limited import Limited, analyze_until, solve_until
     from .solver import Solver
 
     start = time.perf_counter()
     deadline = None if args.timeout is None else start + args.timeout
-    on_probe = None if bar is None else bar.update
     if pool is None:
         solver = Solver(board, args.tt_mb)
-        if deadline is None and bar is None:  # nothing to stop or show: compiled
+        if deadline is None and on_probe is None:  # nothing to stop or follow: compiled
             score, nodes = solver.solve(position, args.weak)
             solved = Limited(score, score, nodes)
         else:
@@ -226,7 +287,8 @@ def _found(solved: Limited | ParallelSolve, seconds: float,
     """``Found`` for a solve and ``seconds``, with the move scores ``analyze`` gives
     (``limited.analyze_until``) when the solve finished in time."""
     moves, complete = analyze() if solved.complete else ({}, False)
-    return Found(solved.low, solved.high, solved.nodes, seconds, moves, complete)
+    return Found(solved.low, solved.high, solved.nodes, seconds, moves, complete,
+                 stop_reason=None if complete else "timeout")
 
 
 # The scores excluded so far of all the range allows, the time, the range left.
@@ -285,35 +347,65 @@ def _line(text: str) -> tuple[str, int | None]:
     return parts[0], expected
 
 
+class BatchFileError(ValueError):
+    """A batch file that holds no positions at all: binary, not UTF-8, or empty."""
+
+
 def read_batch(path: str, board: Board) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(positions to solve, bad lines) of a batch file, each a row with its ``line``."""
-    with open(path, encoding="utf-8", errors="replace") as stream:
-        lines = stream.read().splitlines()
+    """(positions to solve, bad lines) of a batch file (``-``: stdin), each a row with
+    its ``line``.  ``OSError`` when it cannot be read, ``BatchFileError`` when it is
+    binary (``_cli.not_text`` on its first ``SNIFF_BYTES``) or holds no line to solve;
+    a line past those bytes that is no text fails alone."""
+    if path == "-":
+        binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
+        data = binary.read() if binary is not None else sys.stdin.read().encode()
+    else:
+        with open(path, "rb") as stream:
+            data = stream.read()
+    head = data[:_cli.SNIFF_BYTES]
+    problem = _cli.not_text(head, len(data) <= _cli.SNIFF_BYTES)
+    if problem:
+        raise BatchFileError(f"{problem}; a batch file is UTF-8 text")
     good, bad = [], []
-    for number, text in enumerate(lines, 1):
+    for number, raw in enumerate(data.splitlines(), 1):
+        text = raw.decode("utf-8", "backslashreplace")
         if not text.strip() or text.lstrip().startswith("#"):
             continue
         try:
-            moves, expected = _line(text)
+            moves, expected = _line(_text_line(raw))
             position = board.parse(moves)
             if board.last_mover_won(position):
                 raise InvalidMoveError("the game is over: the last move won")
         except ValueError as error:
             bad.append({"line": number, "moves": text.strip()[:80], "status": "invalid",
-                        "error": str(error)})
+                        "error": str(error), "complete": True})
             continue
         good.append({"line": number, "moves": moves, "expected": expected,
                      "position": position})
+    if not good and not bad:
+        raise BatchFileError("no positions (" + ("the file is empty" if not data
+                                                 else "only blank lines and comments") + ")")
     return good, bad
+
+
+def _text_line(raw: bytes) -> str:
+    """A line's text; ValueError for a NUL byte or bytes that are no UTF-8."""
+    problem = _cli.not_text(raw, True)
+    if problem:
+        raise ValueError(problem.replace(" on line 1,", " at"))
+    return raw.decode("utf-8")
 
 
 def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> int:
     from .batch import solve_batch
 
+    name = "stdin" if args.file == "-" else args.file
     try:
         good, bad = read_batch(args.file, board)
-    except OSError as error:
-        return _cli.usage_error(prog, f"cannot read {args.file}: {error.strerror or error}")
+    except BatchFileError as error:
+        return _cli.usage_error(prog, f"cannot read {name}: {error}")
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        return _cli.usage_error(prog, _cli.cannot_read(name, error))
     pool = _pool(args, prog)
     if isinstance(pool, int):
         return pool
@@ -322,7 +414,7 @@ def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> 
     for row in sorted(failed, key=lambda r: r["line"]):  # in the file's order
         problem = row.get("error") or (f"{row['moves']} scores {row['score']}, expected "
                                        f"{row['expected']}")
-        print(f"{prog}: {args.file}:{row['line']}: {problem}", file=sys.stderr)
+        print(f"{prog}: {name}:{row['line']}: {problem}", file=sys.stderr)
     return _print_batch(args, rows, bad, len(failed), out)
 
 
