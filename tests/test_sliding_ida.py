@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from sliding_check import CACHE, cs61b_expected, read_cs61b, solves
 
-from parallel_backtrack.sliding import Board, UnsolvableError
 from parallel_backtrack.engine.checks import UnknownNameError
+from parallel_backtrack.sliding import Board, UnsolvableError
 from parallel_backtrack.sliding.ida import solve, solve_parallel
 
 assert CACHE  # pattern databases go to a test cache, never the user's

@@ -85,6 +85,9 @@ class Solver:
     def __init__(self, initial: WorldState, *,
                  heuristic: Callable[[Any], int] | str | None = None,
                  closed: bool = False, max_nodes: int | None = None) -> None:
+        if isinstance(heuristic, str) and not isinstance(initial, Board):
+            raise TypeError("a heuristic by name needs a Board; pass a function "
+                            "heuristic(state) for other WorldStates")
         if not isinstance(initial, WorldState):
             raise TypeError("initial must be a Board or another WorldState (with "
                             "estimated_distance_to_goal(), neighbors() and is_goal()), "
@@ -101,10 +104,7 @@ class Solver:
                          else f"state={type(initial).__name__}")
         self.enqueued = 0
         self.expanded = 0
-        if isinstance(heuristic, str) or (heuristic is None and isinstance(initial, Board)):
-            if not isinstance(initial, Board):
-                raise TypeError("a heuristic by name needs a Board; pass a function "
-                                "heuristic(state) for other WorldStates")
+        if isinstance(initial, Board) and (heuristic is None or isinstance(heuristic, str)):
             from .heuristics import python_heuristic, resolve  # (loads numpy, maybe numba)
 
             self.heuristic = resolve(heuristic or "auto", initial.size(), "astar")
