@@ -104,7 +104,8 @@ class Solver:
                          else f"state={type(initial).__name__}")
         self.enqueued = 0
         self.expanded = 0
-        if isinstance(initial, Board) and (heuristic is None or isinstance(heuristic, str)):
+        if isinstance(heuristic, str) or (heuristic is None and isinstance(initial, Board)):
+            assert isinstance(initial, Board)  # a name on another state is refused above
             from .heuristics import python_heuristic, resolve  # (loads numpy, maybe numba)
 
             self.heuristic = resolve(heuristic or "auto", initial.size(), "astar")
