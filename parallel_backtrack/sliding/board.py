@@ -106,7 +106,8 @@ def tile_tuple(tiles: object) -> tuple[int, ...]:
                         f"got {type(tiles).__name__} {tiles!r}")
     found = tuple(tiles)
     for tile in found:
-        if isinstance(tile, bool) or not isinstance(tile, numbers.Integral):
+        if type(tile) is not int and (isinstance(tile, bool)
+                                      or not isinstance(tile, numbers.Integral)):
             raise TypeError(f"tiles must be ints, got {tile!r} ({type(tile).__name__}) "
                             f"among {found!r}")
     return tuple(int(tile) for tile in found)  # numpy's ints become ints
