@@ -126,3 +126,43 @@ def test_cached_heuristic_once_per_node() -> None:
     solver = Solver(Board((1, 2, 3, 4, 0, 5, 7, 8, 6)), heuristic=counting)
     assert solver.moves() == 2
     assert len(calls) == solver.enqueued  # one estimate per search node
+
+
+class NoEstimate(Word):
+    """A WorldState whose estimate is missing (None)."""
+
+    def estimated_distance_to_goal(self) -> int:
+        return None  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("initial, options, error, message", [
+    (None, {}, TypeError, r"initial must be a Board or another WorldState \(with "
+                          r"estimated_distance_to_goal\(\), neighbors\(\) and is_goal\(\)\), "
+                          "got NoneType None"),
+    ((1, 2, 3, 0), {}, TypeError, "initial must be a Board or another WorldState .* got tuple"),
+    (Board((1, 2, 3, 0)), {"heuristic": 5}, TypeError,
+     r"heuristic must be a name \(str\), a function heuristic\(state\) or None, got 5"),
+    (Board((1, 2, 3, 0)), {"heuristic": lambda state: None}, TypeError,
+     r"the heuristic must return a number \(an int\), got None for the initial state"),
+    (NoEstimate("cat", "dog"), {}, TypeError,
+     r"estimated_distance_to_goal\(\) must return a number \(an int\), got None"),
+    (Board((1, 2, 3, 0)), {"heuristic": "lineer"}, ValueError,
+     "unknown heuristic 'lineer'.*did you mean 'linear'"),
+    (Board((1, 2, 3, 0)), {"max_nodes": 1.5}, ValueError,
+     "max_nodes must be a positive integer or None, got 1.5"),
+    (Board((1, 2, 3, 0)), {"max_nodes": True}, ValueError,
+     "max_nodes must be a positive integer or None, got True"),
+])
+def test_bad_arguments_are_named(initial: object, options: dict[str, object],
+                                 error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        Solver(initial, **options)  # type: ignore[arg-type]
+
+
+def test_repr_is_short() -> None:
+    assert repr(Solver(Board((1, 2, 3, 4, 5, 6, 7, 0, 8)), heuristic="manhattan")) == (
+        "Solver(size=3, heuristic='manhattan', moves=1)")
+    assert repr(Solver(Board((1, 2, 0, 3)), heuristic=lambda b: b.manhattan())) == (
+        "Solver(size=2, heuristic='custom', moves=1)")
+    assert repr(Solver(Word("cat", "cot"))) == (
+        "Solver(state=Word, heuristic='estimated_distance_to_goal', moves=1)")

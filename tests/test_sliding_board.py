@@ -112,3 +112,50 @@ def test_large_board_prints_aligned() -> None:
     board = Board.solved(10)
     lines = str(board).splitlines()
     assert len(lines) == 10 and lines[-1].endswith(" _") and lines[0].startswith(" 1")
+
+
+def test_from_rows_refuses_ragged_rows() -> None:
+    with pytest.raises(InvalidBoardError, match=r"rows\[1\] has 2 tiles, expected 3"):
+        Board.from_rows([[1, 2, 3], [4, 5], [6, 7, 0, 8]])
+    with pytest.raises(InvalidBoardError, match=r"rows\[0\] has 4 tiles, expected 2"):
+        Board.from_rows([[1, 2, 3, 0], []])
+    with pytest.raises(TypeError, match="rows must be a sequence of rows of ints, got str"):
+        Board.from_rows("1230")
+    assert Board.from_rows([[1, 2], [3, 0]]) == Board((1, 2, 3, 0))
+
+
+@pytest.mark.parametrize("tiles, message", [
+    ("123456708", r"tiles must be a sequence of ints \(row-major, 0 the blank\), "
+                  r"got str '123456708'"),
+    (b"\x01\x02\x03\x00", "tiles must be a sequence of ints .* got bytes"),
+    ({0, 1, 2, 3}, "tiles must be a sequence of ints .* got set"),
+    (5, "tiles must be a sequence of ints .* got int 5"),
+    (None, "tiles must be a sequence of ints .* got NoneType None"),
+    ((1.0, 2, 3, 0), r"tiles must be ints, got 1.0 \(float\)"),
+    ((1, 2, 3, 0.0), r"tiles must be ints, got 0.0 \(float\)"),
+    ((True, 2, 3, 0), r"tiles must be ints, got True \(bool\)"),
+    (("1", "2", "3", "0"), r"tiles must be ints, got '1' \(str\)"),
+])
+def test_board_takes_a_sequence_of_ints_only(tiles: object, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        Board(tiles)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=message):
+        is_solvable(tiles)  # type: ignore[arg-type]
+
+
+def test_board_keeps_its_documented_forms() -> None:
+    import numpy as np
+
+    tiles = (8, 1, 3, 4, 0, 2, 7, 6, 5)
+    for form in (tiles, list(tiles), np.array(tiles), iter(tiles)):
+        board = Board(form)  # type: ignore[arg-type]
+        assert board.tiles == tiles and type(board.tiles[0]) is int
+    assert Board.from_rows([[8, 1, 3], [4, 0, 2], [7, 6, 5]]) == Board(tiles)
+    assert repr(Board((1, 2, 3, 0))) == "Board(tiles=(1, 2, 3, 0), goal='blank-last')"
+
+
+def test_solved_refuses_a_size_that_is_not_an_int() -> None:
+    with pytest.raises(ValueError, match=r"n must be an integer in 2..10, got 2.5"):
+        Board.solved(2.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"n must be an integer in 2..10, got 11"):
+        Board.solved(11)

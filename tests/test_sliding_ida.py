@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from sliding_check import CACHE, cs61b_expected, read_cs61b, solves
 
+from parallel_backtrack.engine.checks import UnknownNameError
 from parallel_backtrack.sliding import Board, UnsolvableError
-from parallel_backtrack.sliding.ida import solve
+from parallel_backtrack.sliding.ida import solve, solve_parallel
 
 assert CACHE  # pattern databases go to a test cache, never the user's
 
@@ -106,6 +107,70 @@ def test_limits_stop_the_search() -> None:
     assert 10**6 <= result.nodes < 2 * 10**6
     with pytest.raises(UnsolvableError):
         solve(board.twin())
+
+
+BOARD = Board((8, 1, 3, 4, 0, 2, 7, 6, 5))
+
+
+@pytest.mark.parametrize("options, error, message", [
+    # chunk=0 or -1 hung (the pass ran no node a call), 1.5 ran 15 times slower
+    ({"chunk": 0}, ValueError, "chunk must be an integer >= 1, got 0"),
+    ({"chunk": -1}, ValueError, "chunk must be an integer >= 1, got -1"),
+    ({"chunk": 1.5}, ValueError, "chunk must be an integer >= 1, got 1.5"),
+    ({"chunk": True}, ValueError, "chunk must be an integer >= 1, got True"),
+    ({"chunk": 0, "workers": 2, "backend": "threads"}, ValueError,
+     "chunk must be an integer >= 1, got 0"),
+    # a timeout of 0 or less stopped at once ('timeout'); 'x' failed in the engine
+    ({"timeout": 0}, ValueError, "timeout must be a positive number of seconds or None, got 0"),
+    ({"timeout": -1}, ValueError, "timeout must be a positive number of seconds or None, got -1"),
+    ({"timeout": float("nan")}, ValueError, "timeout must be a positive number .* got nan"),
+    ({"timeout": float("inf")}, ValueError, "timeout must be a positive number .* got inf"),
+    ({"timeout": "x"}, TypeError, "timeout must be a positive number of seconds or None, got 'x'"),
+    ({"timeout": True}, TypeError, "timeout must be a positive number .* got True"),
+    ({"deadline": "x"}, TypeError, "deadline must be a number of seconds or None, got 'x'"),
+    ({"deadline": float("nan")}, ValueError, "deadline must be a number .* got nan"),
+    ({"max_nodes": 1.5}, ValueError, "max_nodes must be an integer >= 1, got 1.5"),
+    ({"max_nodes": True}, ValueError, "max_nodes must be an integer >= 1, got True"),
+    ({"workers": 0}, ValueError, r"workers must be a positive integer or -1 \(all cores\), got 0"),
+    ({"workers": 1.5}, ValueError, r"workers must be a positive integer or -1 .* got 1.5"),
+    ({"per_worker": 0}, ValueError, "per_worker must be an integer >= 1, got 0"),
+    ({"parent_nodes": -1}, ValueError, "parent_nodes must be an integer >= 0, got -1"),
+    ({"parent_nodes": "x"}, ValueError, "parent_nodes must be an integer >= 0, got 'x'"),
+    ({"order": "sze"}, UnknownNameError, "unknown task order 'sze'.*did you mean 'size'"),
+    ({"backend": "lokky"}, UnknownNameError, "unknown backend 'lokky'.*did you mean 'loky'"),
+    ({"stop": 5}, TypeError, "stop must be a function or None, got 5"),
+    ({"on_iteration": 5}, TypeError, "on_iteration must be a function or None, got 5"),
+    ({"heuristic": 5}, TypeError, r"heuristic must be a name \(str\), got 5"),
+    ({"heuristic": "lineer"}, UnknownNameError, "unknown heuristic 'lineer'.*did you mean"),
+    ({"bogus": 1}, TypeError, r"^solve\(\) got an unexpected keyword argument 'bogus'"),
+])
+def test_bad_arguments_are_refused_before_any_work(options: dict[str, object],
+                                                   error: type[Exception],
+                                                   message: str) -> None:
+    with pytest.raises(error, match=message):
+        solve(BOARD, **options)  # type: ignore[arg-type]
+
+
+def test_solve_takes_a_board_and_solve_parallel_names_itself() -> None:
+    with pytest.raises(TypeError, match=r"board must be a Board, e.g. Board\(\(8, 1, 3, "
+                                        r"4, 0, 2, 7, 6, 5\)\), got tuple \(8, 1, 3"):
+        solve((8, 1, 3, 4, 0, 2, 7, 6, 5))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="board must be a Board"):
+        solve_parallel([8, 1, 3, 4, 0, 2, 7, 6, 5])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^solve_parallel\(\) got an unexpected keyword "
+                                        "argument 'bogus'; expected some of "):
+        solve_parallel(BOARD, bogus=1)
+    with pytest.raises(ValueError, match="chunk must be an integer >= 1, got 0"):
+        solve_parallel(BOARD, chunk=0, backend="threads")
+
+
+def test_valid_tuning_and_a_past_deadline() -> None:
+    plain = solve(BOARD)
+    tuned = solve(BOARD, timeout=60, max_nodes=10**6, chunk=1 << 10, per_worker=4,
+                  parent_nodes=0, order="size")
+    assert (tuned.moves, tuned.nodes) == (plain.moves, plain.nodes) == ("RDLLUURDLDRURD", 101)
+    late = solve(BOARD, deadline=0.0)  # a perf_counter value long gone: stops at once
+    assert late.stop_reason == "timeout" and late.moves is None
 
 
 @pytest.mark.slow

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import numbers
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -56,26 +57,55 @@ class SearchNode:
 
 
 class Solver:
-    """Solve ``initial`` optimally with A* (CS61B's hw4 API).
+    """Solve ``initial`` optimally with A* (CS61B's hw4 API); the search runs here.
 
-    After the search: ``enqueued`` and ``expanded`` nodes, and ``heuristic``, the
-    name of the one used (``custom`` for a function).  ``closed`` applies to the
-    generic path; the board path always keeps one.
+    Parameters
+    ----------
+    initial
+        The start: a ``Board``, or any ``WorldState`` (an object with
+        ``estimated_distance_to_goal()``, ``neighbors()`` and ``is_goal()``, hashable
+        if ``closed``).  An unsolvable Board raises ``UnsolvableError`` at once.
+    heuristic
+        A name (on a Board only: ``hamming``, ``manhattan``, ``linear``, ``pdb``,
+        ``pdb-555``, ``pdb-663``, ``pdb-exact``, ``auto``), a function
+        ``heuristic(state) -> int``, or None (``auto`` on a Board, else
+        ``estimated_distance_to_goal()``).
+    closed
+        Keep a closed set on the generic path (the board path always keeps one).
+    max_nodes
+        Raise ``NodeLimitError`` after enqueuing this many nodes (a positive int);
+        None: no limit.
+
+    After the search: ``moves()`` (the length of an optimal solution),
+    ``solution()`` (the states from ``initial`` to the goal), ``enqueued`` and
+    ``expanded`` nodes, and ``heuristic``, the name of the one used (``custom`` for a
+    function).  A bad argument raises TypeError or ValueError before any search.
     """
 
     def __init__(self, initial: WorldState, *,
                  heuristic: Callable[[Any], int] | str | None = None,
                  closed: bool = False, max_nodes: int | None = None) -> None:
+        if isinstance(heuristic, str) and not isinstance(initial, Board):
+            raise TypeError("a heuristic by name needs a Board; pass a function "
+                            "heuristic(state) for other WorldStates")
+        if not isinstance(initial, WorldState):
+            raise TypeError("initial must be a Board or another WorldState (with "
+                            "estimated_distance_to_goal(), neighbors() and is_goal()), "
+                            f"got {type(initial).__name__} {initial!r}")
+        if heuristic is not None and not isinstance(heuristic, str) and not callable(heuristic):
+            raise TypeError("heuristic must be a name (str), a function heuristic(state) "
+                            f"or None, got {heuristic!r}")
+        if max_nodes is not None and (isinstance(max_nodes, bool) or
+                                      not isinstance(max_nodes, int) or max_nodes < 1):
+            raise ValueError(f"max_nodes must be a positive integer or None, got {max_nodes!r}")
         if isinstance(initial, Board) and not initial.is_solvable():
             raise UnsolvableError("unsolvable: the tile parity differs from the goal's")
-        if max_nodes is not None and max_nodes < 1:
-            raise ValueError(f"max_nodes must be a positive integer, got {max_nodes}")
+        self._initial = (f"size={initial.size()}" if isinstance(initial, Board)
+                         else f"state={type(initial).__name__}")
         self.enqueued = 0
         self.expanded = 0
         if isinstance(heuristic, str) or (heuristic is None and isinstance(initial, Board)):
-            if not isinstance(initial, Board):
-                raise TypeError("a heuristic by name needs a Board; pass a function "
-                                "heuristic(state) for other WorldStates")
+            assert isinstance(initial, Board)  # a name on another state is refused above
             from .heuristics import python_heuristic, resolve  # (loads numpy, maybe numba)
 
             self.heuristic = resolve(heuristic or "auto", initial.size(), "astar")
@@ -99,6 +129,9 @@ class Solver:
         self.enqueued, self.expanded = found.enqueued, found.expanded
         return [board._unchecked(tuple(state)) for state in found.path]
 
+    def __repr__(self) -> str:
+        return f"Solver({self._initial}, heuristic={self.heuristic!r}, moves={self.moves()})"
+
     def _node(self, state: Any, previous: SearchNode | None) -> SearchNode:
         moves = 0 if previous is None else previous.moves + 1
         self.enqueued += 1
@@ -107,6 +140,11 @@ class Solver:
     def _search(self, initial: Any, closed: bool, max_nodes: int | None) -> SearchNode:
         tie = itertools.count()
         start = self._node(initial, None)
+        if isinstance(start.h, bool) or not isinstance(start.h, numbers.Real):
+            what = ("estimated_distance_to_goal()" if self.heuristic == "estimated_distance_to_goal"
+                    else "the heuristic")
+            raise TypeError(f"{what} must return a number (an int), got {start.h!r} for the "
+                            "initial state")
         queue = [(start.h, 0, next(tie), start)]
         best: dict[Hashable, int] = {}
         while queue:

@@ -33,9 +33,12 @@ WorldState
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import numbers
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
+
+from ..engine.checks import check_int
 
 MIN_SIZE, MAX_SIZE = 2, 10
 GOALS = ("blank-last", "blank-first")
@@ -94,6 +97,22 @@ def check_tiles(tiles: Sequence[int]) -> int:
     return n
 
 
+def tile_tuple(tiles: object) -> tuple[int, ...]:
+    """``tiles`` (a sequence of ints) as a tuple of ints, or TypeError saying what arrived:
+    text, an unordered collection or a tile that is not an int (a bool, a float) is refused."""
+    if (isinstance(tiles, (str, bytes, bytearray, Set, Mapping))
+            or not isinstance(tiles, Iterable)):
+        raise TypeError("tiles must be a sequence of ints (row-major, 0 the blank), "
+                        f"got {type(tiles).__name__} {tiles!r}")
+    found = tuple(tiles)
+    for tile in found:
+        if type(tile) is not int and (isinstance(tile, bool)
+                                      or not isinstance(tile, numbers.Integral)):
+            raise TypeError(f"tiles must be ints, got {tile!r} ({type(tile).__name__}) "
+                            f"among {found!r}")
+    return tuple(int(tile) for tile in found)  # numpy's ints become ints
+
+
 def inversions(tiles: Sequence[int]) -> int:
     """Pairs of tiles (blank left out) in the wrong order."""
     seq = [t for t in tiles if t]
@@ -107,7 +126,9 @@ def _parity(tiles: Sequence[int], n: int) -> int:
 
 
 def is_solvable(tiles: Sequence[int], goal: str = "blank-last") -> bool:
-    """Can the goal be reached?  Decided by parity alone."""
+    """Can the goal be reached from ``tiles`` (a sequence of ints, as ``Board`` takes)?
+    Decided by parity alone."""
+    tiles = tile_tuple(tiles)
     n = check_tiles(tiles)
     return _parity(tiles, n) == _parity(goal_tiles(n, goal), n)
 
@@ -135,23 +156,49 @@ def move_between(before: tuple[int, ...], after: tuple[int, ...], n: int) -> str
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """An immutable sliding board; the CS61B/algs4 methods, for either goal convention."""
+    """An immutable sliding board; the CS61B/algs4 methods, for either goal convention.
+
+    Parameters
+    ----------
+    tiles
+        The ``n * n`` tiles in row-major order, ``0`` the blank, n = 2..10: a tuple
+        (or list, or any other sequence) of ints; kept as a tuple.  Text, floats and
+        bools are refused (TypeError); tiles that do not make a board raise
+        ``InvalidBoardError`` (a ValueError) saying what is wrong.
+    goal
+        ``"blank-last"`` (``1 2 .. 0``, the default) or ``"blank-first"`` (``0 1 ..``).
+
+    ``Board.from_rows(rows)`` takes the rows instead; ``Board.solved(n)`` is the goal.
+    """
 
     tiles: tuple[int, ...]
     goal: str = "blank-last"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tiles", tuple(int(t) for t in self.tiles))
+        object.__setattr__(self, "tiles", tile_tuple(self.tiles))
         check_tiles(self.tiles)
         if self.goal not in GOALS:
             raise ValueError(f"unknown goal {self.goal!r}; expected one of {list(GOALS)}")
 
     @classmethod
     def from_rows(cls, rows: Sequence[Sequence[int]], goal: str = "blank-last") -> Board:
-        return cls(tuple(t for row in rows for t in row), goal)
+        """The board whose rows are ``rows``: n rows of n ints each (``0`` the blank).
+        A row of another length is refused (ValueError naming it)."""
+        if isinstance(rows, (str, bytes, bytearray)) or not isinstance(rows, Iterable):
+            raise TypeError(f"rows must be a sequence of rows of ints, got "
+                            f"{type(rows).__name__} {rows!r}")
+        found = [tile_tuple(row) for row in rows]
+        for index, row in enumerate(found):
+            if len(row) != len(found):
+                raise InvalidBoardError(
+                    f"rows[{index}] has {len(row)} tiles, expected {len(found)}: an n x n "
+                    "board has n rows of n tiles")
+        return cls(tuple(t for row in found for t in row), goal)
 
     @classmethod
     def solved(cls, n: int, goal: str = "blank-last") -> Board:
+        """The solved n x n board (n = 2..10) for ``goal``."""
+        check_int("n", n, low=MIN_SIZE, high=MAX_SIZE)
         return cls(goal_tiles(n, goal), goal)
 
     def size(self) -> int:

@@ -15,7 +15,8 @@ auto
     A* by default never starts a build.
 resolve
     ``resolve(name, n, algorithm)``: the concrete heuristic a name stands for, or
-    ValueError naming the choices.  The command line, ``jobs``, ``astar`` and
+    ValueError naming the choices (``UnknownNameError``, with a "did you mean", for a
+    name that is none of them).  The command line, ``jobs``, ``astar`` and
     ``fastastar`` all ask here.
 Tables
     What the kernel reads (``tables.py``), built or mapped once per process by
@@ -29,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..engine.checks import UnknownNameError, did_you_mean
 from .board import Board, to_frame
 from .pdbfiles import PDB_SIZES
 
@@ -71,7 +73,7 @@ _FOUND: dict[str, str] = {}
 def resolve(name: str, n: int, algorithm: str = "ida") -> str:
     """The heuristic ``name`` stands for on an n x n board for ``algorithm``."""
     if name not in NAMES:
-        raise ValueError(f"unknown heuristic {name!r}; expected one of {list(NAMES)}")
+        raise UnknownNameError(did_you_mean("heuristic", name, NAMES))
     if name == "auto":
         if algorithm == "astar":
             return cached_pdb(n) or "linear"

@@ -30,13 +30,18 @@ Example: ``solve(Board((1, 2, 3, 4, 5, 6, 7, 0, 8))).moves == "R"``.
 
 from __future__ import annotations
 
+import inspect
+import math
+import numbers
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .._jit_cache import compile_notice
-from ..engine.threshold import threshold_search
+from ..engine.backends import backend_names
+from ..engine.checks import check_int, check_name
+from ..engine.threshold import ORDERS, PARENT_NODES, PER_WORKER, threshold_search
 from .board import Board, UnsolvableError, board_moves, to_frame
 from .heuristics import tables_for
 from .kernel import search as kernel
@@ -71,11 +76,55 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
           max_nodes: int | None = None, deadline: float | None = None,
           timeout: float | None = None, stop: Callable[[], bool] | None = None,
           chunk: int = CHUNK, on_iteration: Callable[[int, int], None] | None = None,
-          **tuning: Any) -> IdaResult:
-    """Optimal moves for ``board`` by IDA*; stops early (``stop_reason``) at
-    ``deadline`` (a ``time.perf_counter`` value) or after ``timeout`` seconds,
-    ``max_nodes`` or ``stop()``.  ``tuning``: ``per_worker``, ``parent_nodes``,
-    ``order`` of ``engine.threshold_search``."""
+          per_worker: int = PER_WORKER, parent_nodes: int | None = PARENT_NODES,
+          order: str = "tree") -> IdaResult:
+    """Optimal moves for ``board`` by IDA*, here or over workers.
+
+    Parameters
+    ----------
+    board
+        A ``Board`` (``Board((8, 1, 3, 4, 0, 2, 7, 6, 5))``); its ``goal`` says which
+        solved board is meant.  An unsolvable one raises ``UnsolvableError``.
+    heuristic
+        Its name: ``hamming``, ``manhattan`` (the default), ``linear``, ``pdb``,
+        ``pdb-exact``, ``pdb-555``, ``pdb-663``, ``pdb-78`` or ``auto`` (a database
+        is built, or read from the cache, before the search).
+    workers, backend, executor
+        1 (the default): every iteration runs here.  More (or -1, every core): on a
+        pool of the engine's ``backend`` (``loky`` by default), or on ``executor``
+        when one is given (its workers count then).
+    complete_last
+        Run the final iteration to its end, so ``nodes`` does not depend on the
+        workers.
+    max_nodes, timeout, deadline, stop
+        Stop early, with ``stop_reason`` ``max-nodes``, ``timeout`` or ``stopped``:
+        after about ``max_nodes`` nodes (a positive int), after ``timeout`` seconds
+        (a positive number), at ``deadline`` (a ``time.perf_counter()`` value: the
+        monotonic clock, not ``time.time()``), or once ``stop()`` returns true.
+    chunk
+        Nodes the compiled pass runs between two looks at the limits (a positive
+        int; ``CHUNK`` by default).
+    on_iteration
+        ``on_iteration(bound, nodes so far)``, called after each iteration.
+    per_worker, parent_nodes, order
+        ``engine.threshold_search``'s tuning: subtrees a worker at most (a positive
+        int), the node count under which an iteration runs here (an int >= 0; None:
+        the cost model decides) and the task order (``tree`` or ``size``).
+
+    Returns
+    -------
+    IdaResult
+        ``moves`` (the blank's ``U L R D``, None when stopped early), ``nodes``,
+        ``iterations``, the last ``bound``, ``seconds``, ``stop_reason`` (None when
+        ``complete``) and, on a pool, ``tasks`` and ``task_cost``.
+
+    A bad argument raises TypeError or ValueError before any work.
+    """
+    if not isinstance(board, Board):
+        raise TypeError(f"board must be a Board, e.g. Board((8, 1, 3, 4, 0, 2, 7, 6, 5)), "
+                        f"got {type(board).__name__} {board!r}")
+    _check_options(heuristic, workers, backend, max_nodes, deadline, timeout, stop,
+                   chunk, on_iteration, per_worker, parent_nodes, order)
     if not board.is_solvable():
         raise UnsolvableError("unsolvable: the tile parity differs from the goal's")
     started = time.perf_counter()
@@ -97,7 +146,8 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
         report = threshold_search(space, workers=workers, backend=backend,
                                   executor=executor, complete_last=complete_last,
                                   timeout=timeout, max_nodes=max_nodes, stop=stop,
-                                  on_iteration=report_row, **tuning)
+                                  on_iteration=report_row, per_worker=per_worker,
+                                  parent_nodes=parent_nodes, order=order)
     seconds = time.perf_counter() - started
     bound = int(min(report.bound, kernel.NO_BOUND))
     tasks = len(report.task_seconds)
@@ -111,5 +161,52 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
 
 def solve_parallel(board: Board, heuristic: str = "manhattan", *, workers: int = 2,
                    **options: Any) -> IdaResult:
-    """``solve`` over ``workers`` processes (2 by default); the same options."""
+    """``solve`` over ``workers`` processes (2 by default): the same parameters (any
+    keyword of ``solve``) and the same ``IdaResult``."""
+    unknown = sorted(set(options) - _OPTIONS)
+    if unknown:
+        raise TypeError(f"solve_parallel() got an unexpected keyword argument {unknown[0]!r}; "
+                        f"expected some of {sorted(_OPTIONS)}")
     return solve(board, heuristic, workers=workers, **options)
+
+
+def _check_options(heuristic: object, workers: object, backend: object, max_nodes: object,
+                   deadline: object, timeout: object, stop: object, chunk: object,
+                   on_iteration: object, per_worker: object, parent_nodes: object,
+                   order: object) -> None:
+    """TypeError or ValueError for the first bad argument of ``solve``, saying what
+    arrived and what is accepted."""
+    if not isinstance(heuristic, str):
+        raise TypeError(f"heuristic must be a name (str), got {heuristic!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or (
+            workers < 1 and workers != -1):
+        raise ValueError(f"workers must be a positive integer or -1 (all cores), "
+                         f"got {workers!r}")
+    if backend is not None:
+        check_name("backend", backend, backend_names())  # type: ignore[arg-type]
+    if max_nodes is not None:
+        check_int("max_nodes", max_nodes, low=1)
+    _check_seconds("timeout", timeout, positive=True)
+    _check_seconds("deadline", deadline, positive=False)
+    check_int("chunk", chunk, low=1)
+    check_int("per_worker", per_worker, low=1)
+    if parent_nodes is not None:
+        check_int("parent_nodes", parent_nodes, low=0)
+    check_name("task order", order, ORDERS)  # type: ignore[arg-type]
+    for name, function in (("stop", stop), ("on_iteration", on_iteration)):
+        if function is not None and not callable(function):
+            raise TypeError(f"{name} must be a function or None, got {function!r}")
+
+
+def _check_seconds(kind: str, value: object, *, positive: bool) -> None:
+    """A number of seconds (positive, if asked) that is finite, or None."""
+    if value is None:
+        return
+    wanted = "a positive number" if positive else "a number"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{kind} must be {wanted} of seconds or None, got {value!r}")
+    if not math.isfinite(value) or (positive and value <= 0):
+        raise ValueError(f"{kind} must be {wanted} of seconds or None, got {value!r}")
+
+
+_OPTIONS = frozenset(inspect.signature(solve).parameters) - {"board", "heuristic"}
