@@ -8,13 +8,19 @@ the README's rows of them: marker ``ci``).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack import engine
+from parallel_backtrack.engine.checks import UnknownNameError
+from parallel_backtrack.nqueens import FirstAvailableRow
 from parallel_backtrack.sudoku import (
+    FewestOptionsFirst,
     ImmutableSudokuPuzzle,
+    RowMajor,
+    SudokuSpace,
     count_solutions,
     is_unique,
     is_valid_solution,
@@ -215,6 +221,29 @@ def test_bad_arguments_are_refused_with_clear_messages() -> None:
         solve(TOP, workers=0)
     with pytest.raises(ValueError, match=r"unknown order 'fewset'.*did you mean 'fewest'"):
         solve(TOP, "fewset")
+
+
+def test_every_entry_point_takes_an_order_or_its_name_and_refuses_anything_else() -> None:
+    puzzle = ImmutableSudokuPuzzle(TOP)
+    assert count_solutions(TOP, "row-major", limit=2) == 1 == count_solutions(TOP, RowMajor())
+    assert solve(TOP, "row-major") == solve(TOP, RowMajor()) == solve(TOP)
+    space = SudokuSpace(puzzle, "fewest")  # type: ignore[arg-type]
+    assert space.order == FewestOptionsFirst() and space.fast
+    reference = SudokuSpace(puzzle, "row-major", "reference")  # type: ignore[arg-type]
+    assert engine.sequential_count(reference).count == 1
+    accepted = r"order must be a square order \(an object with select_next_unfilled_square"
+    for bad in (None, 3, FirstAvailableRow()):
+        message = (accepted + r".* or an order name \['fewest', 'row-major'\], got "
+                   + re.escape(repr(bad)))
+        for call in (solve, count_solutions, solutions, is_unique, space_for):
+            with pytest.raises(TypeError, match=message):
+                call(TOP, bad)  # type: ignore[operator]
+        with pytest.raises(TypeError, match=message):
+            SudokuSpace(puzzle, bad)  # type: ignore[arg-type]
+    with pytest.raises(UnknownNameError, match=r"unknown order 'fewset'.*did you mean 'fewest'"):
+        SudokuSpace(puzzle, "fewset")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"puzzle must be an ImmutableSudokuPuzzle, got '4\.\.\."):
+        SudokuSpace(TOP, "fewest")  # type: ignore[arg-type]
 
 
 @pytest.mark.timeout(120)

@@ -35,7 +35,7 @@ from .. import engine
 from ..engine import Explored, SearchReport
 from ..engine.checks import check_name
 from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
-from .orders import FirstAvailableRow, RowOrder
+from .orders import FirstAvailableRow, RowOrder, as_order
 from .symmetry import CanonicalBoard, canonical_children
 
 KERNELS = ("fast", "reference")
@@ -86,7 +86,7 @@ class QueensSpace:
         if not isinstance(locations, ImmutableQueenLocations):
             raise TypeError(f"expected ImmutableQueenLocations, got {type(locations).__name__}")
         self.locations = locations
-        self.order = order if order is not None else FirstAvailableRow()
+        self.order = as_order(order)
         self.kernel = check_name("kernel", kernel, KERNELS)
         first_available = isinstance(self.order, FirstAvailableRow)
         self.fast = (kernel == "fast" and first_available

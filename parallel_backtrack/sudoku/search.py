@@ -39,7 +39,7 @@ from typing import Any
 from parallel_backtrack import engine
 from parallel_backtrack.engine.space import depth_first
 
-from .orders import SquareOrder, order_named
+from .orders import SquareOrder, as_order
 from .propagate import DEFAULT_PROPAGATION
 from .puzzle import Givens, ImmutableSudokuPuzzle
 from .space import SudokuSpace
@@ -63,11 +63,6 @@ def as_puzzle(puzzle: PuzzleLike, propagation: str = DEFAULT_PROPAGATION) -> Imm
     if isinstance(puzzle, ImmutableSudokuPuzzle):
         return puzzle
     return ImmutableSudokuPuzzle(puzzle, propagation)
-
-
-def as_order(order: OrderLike) -> SquareOrder:
-    """An order object from an order or its name (raises with a "did you mean")."""
-    return order_named(order) if isinstance(order, str) else order
 
 
 def space_for(puzzle: PuzzleLike, order: OrderLike = "fewest", kernel: str = "fast") -> SudokuSpace:
