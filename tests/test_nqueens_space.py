@@ -107,3 +107,10 @@ def test_orders_by_name_are_accepted_and_anything_else_is_refused_at_once():
             QueensSpace(board, bad)
         with pytest.raises(TypeError, match="order must be a row order"):
             count_solutions(board, bad)
+
+
+def test_count_solutions_and_the_space_say_what_they_take():
+    for documented in (count_solutions, QueensSpace):
+        doc = documented.__doc__
+        assert "Parameters" in doc and "Example" in doc and '"first-available"' in doc
+    assert "Returns" in count_solutions.__doc__

@@ -270,3 +270,12 @@ def test_parallel_answers_equal_sequential_ones() -> None:
     outcome = search(MANY, "row-major", count=True, workers=2)
     assert outcome.count == 847 and outcome.solution is not None
     assert is_valid_solution(MANY, outcome.solution.cells)
+
+
+def test_the_entry_points_say_which_puzzles_they_take() -> None:
+    for function in (solve, count_solutions):
+        doc = function.__doc__ or ""
+        assert "Parameters" in doc and "Returns" in doc and "Example" in doc
+        assert "n*n" in doc and "``.``, ``0``" in doc and "4x4 to 36x36" in doc
+    doc = ImmutableSudokuPuzzle.__doc__ or ""
+    assert "81 for 9x9" in doc and "a grid: n lines" in doc and "InvalidPuzzleError" in doc

@@ -55,7 +55,15 @@ def _load_kernel() -> None:
 
 @dataclass(frozen=True, slots=True)
 class SudokuSpace:
-    """The search tree of one puzzle under one square order."""
+    """The search tree of one puzzle under one square order: an engine Space.
+
+    ``puzzle`` is an ``ImmutableSudokuPuzzle`` (``search.space_for`` also takes
+    givens), ``order`` a square order or its name (``"fewest"``, ``"row-major"``;
+    kept as the order object), ``kernel`` ``"fast"`` or ``"reference"`` (see the
+    glossary).  TypeError for another kind of puzzle or order, UnknownNameError for
+    an unknown name.  Example: ``engine.count(SudokuSpace(ImmutableSudokuPuzzle(p),
+    "fewest"))``.
+    """
 
     puzzle: ImmutableSudokuPuzzle
     order: SquareOrder
