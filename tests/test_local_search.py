@@ -165,6 +165,16 @@ def test_result_fields_dict_and_board():
     assert "no solution" in find_one(3).board()
 
 
+def test_the_repr_shows_whether_a_solution_was_found_without_the_columns():
+    result = find_one(20, seed=1)
+    assert repr(result) == (
+        f"LocalResult(n=20, method='min-conflicts', columns=[20 items], steps={result.steps},"
+        f" restarts={result.restarts}, seconds={result.seconds!r}, seed=1, worker=0,"
+        " workers=1)")
+    assert "columns=None, steps=0" in repr(find_one(3))
+    assert str(result).startswith("20-queens by min-conflicts:\n")  # unchanged
+
+
 def test_result_columns_are_read_only():
     result = find_one(10, seed=1)
     assert isinstance(result, LocalResult) and result.columns.dtype == np.int64

@@ -7,6 +7,9 @@ from parallel_backtrack.nqueens import (
     ImmutableQueenLocations,
     order_named,
 )
+from parallel_backtrack.nqueens.orders import as_order
+from parallel_backtrack.nqueens.trace import record_queens
+from parallel_backtrack.sudoku import RowMajor
 
 
 def test_lab_next_row_examples():
@@ -38,3 +41,27 @@ def test_order_names():
     assert isinstance(order_named("fewest"), FewestCandidatesRow)
     with pytest.raises(UnknownNameError, match="did you mean 'fewest'"):
         order_named("fewset")
+
+
+def test_as_order_takes_an_order_its_name_or_none_and_refuses_anything_else():
+    assert isinstance(as_order("fewest"), FewestCandidatesRow)
+    assert isinstance(as_order(None), FirstAvailableRow)
+    order = FewestCandidatesRow()
+    assert as_order(order) is order
+    with pytest.raises(UnknownNameError, match="did you mean 'fewest'"):
+        as_order("fewset")
+    message = (r"order must be a row order \(an object with select_next_unplaced_row, such as "
+               r"FirstAvailableRow\(\)\), an order name \['fewest', 'first-available'\] or None,"
+               r" got 3$")
+    with pytest.raises(TypeError, match=message):
+        as_order(3)
+    with pytest.raises(TypeError, match="got RowMajor"):
+        as_order(RowMajor())  # a Sudoku order
+
+
+def test_the_step_trace_takes_an_order_name():
+    by_name = record_queens(6, "fewest", limit=200)
+    assert by_name.order == "fewest"
+    assert by_name.as_data() == record_queens(6, FewestCandidatesRow(), limit=200).as_data()
+    with pytest.raises(TypeError, match="order must be a row order"):
+        record_queens(6, 2.5)

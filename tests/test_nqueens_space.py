@@ -1,6 +1,6 @@
 import pytest
 
-from parallel_backtrack.engine import count, sequential_count, solutions, solve
+from parallel_backtrack.engine import UnknownNameError, count, sequential_count, solutions, solve
 from parallel_backtrack.nqueens import (
     FewestCandidatesRow,
     ImmutableQueenLocations,
@@ -11,6 +11,7 @@ from parallel_backtrack.nqueens import (
     is_queens_solution,
     lab_count,
 )
+from parallel_backtrack.sudoku import FewestOptionsFirst
 
 # OEIS A000170, n = 1..16
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
@@ -90,3 +91,26 @@ def test_solutions_and_solve_pass_the_independent_checker():
 def test_space_rejects_a_non_board():
     with pytest.raises(TypeError, match="expected ImmutableQueenLocations"):
         QueensSpace([0, 1, 2])
+
+
+def test_orders_by_name_are_accepted_and_anything_else_is_refused_at_once():
+    board = ImmutableQueenLocations(6)
+    assert count_solutions(board, "fewest") == 4 == count_solutions(board, "first-available")
+    assert count_report(board, "fewest", kernel="reference").count == 4
+    space = QueensSpace(board, order="fewest")
+    assert isinstance(space.order, FewestCandidatesRow) and not space.fast
+    assert QueensSpace(board, "first-available").fast
+    with pytest.raises(UnknownNameError, match=r"unknown order 'fewset'.*did you mean 'fewest'"):
+        count_solutions(board, "fewset")
+    for bad in (3, FewestOptionsFirst()):
+        with pytest.raises(TypeError, match=r"order must be a row order .* got " + repr(bad)[:8]):
+            QueensSpace(board, bad)
+        with pytest.raises(TypeError, match="order must be a row order"):
+            count_solutions(board, bad)
+
+
+def test_count_solutions_and_the_space_say_what_they_take():
+    for documented in (count_solutions, QueensSpace):
+        doc = documented.__doc__
+        assert "Parameters" in doc and "Example" in doc and '"first-available"' in doc
+    assert "Returns" in count_solutions.__doc__

@@ -165,6 +165,23 @@ def test_bad_input_is_refused() -> None:
         solve_cdcl(HARDEST, max_conflicts=0)
 
 
+def test_the_deadline_is_on_the_time_time_clock_and_another_clock_is_refused() -> None:
+    assert "time.time()" in (solve_cdcl.__doc__ or "")
+    four = "1...3.1..1.4...1"
+    assert solve_cdcl(four, deadline=time.time() + 60).status == "solved"
+    assert solve_cdcl(four, deadline=float("inf")).status == "solved"  # no deadline
+    line = dict(gecode_25x25())["gecode 18"]
+    past = solve_cdcl(line, deadline=time.time() - 1)  # stops after its first slice
+    assert past.status == STOPPED_AT_LIMIT and past.cells is None
+    clock = r"deadline must be a time\.time\(\) value \(seconds since the epoch"
+    for other in (time.perf_counter() + 10, time.monotonic() + 10, float("nan")):
+        with pytest.raises(ValueError, match=clock + r".*got " + repr(other)[:6]):
+            solve_cdcl(four, deadline=other)
+    with pytest.raises(TypeError, match=r"deadline must be a time\.time\(\) value in seconds "
+                                        r"or None, got '10'"):
+        solve_cdcl(four, deadline="10")  # type: ignore[arg-type]
+
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("tuning", [{}, SHORT_SCHEDULES])
 def test_pure_python_kernel_takes_the_same_steps(tuning: dict[str, float]) -> None:

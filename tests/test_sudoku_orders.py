@@ -12,10 +12,12 @@ from parallel_backtrack.sudoku.orders import (
     FewestOptionsFirst,
     RowMajor,
     SquareOrder,
+    as_order,
     order_named,
     select_next_unfilled_square,
 )
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
+from parallel_backtrack.sudoku.trace import record_sudoku
 
 SOLVED = "859612437723854169164379528986147352375268914241593786432981675617425893598736241"
 FULL = 0b111111111
@@ -81,6 +83,26 @@ def test_unknown_order_says_did_you_mean() -> None:
         order_named("fewset")
     with pytest.raises(ValueError, match=r"did you mean 'row-major'\?"):
         select_next_unfilled_square(ImmutableSudokuPuzzle(HARDEST), "rowmajor")
+
+
+def test_an_order_that_is_neither_an_order_nor_a_name_is_a_type_error() -> None:
+    puzzle = ImmutableSudokuPuzzle(HARDEST, "peers")
+    assert as_order("row-major") == RowMajor() and as_order(RowMajor()) == RowMajor()
+    message = (r"order must be a square order \(an object with select_next_unfilled_square,"
+               r" such as FewestOptionsFirst\(\)\) or an order name \['fewest', 'row-major'\],"
+               r" got None")
+    with pytest.raises(TypeError, match=message):
+        select_next_unfilled_square(puzzle, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="got 3$"):
+        as_order(3)
+
+
+def test_the_step_trace_takes_an_order_or_its_name() -> None:
+    by_object = record_sudoku(HARDEST, "units", RowMajor(), limit=50)
+    by_name = record_sudoku(HARDEST, "units", "row-major", limit=50)
+    assert by_object.order == "row-major" and by_object.as_data() == by_name.as_data()
+    with pytest.raises(TypeError, match="order must be a square order"):
+        record_sudoku(HARDEST, "units", None, limit=50)  # type: ignore[arg-type]
 
 
 def test_the_orders_return_the_lab_s_square_an_index_that_prints_as_its_name() -> None:

@@ -44,6 +44,17 @@ def test_unknown_propagator_says_did_you_mean() -> None:
         ImmutableSudokuPuzzle(HARDEST, propagation="unit")
 
 
+def test_a_propagation_that_is_no_name_is_a_type_error() -> None:
+    expected = (r"propagation must be a propagator name"
+                r" \['locked', 'matching', 'none', 'peers', 'twins', 'units'\], got ")
+    with pytest.raises(TypeError, match=expected + "None"):
+        ImmutableSudokuPuzzle(HARDEST, propagation=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=expected + "<function propagate_units"):
+        ImmutableSudokuPuzzle(HARDEST, propagation=propagator_named("units"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=expected + "3"):
+        propagator_named(3)  # type: ignore[arg-type]
+
+
 def test_peer_elimination_alone_solves_a_share_of_easy50() -> None:
     cells = data_cells("norvig_easy50.txt")
     solved = {p: sum(ImmutableSudokuPuzzle(c, p).is_solved() for c in cells) for p in PROPAGATORS}

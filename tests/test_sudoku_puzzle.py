@@ -58,12 +58,34 @@ def test_a_solution_is_solved_and_checks_out() -> None:
         assert is_valid_solution(HARDEST, puzzle.cells) and puzzle.line() == SOLVED
 
 
-def test_a_value_that_is_not_a_candidate_gives_a_dead_end() -> None:
+NOT_A_CANDIDATE = r"^2 is not a candidate for A3 \(candidates: 1, 3, 6, 9\)$"
+
+
+def test_a_filled_square_or_a_value_that_is_not_a_candidate_is_refused() -> None:
     puzzle = ImmutableSudokuPuzzle(HARDEST, "peers")
-    dead = puzzle.create_next("A3", 2)
+    with pytest.raises(ValueError, match=NOT_A_CANDIDATE):
+        puzzle.create_next("A3", 2)
+    with pytest.raises(ValueError, match=r"^A1 is already filled \(8\)$"):
+        puzzle.create_next("A1", 5)
+    with pytest.raises(ValueError, match=r"^A1 is already filled \(8\)$"):
+        puzzle.create_next(0, 8)  # even with its own value: nothing to place
+    plain = ImmutableSudokuPuzzle(HARDEST, "none")  # candidates worked out when asked
+    with pytest.raises(ValueError, match=NOT_A_CANDIDATE):
+        plain.create_next("A3", 2)
+    assert plain.create_next("A3", 3).value("A3") == 3
+
+
+def test_a_dead_puzzle_has_no_next_puzzle() -> None:
+    masks = list(ImmutableSudokuPuzzle(HARDEST, "peers").masks)
+    masks[2] = 0  # A3 has no candidate left
+    dead = ImmutableSudokuPuzzle.from_masks(3, masks, "peers")
     assert dead.is_dead() and not dead.is_solved()
-    assert dead.candidates("A3") == set()
-    assert dead.next_puzzles(3) == []
+    assert dead.candidates("A3") == set() and dead.next_puzzles(3) == []
+    with pytest.raises(ValueError, match=r"this puzzle is dead .*: no puzzle follows it"):
+        dead.create_next("A4", 6)
+    empty = ImmutableSudokuPuzzle.from_masks(3, masks, "peers", dead=False)
+    with pytest.raises(ValueError, match=r"^1 is not a candidate for A3 \(candidates: none\)$"):
+        empty.create_next("A3", 1)
 
 
 def test_next_puzzles_are_one_per_candidate_in_ascending_order() -> None:

@@ -8,13 +8,19 @@ the README's rows of them: marker ``ci``).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack import engine
+from parallel_backtrack.engine.checks import UnknownNameError
+from parallel_backtrack.nqueens import FirstAvailableRow
 from parallel_backtrack.sudoku import (
+    FewestOptionsFirst,
     ImmutableSudokuPuzzle,
+    RowMajor,
+    SudokuSpace,
     count_solutions,
     is_unique,
     is_valid_solution,
@@ -217,6 +223,29 @@ def test_bad_arguments_are_refused_with_clear_messages() -> None:
         solve(TOP, "fewset")
 
 
+def test_every_entry_point_takes_an_order_or_its_name_and_refuses_anything_else() -> None:
+    puzzle = ImmutableSudokuPuzzle(TOP)
+    assert count_solutions(TOP, "row-major", limit=2) == 1 == count_solutions(TOP, RowMajor())
+    assert solve(TOP, "row-major") == solve(TOP, RowMajor()) == solve(TOP)
+    space = SudokuSpace(puzzle, "fewest")  # type: ignore[arg-type]
+    assert space.order == FewestOptionsFirst() and space.fast
+    reference = SudokuSpace(puzzle, "row-major", "reference")  # type: ignore[arg-type]
+    assert engine.sequential_count(reference).count == 1
+    accepted = r"order must be a square order \(an object with select_next_unfilled_square"
+    for bad in (None, 3, FirstAvailableRow()):
+        message = (accepted + r".* or an order name \['fewest', 'row-major'\], got "
+                   + re.escape(repr(bad)))
+        for call in (solve, count_solutions, solutions, is_unique, space_for):
+            with pytest.raises(TypeError, match=message):
+                call(TOP, bad)  # type: ignore[operator]
+        with pytest.raises(TypeError, match=message):
+            SudokuSpace(puzzle, bad)  # type: ignore[arg-type]
+    with pytest.raises(UnknownNameError, match=r"unknown order 'fewset'.*did you mean 'fewest'"):
+        SudokuSpace(puzzle, "fewset")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"puzzle must be an ImmutableSudokuPuzzle, got '4\.\.\."):
+        SudokuSpace(TOP, "fewest")  # type: ignore[arg-type]
+
+
 @pytest.mark.timeout(120)
 def test_a_parallel_count_uses_the_pool_and_equals_the_sequential_one() -> None:
     # The reference path: the compiled kernel counts this tree in the engine's
@@ -241,3 +270,12 @@ def test_parallel_answers_equal_sequential_ones() -> None:
     outcome = search(MANY, "row-major", count=True, workers=2)
     assert outcome.count == 847 and outcome.solution is not None
     assert is_valid_solution(MANY, outcome.solution.cells)
+
+
+def test_the_entry_points_say_which_puzzles_they_take() -> None:
+    for function in (solve, count_solutions):
+        doc = function.__doc__ or ""
+        assert "Parameters" in doc and "Returns" in doc and "Example" in doc
+        assert "n*n" in doc and "``.``, ``0``" in doc and "4x4 to 36x36" in doc
+    doc = ImmutableSudokuPuzzle.__doc__ or ""
+    assert "81 for 9x9" in doc and "a grid: n lines" in doc and "InvalidPuzzleError" in doc

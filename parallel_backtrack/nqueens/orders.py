@@ -81,3 +81,22 @@ ORDERS: dict[str, Callable[[], RowOrder]] = {
 def order_named(name: str) -> RowOrder:
     """The order for a CLI name, with a "did you mean" for near misses."""
     return ORDERS[check_name("order", name, ORDERS)]()
+
+
+def as_order(order: object) -> RowOrder:
+    """A row order from an order, its name, or None (the lab's ``FirstAvailableRow``),
+    checked once at an entry point.
+
+    A name goes through ``order_named`` (UnknownNameError with a "did you mean");
+    anything without a ``select_next_unplaced_row`` method is a TypeError.
+    """
+    if order is None:
+        return FirstAvailableRow()
+    if isinstance(order, str):
+        return order_named(order)
+    if not callable(getattr(order, "select_next_unplaced_row", None)):
+        raise TypeError(
+            f"order must be a row order (an object with select_next_unplaced_row, such as "
+            f"FirstAvailableRow()), an order name {sorted(ORDERS)} or None, got {order!r}"
+        )
+    return order  # type: ignore[return-value]

@@ -35,7 +35,7 @@ from .. import engine
 from ..engine import Explored, SearchReport
 from ..engine.checks import check_name
 from .board import MAX_KERNEL_SIZE, ImmutableQueenLocations
-from .orders import FirstAvailableRow, RowOrder
+from .orders import FirstAvailableRow, RowOrder, as_order
 from .symmetry import CanonicalBoard, canonical_children
 
 KERNELS = ("fast", "reference")
@@ -79,14 +79,35 @@ def _load_kernels() -> tuple[Any, Any]:
 
 
 class QueensSpace:
-    """Place queens row by row, in the order's choice of row."""
+    """Place queens row by row, in the order's choice of row: an engine Space.
+
+    Parameters
+    ----------
+    locations
+        The board to complete: an ``ImmutableQueenLocations`` (empty, or with queens
+        already placed).
+    order
+        A row order (``FirstAvailableRow()``, ``FewestCandidatesRow()``), its name
+        (``"first-available"``, ``"fewest"``), or None for ``FirstAvailableRow``.
+    kernel
+        ``"fast"`` (the default: compiled counters below the split, first-available
+        order and boards up to 32 only, else the generic search) or ``"reference"``.
+    symmetry
+        ``"d4"``, ``"mirror"`` or ``"none"`` (see the glossary); None picks ``d4``
+        with the fast kernel and ``none`` otherwise.  Used only on an empty board in
+        first-available order.
+
+    TypeError for a board or an order of another kind, UnknownNameError for an
+    unknown name.  Example: ``engine.count(QueensSpace(ImmutableQueenLocations(8)))
+    .count == 92``.
+    """
 
     def __init__(self, locations: ImmutableQueenLocations, order: RowOrder | None = None,
                  kernel: str = "fast", symmetry: str | None = None) -> None:
         if not isinstance(locations, ImmutableQueenLocations):
             raise TypeError(f"expected ImmutableQueenLocations, got {type(locations).__name__}")
         self.locations = locations
-        self.order = order if order is not None else FirstAvailableRow()
+        self.order = as_order(order)
         self.kernel = check_name("kernel", kernel, KERNELS)
         first_available = isinstance(self.order, FirstAvailableRow)
         self.fast = (kernel == "fast" and first_available
@@ -156,14 +177,44 @@ class QueensSpace:
 def count_report(locations: ImmutableQueenLocations, order: RowOrder | None = None, *,
                  kernel: str = "fast", symmetry: str | None = None,
                  **options: Any) -> SearchReport:
-    """Count through the engine; ``options`` go to ``engine.count`` (workers, backend...)."""
+    """Count through the engine: the ``SearchReport`` (count, nodes, seconds, complete).
+
+    ``locations``, ``order``, ``kernel`` and ``symmetry`` are as for ``QueensSpace``;
+    ``options`` go to ``engine.count`` (workers, backend, timeout...).
+    """
     return engine.count(QueensSpace(locations, order, kernel, symmetry), **options)
 
 
 def count_solutions(locations: ImmutableQueenLocations, order: RowOrder | None = None, *,
                     workers: int = 1, backend: str | None = None, kernel: str = "fast",
                     symmetry: str | None = None) -> int:
-    """The number of ways to complete ``locations``, counted in parallel."""
+    """The number of ways to complete ``locations`` with non-attacking queens.
+
+    Parameters
+    ----------
+    locations
+        An ``ImmutableQueenLocations``: ``ImmutableQueenLocations(n)`` for the empty
+        n x n board (n = 1..64; exact counts are practical up to about 20).
+    order
+        A row order, its name (``"first-available"``, ``"fewest"``) or None (the
+        lab's first-available order); the count does not depend on it.
+    workers
+        1 (the default) counts in this process; 2.. that many processes; -1 every
+        core.
+    backend
+        The engine's pool (``"loky"``, ``"threads"``, ...); None picks one.
+    kernel, symmetry
+        As for ``QueensSpace``; the count is the same for any of them.
+
+    Returns
+    -------
+    int
+        The number of solutions below ``locations`` (``count_report`` also gives
+        the nodes, the time and whether the count is complete).
+
+    Example: ``count_solutions(ImmutableQueenLocations(8)) == 92`` and
+    ``count_solutions(ImmutableQueenLocations(8).create_next(0, 0), "fewest") == 4``.
+    """
     return count_report(locations, order, kernel=kernel, symmetry=symmetry, workers=workers,
                         backend=backend).count
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import ImmutableQueenLocations
-from .orders import FirstAvailableRow, RowOrder
+from .orders import RowOrder, as_order
 
 MAX_TRACE_QUEENS = 16
 # Characters of JSON the steps may take (the page stays below 2 MB): about 1.7 MB.
@@ -91,15 +91,17 @@ def _row_mask(board: ImmutableQueenLocations, row: int) -> int:
     return mask
 
 
-def record_queens(n: int, order: RowOrder | None = None, limit: int = 5_000) -> QueensTrace:
-    """Walk the reference search of ``n`` queens, recording up to ``limit`` steps."""
+def record_queens(n: int, order: RowOrder | str | None = None,
+                  limit: int = 5_000) -> QueensTrace:
+    """Walk the reference search of ``n`` queens, recording up to ``limit`` steps;
+    ``order`` is a row order, its name or None (``orders.as_order``)."""
     if not 1 <= n <= MAX_TRACE_QUEENS:
         raise ValueError(f"the step trace shows 1 to {MAX_TRACE_QUEENS} queens, got n = {n}")
-    order = order if order is not None else FirstAvailableRow()
-    trace = QueensTrace(n, getattr(order, "name", type(order).__name__), limit)
+    chosen = as_order(order)
+    trace = QueensTrace(n, getattr(chosen, "name", type(chosen).__name__), limit)
     board = ImmutableQueenLocations(n)
     if trace.add("root", -1, -1, board):
-        _walk(board, order, trace)
+        _walk(board, chosen, trace)
     return trace
 
 

@@ -108,9 +108,24 @@ def order_named(name: str) -> SquareOrder:
     return ORDERS[name]()
 
 
+def as_order(order: object) -> SquareOrder:
+    """An order object from an order or its name, checked once at an entry point.
+
+    A name goes through ``order_named`` (UnknownNameError with a "did you mean");
+    anything without a ``select_next_unfilled_square`` method is a TypeError.
+    """
+    if isinstance(order, str):
+        return order_named(order)
+    if not callable(getattr(order, "select_next_unfilled_square", None)):
+        raise TypeError(
+            f"order must be a square order (an object with select_next_unfilled_square, "
+            f"such as FewestOptionsFirst()) or an order name {sorted(ORDERS)}, got {order!r}"
+        )
+    return order  # type: ignore[return-value]
+
+
 def select_next_unfilled_square(
     puzzle: ImmutableSudokuPuzzle, order: SquareOrder | str = "fewest"
 ) -> Square | None:
     """The square ``order`` (an order or its name) branches on next, or None when filled."""
-    chosen = order_named(order) if isinstance(order, str) else order
-    return chosen.select_next_unfilled_square(puzzle)
+    return as_order(order).select_next_unfilled_square(puzzle)

@@ -320,8 +320,12 @@ PROPAGATORS: dict[str, Propagator] = {
 
 
 def check_propagation(name: object) -> str:
-    """Return ``name`` when it names a propagator, else raise with a "did you mean"."""
-    if not isinstance(name, str) or name not in PROPAGATORS:
+    """Return ``name`` when it names a propagator, else raise with a "did you mean"
+    (UnknownNameError); TypeError when ``name`` is no string at all."""
+    if not isinstance(name, str):
+        raise TypeError(f"propagation must be a propagator name {sorted(PROPAGATORS)}, "
+                        f"got {name!r}")
+    if name not in PROPAGATORS:
         raise UnknownNameError(did_you_mean("propagation", name, PROPAGATORS))
     return name
 

@@ -129,7 +129,39 @@ def _listing(problems: list[str], shown: int = 4) -> str:
 
 
 class ImmutableSudokuPuzzle:
-    """A Sudoku grid of candidate sets; every move returns a new puzzle."""
+    """A Sudoku grid of candidate sets; every move returns a new puzzle.
+
+    Parameters
+    ----------
+    givens
+        The starting values, 4x4 to 36x36 (box 2..6), in any of these forms:
+
+        - one line of n*n symbols: 81 for 9x9 (16, 256, 625, 1296 for the other
+          sizes); ``.``, ``0`` or ``_`` for a blank, ``1``..``9`` then ``A``.. for
+          10 and up; or space-separated numbers (how 36x36 is written);
+        - a grid: n lines of n cells, ``|``, ``+``, ``-`` separators allowed
+          (``formats`` describes them; a ``:`` or tab ends a line's cells);
+        - a flat sequence of n*n ints, or n rows of n ints; 0 or None for a blank.
+    propagation
+        The propagator's name: ``none``, ``peers``, ``units`` (the default),
+        ``twins``, ``locked`` or ``matching`` (see ``propagate``).
+
+    The givens are propagated at once: givens that contradict each other only
+    through propagation make a dead puzzle (``is_dead()``), not an error.
+    InvalidPuzzleError (a ValueError) for givens that are unreadable, of no Sudoku
+    size, out of range or repeated in a unit (the message names the squares);
+    UnknownNameError for an unknown propagation, TypeError for one that is no string.
+
+    Example::
+
+        >>> hardest = ("85...24..72......9..4.........1.7..23.5...9.."
+        ...            ".4...........8..7..17..........36.4.")
+        >>> puzzle = ImmutableSudokuPuzzle(hardest, propagation="peers")
+        >>> puzzle.value("A1"), sorted(puzzle.candidates("A3"))
+        (8, [1, 3, 6, 9])
+        >>> puzzle.create_next("A3", 3).value("A3")
+        3
+    """
 
     __slots__ = ("_box", "_masks", "_propagation", "_dead")
     _box: int
@@ -210,13 +242,43 @@ class ImmutableSudokuPuzzle:
         return made
 
     def create_next(self, square: str | int, value: int) -> ImmutableSudokuPuzzle:
-        """A new puzzle with ``value`` in ``square``; a non-candidate value gives a dead end."""
+        """A new puzzle with ``value`` placed in ``square`` and propagated (the lab's move).
+
+        Parameters
+        ----------
+        square
+            A name (``"A3"``) or a row-major index (``2``) of an open square.
+        value
+            One of the square's candidates (``candidates(square)``).
+
+        Returns
+        -------
+        ImmutableSudokuPuzzle
+            The next puzzle; this one is unchanged.  It is dead (``is_dead()``) when
+            propagation meets a contradiction.
+
+        ValueError for an unknown square, a value outside 1..n, a filled square
+        (``A1 is already filled (8)``), a value that is not a candidate (``2 is not a
+        candidate for A3 (candidates: 1, 3, 6, 9)``), or a dead puzzle, which has no
+        next puzzles.  Example: ``ImmutableSudokuPuzzle(hardest, "peers").create_next(
+        "A3", 3).candidates("A4") == {6, 7, 9}``.
+        """
         grid = self.grid
         s = grid.square(square)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= grid.size:
             raise ValueError(f"value must be an int in 1..{grid.size}, got {value!r}")
+        if self._dead:
+            raise ValueError("this puzzle is dead (propagation met a contradiction): "
+                             "no puzzle follows it")
+        name, mask = grid.names[s], self._masks[s]
+        if mask and not mask & (mask - 1):
+            raise ValueError(f"{name} is already filled ({mask.bit_length()})")
+        candidates = self.candidate_mask(s)
+        if not candidates >> (value - 1) & 1:
+            listed = ", ".join(str(v) for v in CandidateSet.from_mask(candidates)) or "none"
+            raise ValueError(f"{value} is not a candidate for {name} (candidates: {listed})")
         masks = list(self._masks)
-        masks[s] = (1 << (value - 1)) & self.candidate_mask(s)
+        masks[s] = 1 << (value - 1)
         return self._child(masks, s)
 
     def next_puzzles(self, square: int) -> list[ImmutableSudokuPuzzle]:

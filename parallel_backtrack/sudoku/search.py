@@ -39,7 +39,7 @@ from typing import Any
 from parallel_backtrack import engine
 from parallel_backtrack.engine.space import depth_first
 
-from .orders import SquareOrder, order_named
+from .orders import SquareOrder, as_order
 from .propagate import DEFAULT_PROPAGATION
 from .puzzle import Givens, ImmutableSudokuPuzzle
 from .space import SudokuSpace
@@ -63,11 +63,6 @@ def as_puzzle(puzzle: PuzzleLike, propagation: str = DEFAULT_PROPAGATION) -> Imm
     if isinstance(puzzle, ImmutableSudokuPuzzle):
         return puzzle
     return ImmutableSudokuPuzzle(puzzle, propagation)
-
-
-def as_order(order: OrderLike) -> SquareOrder:
-    """An order object from an order or its name (raises with a "did you mean")."""
-    return order_named(order) if isinstance(order, str) else order
 
 
 def space_for(puzzle: PuzzleLike, order: OrderLike = "fewest", kernel: str = "fast") -> SudokuSpace:
@@ -196,7 +191,12 @@ def search(
     backend: str | None = None,
     kernel: str = "fast",
 ) -> Outcome:
-    """Find the first solution and, with ``count``, count the solutions (up to ``limit``)."""
+    """Find the first solution and, with ``count``, count the solutions (up to ``limit``).
+
+    ``puzzle``, ``order``, ``workers``, ``backend`` and ``kernel`` are as for ``solve``,
+    ``limit`` as for ``count_solutions``.  Returns an ``Outcome``: the first solution
+    (or None), the count (None without ``count``), the nodes visited and the seconds.
+    """
     _check_limit(limit)
     space, workers = space_for(puzzle, order, kernel), _workers(workers)
     if workers == 1 and backend is None:
@@ -208,7 +208,38 @@ def solve(
     puzzle: PuzzleLike, order: OrderLike = "fewest", *, workers: int = 1,
     backend: str | None = None, kernel: str = "fast",
 ) -> ImmutableSudokuPuzzle | None:
-    """The first solution (in search order on one worker; any worker's first on more)."""
+    """The first solution of a puzzle, or None when it has none.
+
+    Parameters
+    ----------
+    puzzle
+        An ``ImmutableSudokuPuzzle``, or givens to build one with the default
+        propagation ``units``: one line of n*n symbols (81 for 9x9; ``.``, ``0`` or
+        ``_`` for a blank, ``1``..``9`` then ``A``.. for 10 and up), a grid of n
+        lines, a flat sequence of n*n ints or n rows of n ints (0 or None for a
+        blank); 4x4 to 36x36.  See ``ImmutableSudokuPuzzle``.
+    order
+        A square order or its name: ``"fewest"`` (the default) or ``"row-major"``.
+    workers
+        1 (the default) searches in this process; 2.. that many processes; -1
+        every core.
+    backend
+        The engine's pool (``"loky"``, ``"threads"``, ...); None picks one.
+    kernel
+        ``"fast"`` (compiled, the default) or ``"reference"`` (pure Python):
+        the same answer.
+
+    Returns
+    -------
+    ImmutableSudokuPuzzle or None
+        The first solution in depth-first order on one worker (on more, the first
+        any worker finds), or None.
+
+    InvalidPuzzleError for unreadable givens; UnknownNameError for an unknown name,
+    TypeError for an order that is neither an order nor a name.  Example:
+    ``solve("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    ).line()[:9] == "417369825"``.
+    """
     return search(puzzle, order, workers=workers, backend=backend, kernel=kernel).solution
 
 
@@ -221,7 +252,32 @@ def count_solutions(
     backend: str | None = None,
     kernel: str = "fast",
 ) -> int:
-    """How many solutions the puzzle has, or ``limit`` when it has at least that many."""
+    """How many solutions the puzzle has, or ``limit`` when it has at least that many.
+
+    Parameters
+    ----------
+    puzzle
+        An ``ImmutableSudokuPuzzle`` or givens (as for ``solve``: a line of n*n
+        symbols with ``.``, ``0`` or ``_`` for blanks, a grid, ints or rows of ints;
+        4x4 to 36x36).
+    order
+        A square order or its name: ``"fewest"`` (the default) or ``"row-major"``;
+        the count does not depend on it.
+    limit
+        Stop counting at this many (a positive int), or None to count them all.
+    workers, backend, kernel
+        As for ``solve``; the count is the same for any of them.
+
+    Returns
+    -------
+    int
+        The number of solutions, at most ``limit``: ``count_solutions(p, limit=2)``
+        is 1 for a proper puzzle (see ``is_unique``).
+
+    ValueError for a bad ``limit``; the puzzle and order raise as in ``solve``.
+    Example: ``count_solutions("1...|..2.|.3..|...4") == 1`` (a 4x4 puzzle, its rows
+    separated by ``|``).
+    """
     _check_limit(limit)
     space, workers = space_for(puzzle, order, kernel), _workers(workers)
     if workers == 1 and backend is None:

@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 from parallel_backtrack.engine import Explored
 from parallel_backtrack.engine.checks import check_name
 
-from .orders import FewestOptionsFirst, RowMajor, SquareOrder
+from .orders import FewestOptionsFirst, RowMajor, SquareOrder, as_order
 from .puzzle import ImmutableSudokuPuzzle
 
 KERNELS = ("fast", "reference")
@@ -55,7 +55,15 @@ def _load_kernel() -> None:
 
 @dataclass(frozen=True, slots=True)
 class SudokuSpace:
-    """The search tree of one puzzle under one square order."""
+    """The search tree of one puzzle under one square order: an engine Space.
+
+    ``puzzle`` is an ``ImmutableSudokuPuzzle`` (``search.space_for`` also takes
+    givens), ``order`` a square order or its name (``"fewest"``, ``"row-major"``;
+    kept as the order object), ``kernel`` ``"fast"`` or ``"reference"`` (see the
+    glossary).  TypeError for another kind of puzzle or order, UnknownNameError for
+    an unknown name.  Example: ``engine.count(SudokuSpace(ImmutableSudokuPuzzle(p),
+    "fewest"))``.
+    """
 
     puzzle: ImmutableSudokuPuzzle
     order: SquareOrder
@@ -68,6 +76,10 @@ class SudokuSpace:
     FAST_BUDGET: ClassVar[int] = 200_000
 
     def __post_init__(self) -> None:
+        if not isinstance(self.puzzle, ImmutableSudokuPuzzle):
+            raise TypeError(f"puzzle must be an ImmutableSudokuPuzzle, got {self.puzzle!r}"
+                            " (search.space_for also takes givens)")
+        object.__setattr__(self, "order", as_order(self.order))
         check_name("kernel", self.kernel, KERNELS)
         if self.fast:
             _load_kernel()

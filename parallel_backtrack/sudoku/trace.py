@@ -44,7 +44,7 @@ from typing import Any
 
 from .candidates import bits
 from .grid import Grid
-from .orders import order_named
+from .orders import SquareOrder, as_order
 from .propagate import PROPAGATORS, RULES, all_open_candidates
 from .puzzle import ImmutableSudokuPuzzle, check_givens, read_givens
 
@@ -245,18 +245,21 @@ class _Walk:
                 return
 
 
-def record_sudoku(givens: Any, propagation: str = "units", order: str = "fewest",
+def record_sudoku(givens: Any, propagation: str = "units", order: SquareOrder | str = "fewest",
                   limit: int = 5_000) -> SudokuTrace:
     """Walk the reference search of one puzzle to its first solution, up to ``limit``
-    steps; raises ``InvalidPuzzleError`` for bad givens, ValueError above 25x25."""
+    steps; raises ``InvalidPuzzleError`` for bad givens, ValueError above 25x25.
+    ``order`` is an order or its name (see ``orders.as_order``)."""
+    chosen = as_order(order)
     cells = read_givens(givens)
     grid = check_givens(cells)
     if grid.size > MAX_TRACE_SIZE:
         raise ValueError(f"the propagation page shows puzzles up to {MAX_TRACE_SIZE}x"
                          f"{MAX_TRACE_SIZE}; this one is {grid.size}x{grid.size}")
     puzzle = ImmutableSudokuPuzzle(cells, propagation)
-    trace = SudokuTrace(grid.box, propagation, order, limit)
-    walk = _Walk(trace, order_named(order))
+    trace = SudokuTrace(grid.box, propagation, getattr(chosen, "name", type(chosen).__name__),
+                        limit)
+    walk = _Walk(trace, chosen)
     if walk.begin(cells, puzzle):
         walk.run(puzzle)
     if not trace.capped and trace.kinds[-1] != "solved":

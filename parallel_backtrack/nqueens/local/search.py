@@ -44,7 +44,7 @@ import math
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -80,7 +80,7 @@ class LocalResult:
 
     n: int
     method: str
-    columns: np.ndarray | None = field(repr=False)
+    columns: np.ndarray | None
     steps: int
     restarts: int
     seconds: float
@@ -114,6 +114,13 @@ class LocalResult:
 
     def __str__(self) -> str:
         return f"{self.n}-queens by {self.method}:\n{self.board()}"
+
+    def __repr__(self) -> str:
+        """The dataclass's repr, with ``columns`` as its length (``[20 items]``) or None."""
+        columns = "None" if self.columns is None else f"[{len(self.columns)} items]"
+        shown = [f"{f.name}={columns if f.name == 'columns' else repr(getattr(self, f.name))}"
+                 for f in dataclasses.fields(self)]
+        return f"LocalResult({', '.join(shown)})"
 
 
 def find_one(

@@ -12,7 +12,7 @@ kernel
 Example::
 
     >>> from parallel_backtrack.sudoku.cdcl import solve_cdcl
-    >>> solve_cdcl("1...3.1..4.2...3").line()
+    >>> solve_cdcl("1...3.1..1.4...1").line()
     '1243341221344321'
 """
 

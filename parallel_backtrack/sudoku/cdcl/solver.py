@@ -33,7 +33,7 @@ slice
 
 Example::
 
-    >>> result = solve_cdcl("1...3.1..4.2...3")   # 4x4, one line
+    >>> result = solve_cdcl("1...3.1..1.4...1")   # 4x4, one line
     >>> result.status, result.line()
     ('solved', '1243341221344321')
 """
@@ -180,13 +180,38 @@ def solve_cdcl(givens: str | Sequence[int | None], *, max_conflicts: int | None 
                deadline: float | None = None) -> CdclResult:
     """One solution of the puzzle, or a proof there is none, by clause learning.
 
-    ``max_conflicts`` and ``deadline`` (``time.time()`` seconds) bound the search;
-    either may end it with status ``limit``.  InvalidPuzzleError for unreadable givens.
+    Parameters
+    ----------
+    givens
+        A puzzle line or grid (``formats``), or a flat sequence of n*n ints (0 or
+        None for a blank).
+    max_conflicts
+        Stop after about this many conflicts (an int >= 1), or None.
+    deadline
+        Stop at this wall-clock time, on the ``time.time()`` clock (seconds since
+        the epoch: ``time.time() + 10`` gives it ten seconds), or None.  This is not
+        the engine's clock: the engine and ``sliding``'s ``ida.solve`` time out on
+        ``time.perf_counter()``; the sudoku command line and ``search.solve_then_count``
+        share this ``time.time()`` deadline.  It is checked between slices (about a
+        second each on 25x25).
+
+    Returns
+    -------
+    CdclResult
+        Status ``solved``, ``unsatisfiable``, or ``limit`` when ``max_conflicts`` or
+        ``deadline`` ended the search first, with the conflicts, decisions and
+        propagations spent.
+
+    InvalidPuzzleError for unreadable givens; ValueError for a bad ``max_conflicts``
+    or a ``deadline`` that is no ``time.time()`` reading (below 10^9, as a
+    ``time.perf_counter()`` or ``time.monotonic()`` value is, or NaN), TypeError for
+    a ``deadline`` that is no number.
     """
     if max_conflicts is not None and (isinstance(max_conflicts, bool)
                                       or not isinstance(max_conflicts, int)
                                       or max_conflicts < 1):
         raise ValueError(f"max_conflicts must be None or an int >= 1, got {max_conflicts!r}")
+    _check_deadline(deadline)
     started = time.perf_counter()
     cnf = sudoku_cnf(givens)
     activity = np.zeros(cnf.nvars)
@@ -212,6 +237,24 @@ def solve_cdcl(givens: str | Sequence[int | None], *, max_conflicts: int | None 
     cells = _decode(cnf, values) if status == SATISFIED else None
     return CdclResult(name, cells, int(stats[CONFLICTS]), int(stats[DECISIONS]),
                       int(stats[PROPAGATIONS]), time.perf_counter() - started)
+
+
+# 10^9 seconds after the epoch is September 2001: a smaller deadline was read off
+# another clock (perf_counter and monotonic count from boot), and would stop at once.
+EPOCH_DEADLINE_MIN = 1e9
+
+
+def _check_deadline(deadline: object) -> None:
+    """A ``time.time()`` deadline or None; else TypeError or ValueError."""
+    if deadline is None:
+        return
+    if isinstance(deadline, bool) or not isinstance(deadline, (int, float)):
+        raise TypeError(f"deadline must be a time.time() value in seconds or None, "
+                        f"got {deadline!r}")
+    if not deadline >= EPOCH_DEADLINE_MIN:
+        raise ValueError(f"deadline must be a time.time() value (seconds since the epoch, "
+                         f"such as time.time() + 10), got {deadline!r}: a time.perf_counter() "
+                         "or time.monotonic() reading would end the search at once")
 
 
 def warm_up() -> None:
