@@ -244,3 +244,20 @@ def test_a_search_given_no_game_says_a_game_is_expected():
             search(None, 1)
     with pytest.raises(TypeError, match="got str without to_move"):
         null_window("nim", 1, -1, 1)
+
+
+def test_nim_rules_refuse_what_the_games_refuse():
+    from parallel_backtrack.games import xor_rule
+
+    for bad in (0, -1, True, 2.5):
+        with pytest.raises(ValueError, match=f"sticks must be a positive integer, got {bad}"):
+            nim_theory(bad)
+    with pytest.raises(ValueError, match=r"heaps must be non-negative integers, got \(-1, 2\)"):
+        xor_rule((-1, 2))
+    with pytest.raises(TypeError, match="heaps must be a sequence of non-negative integers, "
+                                        "got 5"):
+        xor_rule(5)
+    with pytest.raises(TypeError, match="heaps must be a sequence"):
+        MultiNim(5)
+    assert xor_rule([1, 2, 3]) == -1 and xor_rule(iter((1, 2))) == 1
+    assert MultiNim(h for h in (2, 1)).initial == ((1, 2), 0)  # a generator, read once
