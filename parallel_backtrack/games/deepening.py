@@ -100,9 +100,15 @@ def null_window(game: Game, state: Any, lo: int, hi: int, *,
     if witness is None or witness.value < lo:
         witness = probe(lo - 1)
         if witness.value < lo:  # below the interval
-            return SearchResult(lo, None, [], *counts, exact=False)
+            return SearchResult(lo, None, [], *_totals(counts), exact=False)
     if not capped:
         above = probe(hi)
         if above.value > hi:  # above the interval
-            return SearchResult(hi, above.best_action, above.pv, *counts, exact=False)
-    return SearchResult(lo, witness.best_action, witness.pv, *counts)
+            return SearchResult(hi, above.best_action, above.pv, *_totals(counts),
+                                exact=False)
+    return SearchResult(lo, witness.best_action, witness.pv, *_totals(counts))
+
+
+def _totals(counts: list[int]) -> tuple[int, int, int]:
+    """Nodes, leaves and table hits, as ``SearchResult`` takes them."""
+    return counts[0], counts[1], counts[2]
