@@ -138,6 +138,11 @@ def test_moves_and_boards_of_the_wrong_type_are_refused():
     assert Connect4Game().board.width == 7 and Connect4Game(Board(5, 4)).board.width == 5
 
 
+def test_short_reprs():
+    assert repr(Board()) == "Board(width=7, height=6)"
+    assert repr(Connect4Game(Board(5, 4))) == "Connect4Game(board=Board(width=5, height=4))"
+
+
 def test_board_limits():
     with pytest.raises(ValueError, match="at most 64"):
         Board(8, 8)

@@ -261,3 +261,17 @@ def test_nim_rules_refuse_what_the_games_refuse():
         MultiNim(5)
     assert xor_rule([1, 2, 3]) == -1 and xor_rule(iter((1, 2))) == 1
     assert MultiNim(h for h in (2, 1)).initial == ((1, 2), 0)  # a generator, read once
+
+
+def test_short_reprs():
+    from parallel_backtrack.games import RandomTree
+
+    assert repr(Nim(8)) == "Nim(sticks=8)"
+    assert repr(MultiNim((3, 1))) == "MultiNim(heaps=(1, 3))"
+    assert repr(TicTacToe()) == "TicTacToe()"
+    assert repr(RandomTree(2, 3, seed=4)) == "RandomTree(branching=2, depth=3, seed=4)"
+    table = TranspositionTable(16)
+    alphabeta(Nim(6), Nim(6).initial, table=table)
+    assert repr(table) == f"TranspositionTable(capacity=16, stores={table.stores})"
+    assert table.stores > 0
+    assert repr(parse_tree(CLASSIC).game) == "TreeGame(nodes=15, leaves=8)"

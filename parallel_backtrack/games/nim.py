@@ -60,6 +60,9 @@ class Nim(BaseGame):
     def __init__(self, sticks: int) -> None:
         self.initial: NimState = (check_sticks(sticks), MAX)
 
+    def __repr__(self) -> str:
+        return f"Nim(sticks={self.initial[0]})"
+
     def to_move(self, state: NimState) -> str:
         return state[1]
 
@@ -92,6 +95,9 @@ class MultiNim(BaseGame):
 
     def __init__(self, heaps: tuple[int, ...]) -> None:
         self.initial: MultiState = (tuple(sorted(check_heaps(heaps))), 0)
+
+    def __repr__(self) -> str:
+        return f"MultiNim(heaps={self.initial[0]})"
 
     def to_move(self, state: MultiState) -> int:
         return state[1]

@@ -78,6 +78,10 @@ class TreeGame(BaseGame):
         self.internal = len(first) - 1
         self.initial = 0  # the root
 
+    def __repr__(self) -> str:
+        return f"TreeGame(nodes={self.internal + len(self.leaf_values)}, " \
+            f"leaves={len(self.leaf_values)})"
+
     def to_move(self, state: int) -> str:
         """The declared node's kind; a leaf has its parent's."""
         if state >= self.internal:

@@ -68,6 +68,9 @@ class Board:
         self.full = self.bottom * ((1 << height) - 1)
         self.order = center_first(width)
 
+    def __repr__(self) -> str:
+        return f"Board(width={self.width}, height={self.height})"
+
     def top_bit(self, col: int) -> int:
         return 1 << (self.height - 1 + col * (self.height + 1))
 
@@ -139,6 +142,9 @@ class Connect4Game(BaseGame):
                             f"{type(board).__name__} {board!r:.40}")
         self.board = Board() if board is None else board
         self.initial = Position(0, 0, 0)  # the empty board
+
+    def __repr__(self) -> str:
+        return f"Connect4Game(board={self.board!r})"
 
     def to_move(self, state: Position) -> int:
         return state.moves % 2
