@@ -116,10 +116,31 @@ def test_best_moves_reach_the_score(solver_7x6):
 
 
 @pytest.mark.parametrize("moves,reason", [("448", "move 3 ('8')"), ("4444444", "move 7 (4)"),
-                                          ("12121213", "move 8 (3)"), ("4x", "move 2 ('x')")])
+                                          ("12121213", "move 8 (3)"), ("4x", "move 2 ('x')"),
+                                          ("4\u0663", "move 2 ('\u0663')"),  # Arabic-Indic 3
+                                          ("4\uff13", "move 2 ('\uff13')"),  # full-width 3
+                                          ("40", "move 2 ('0')")])
 def test_invalid_move_strings_name_the_move(moves, reason):
     with pytest.raises(InvalidMoveError, match=reason.replace("(", r"\(").replace(")", r"\)")):
         Board().parse(moves)
+
+
+def test_moves_and_boards_of_the_wrong_type_are_refused():
+    for bad, shown in ((None, "NoneType None"), (4453, "int 4453"), (b"44", "bytes b'44'")):
+        with pytest.raises(TypeError, match=f"moves must be a string of the digits 1-7, got "
+                                            f"{shown}"):
+            Board().parse(bad)
+    with pytest.raises(TypeError, match="moves must be a string of the digits 1-5"):
+        Board(5, 4).parse(12)
+    with pytest.raises(TypeError, match="board must be a connect4 Board \\(or None for 7x6\\), "
+                                        "got str 'x'"):
+        Connect4Game("x")
+    assert Connect4Game().board.width == 7 and Connect4Game(Board(5, 4)).board.width == 5
+
+
+def test_short_reprs():
+    assert repr(Board()) == "Board(width=7, height=6)"
+    assert repr(Connect4Game(Board(5, 4))) == "Connect4Game(board=Board(width=5, height=4))"
 
 
 def test_board_limits():

@@ -42,6 +42,43 @@ def test_windows_give_sequential_bounds(window):
         assert found.value <= alpha and plain <= alpha
     else:
         assert found.value >= beta and plain >= beta
+    # fail-hard: a value at an end of the window is a bound, flagged as alphabeta flags it
+    assert found.exact == (alpha < found.value < beta)
+    assert found.as_dict()["exact"] == found.exact
+    assert parallel_alphabeta(game, workers=2, backend="threads").exact
+
+
+def test_bad_arguments_are_refused_before_a_pool_is_made(monkeypatch):
+    import parallel_backtrack.engine.executors as executors
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was made")
+
+    monkeypatch.setattr(executors, "make_executor", no_pool)
+    game = Nim(9)
+    for alpha, beta in ((5, -5), (2, 2)):
+        with pytest.raises(ValueError, match=f"expected alpha < beta .*alpha={alpha}, "
+                                             f"beta={beta}"):
+            parallel_alphabeta(game, backend="threads", alpha=alpha, beta=beta)
+    with pytest.raises(TypeError, match="alpha must be a number, got None"):
+        parallel_alphabeta(game, alpha=None)
+    for bad in (-1, True, 1.5):
+        with pytest.raises(ValueError, match=f"pv_depth must be an integer >= 0, got {bad}"):
+            parallel_alphabeta(game, backend="threads", pv_depth=bad)
+    for bad in (0, True, 1.5):
+        with pytest.raises(ValueError, match=f"split_depth must be an integer >= 1, got {bad}"):
+            parallel_alphabeta(game, backend="threads", split_depth=bad)
+    with pytest.raises(TypeError, match="speculative must be True, False or None, got 1"):
+        parallel_alphabeta(game, speculative=1)
+    with pytest.raises(TypeError, match="a Game is expected .* got NoneType without to_move.*"
+                                        "initial"):
+        parallel_alphabeta(None)
+
+    class NoInitial:  # a game with the five methods but no ``initial``: needs a state
+        to_move = actions = result = is_terminal = utility = staticmethod(print)
+
+    with pytest.raises(TypeError, match="got NoInitial without initial"):
+        parallel_alphabeta(NoInitial())
 
 
 def test_other_games_in_parallel():

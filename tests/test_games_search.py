@@ -166,3 +166,112 @@ def test_stuck_state_and_until_are_reported():
         TranspositionTable(0)
     with pytest.raises(ValueError, match="sticks"):
         Nim(0)
+
+
+def _check_null_window(game, state, true, lo, hi):
+    found = null_window(game, state, lo, hi)
+    if lo <= true <= hi:
+        assert (found.value, found.exact) == (true, True), (lo, hi)
+    elif true < lo:  # "at most lo"
+        assert (found.value, found.exact, found.best_action) == (lo, False, None), (lo, hi)
+    else:  # "at least hi", with an action that reaches that much
+        assert (found.value, found.exact) == (hi, False), (lo, hi)
+        assert found.best_action is not None or game.is_terminal(state)
+    return found
+
+
+def _windows(true):
+    """Intervals below, around (the value inside or at an end) and above ``true``."""
+    return [(true + 1, true + 5), (true + 3, true + 3), (true - 6, true - 1),
+            (true - 2, true - 2), (true - 3, true + 3), (true, true + 4), (true - 4, true),
+            (true, true), (true - 1, true + 1), (-10, 10)]
+
+
+@pytest.mark.parametrize("sticks", range(1, 13))
+def test_null_window_says_when_the_value_is_outside_its_interval(sticks):
+    """Against minimax: exact inside [lo, hi], a bound flagged not exact outside it
+    (Nim(8), value 1, in [5, 10] gave 5 and in [-5, -2] gave -2, both "exact")."""
+    game = Nim(sticks)
+    true = minimax(game, game.initial).value
+    for lo, hi in _windows(true) + [(5, 10), (-5, -2)]:
+        found = _check_null_window(game, game.initial, true, lo, hi)
+        if found.best_action is not None:  # it reaches the value (or at least hi)
+            after = game.result(game.initial, found.best_action)
+            assert -minimax(game, after).value >= found.value
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_null_window_on_random_trees_below_around_and_above(seed):
+    game = parse_tree(random_tree(random.Random(seed), 3, 4, alternate=seed % 2 == 0)).game
+    true = minimax(game, 0).value
+    for lo, hi in _windows(true):
+        _check_null_window(game, 0, true, lo, hi)
+
+
+def test_bad_windows_and_depths_are_refused_before_the_search():
+    game = Nim(8)
+    s = game.initial
+    for alpha, beta in ((5, -5), (3, 3)):
+        with pytest.raises(ValueError, match=f"expected alpha < beta .*alpha={alpha}, "
+                                             f"beta={beta}"):
+            alphabeta(game, s, alpha=alpha, beta=beta)
+    with pytest.raises(TypeError, match="alpha must be a number, got True"):
+        alphabeta(game, s, alpha=True)
+    with pytest.raises(TypeError, match="beta must be a number, got '3'"):
+        alphabeta(game, s, beta="3")
+    with pytest.raises(ValueError, match="alpha must be a number, got nan"):
+        alphabeta(game, s, alpha=float("nan"))
+    for bad in (-1, True, 2.5):
+        with pytest.raises(ValueError, match=rf"depth must be an integer >= 0, got {bad}"):
+            alphabeta(game, s, depth=bad)
+        with pytest.raises(ValueError, match=rf"depth must be an integer >= 0, got {bad}"):
+            negamax(game, s, depth=bad)
+    for bad in (0, 2.5, False):
+        with pytest.raises(ValueError, match=rf"max_depth must be an integer >= 1, got {bad}"):
+            iterative_deepening(game, s, max_depth=bad)
+    with pytest.raises(ValueError, match="lo must be an integer, got 0.5"):
+        null_window(game, s, 0.5, 2)
+    with pytest.raises(ValueError, match="expected lo <= hi, got lo=2, hi=1"):
+        null_window(game, s, 2, 1)
+    assert alphabeta(game, s, depth=0).depth == 0  # the root scored by ``evaluate``
+    assert alphabeta(game, s, alpha=-1, beta=2).value == 1  # a valid window still works
+
+
+def test_a_search_given_no_game_says_a_game_is_expected():
+    for search in (minimax, negamax, alphabeta, iterative_deepening):
+        with pytest.raises(TypeError, match="a Game is expected .* got NoneType without "
+                                            "to_move, actions"):
+            search(None, 1)
+    with pytest.raises(TypeError, match="got str without to_move"):
+        null_window("nim", 1, -1, 1)
+
+
+def test_nim_rules_refuse_what_the_games_refuse():
+    from parallel_backtrack.games import xor_rule
+
+    for bad in (0, -1, True, 2.5):
+        with pytest.raises(ValueError, match=f"sticks must be a positive integer, got {bad}"):
+            nim_theory(bad)
+    with pytest.raises(ValueError, match=r"heaps must be non-negative integers, got \(-1, 2\)"):
+        xor_rule((-1, 2))
+    with pytest.raises(TypeError, match="heaps must be a sequence of non-negative integers, "
+                                        "got 5"):
+        xor_rule(5)
+    with pytest.raises(TypeError, match="heaps must be a sequence"):
+        MultiNim(5)
+    assert xor_rule([1, 2, 3]) == -1 and xor_rule(iter((1, 2))) == 1
+    assert MultiNim(h for h in (2, 1)).initial == ((1, 2), 0)  # a generator, read once
+
+
+def test_short_reprs():
+    from parallel_backtrack.games import RandomTree
+
+    assert repr(Nim(8)) == "Nim(sticks=8)"
+    assert repr(MultiNim((3, 1))) == "MultiNim(heaps=(1, 3))"
+    assert repr(TicTacToe()) == "TicTacToe()"
+    assert repr(RandomTree(2, 3, seed=4)) == "RandomTree(branching=2, depth=3, seed=4)"
+    table = TranspositionTable(16)
+    alphabeta(Nim(6), Nim(6).initial, table=table)
+    assert repr(table) == f"TranspositionTable(capacity=16, stores={table.stores})"
+    assert table.stores > 0
+    assert repr(parse_tree(CLASSIC).game) == "TreeGame(nodes=15, leaves=8)"

@@ -83,6 +83,18 @@ def test_bad_trees_name_the_reason(text, reason):
         parse_tree(text)
 
 
+def test_parse_tree_takes_text_or_bytes_only():
+    for bad, name in ((None, "NoneType"), (42, "int"), (["{(A,MAX)} {(A,1)}"], "list")):
+        with pytest.raises(TypeError, match=f"parse_tree takes the text or bytes of a tree "
+                                            f"file's line, got {name}"):
+            parse_tree(bad)
+    line = "{(A,MAX)} {(A,1),(A,2)}"
+    for form in (line, line.encode(), bytearray(line.encode())):
+        assert minimax(parse_tree(form).game, 0).value == 2
+    with pytest.raises(TreeFormatError, match="not UTF-8"):  # a lone surrogate: no text
+        parse_tree("{(A,MAX)} {(A,\ud800)}")
+
+
 def test_a_bad_tree_fails_alone(tmp_path, capsys):
     path = tmp_path / "mixed.txt"
     # binary bytes past the first 8 KiB fail their line only (before: a binary file)

@@ -114,6 +114,11 @@ class SplitNode:
 
 @dataclass
 class ParallelResult:
+    """What ``parallel_alphabeta`` found: the value (for the player to move at the
+    root; fail-hard, so ``exact`` False when it is a bound: at most the window's
+    alpha, or at least its beta), a best action, the principal variation, the nodes
+    (split nodes and tasks'), the tasks and split nodes, the seconds, the workers."""
+
     value: int
     best_action: Any
     pv: list[Any]
@@ -124,6 +129,7 @@ class ParallelResult:
     workers: int
     twins: int = 0  # helper twins sent (their nodes count only when they answered)
     task_cost: float = 0.0  # the parent's own seconds a task sent in ``run`` (waits left out)
+    exact: bool = True  # False: the window's alpha or beta bounds the value (see above)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(vars(self))

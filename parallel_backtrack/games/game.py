@@ -101,6 +101,20 @@ class _View(BaseGame):
         return self.game.actions(state)  # type: ignore[no-any-return]
 
 
+METHODS = ("to_move", "actions", "result", "is_terminal", "utility")
+
+
+def check_game(game: Any, initial: bool = False) -> None:
+    """TypeError unless ``game`` has the Game protocol's five methods (and, with
+    ``initial``, its ``initial`` state): a search's first check, before any work."""
+    missing = [name for name in METHODS if not callable(getattr(game, name, None))]
+    if initial and not hasattr(game, "initial"):
+        missing.append("initial")
+    if missing:
+        raise TypeError(f"a Game is expected (an object with {', '.join(METHODS)} and "
+                        f"initial), got {type(game).__name__} without {', '.join(missing)}")
+
+
 def hooks_of(game: Any) -> BaseGame:
     """``game``'s optional methods: the game itself, or a view with the defaults."""
     return game if isinstance(game, BaseGame) else _View(game)

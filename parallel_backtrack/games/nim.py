@@ -21,6 +21,7 @@ taking 1 to leave 9 = 1 mod 4).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import reduce
 from operator import xor
 
@@ -35,13 +36,32 @@ def other(player: str) -> str:
     return MIN if player == MAX else MAX
 
 
+def check_sticks(sticks: object) -> int:
+    """``sticks`` when it is a positive integer (not a bool); else ValueError."""
+    if isinstance(sticks, bool) or not isinstance(sticks, int) or sticks < 1:
+        raise ValueError(f"sticks must be a positive integer, got {sticks!r}")
+    return sticks
+
+
+def check_heaps(heaps: object) -> tuple[int, ...]:
+    """``heaps`` as a tuple when they are non-negative integers (not bools): TypeError
+    when not a sequence, ValueError for a bad heap."""
+    if isinstance(heaps, (str, bytes)) or not isinstance(heaps, Iterable):
+        raise TypeError(f"heaps must be a sequence of non-negative integers, got {heaps!r}")
+    heaps = tuple(heaps)
+    if any(isinstance(h, bool) or not isinstance(h, int) or h < 0 for h in heaps):
+        raise ValueError(f"heaps must be non-negative integers, got {heaps!r}")
+    return heaps
+
+
 class Nim(BaseGame):
     """The assignment's single-heap Nim; states are ``(sticks, player to move)``."""
 
     def __init__(self, sticks: int) -> None:
-        if isinstance(sticks, bool) or not isinstance(sticks, int) or sticks < 1:
-            raise ValueError(f"sticks must be a positive integer, got {sticks!r}")
-        self.initial: NimState = (sticks, MAX)
+        self.initial: NimState = (check_sticks(sticks), MAX)
+
+    def __repr__(self) -> str:
+        return f"Nim(sticks={self.initial[0]})"
 
     def to_move(self, state: NimState) -> str:
         return state[1]
@@ -64,7 +84,9 @@ class Nim(BaseGame):
 
 
 def nim_theory(sticks: int) -> int:
-    """The value for the player to move by the mod-4 rule: -1 when ``sticks % 4 == 1``."""
+    """The value for the player to move by the mod-4 rule: -1 when ``sticks % 4 == 1``
+    (``sticks``: a positive integer, as ``Nim`` takes)."""
+    check_sticks(sticks)
     return -1 if sticks % 4 == 1 else 1
 
 
@@ -72,9 +94,10 @@ class MultiNim(BaseGame):
     """Normal-play Nim on several heaps; states are ``(sorted heaps, player)``."""
 
     def __init__(self, heaps: tuple[int, ...]) -> None:
-        if any(isinstance(h, bool) or not isinstance(h, int) or h < 0 for h in heaps):
-            raise ValueError(f"heaps must be non-negative integers, got {heaps!r}")
-        self.initial: MultiState = (tuple(sorted(heaps)), 0)
+        self.initial: MultiState = (tuple(sorted(check_heaps(heaps))), 0)
+
+    def __repr__(self) -> str:
+        return f"MultiNim(heaps={self.initial[0]})"
 
     def to_move(self, state: MultiState) -> int:
         return state[1]
@@ -103,5 +126,6 @@ class MultiNim(BaseGame):
 
 
 def xor_rule(heaps: tuple[int, ...]) -> int:
-    """Bouton: the value for the player to move, -1 exactly when the XOR is 0."""
-    return -1 if reduce(xor, heaps, 0) == 0 else 1
+    """Bouton: the value for the player to move, -1 exactly when the XOR is 0
+    (``heaps``: non-negative integers, as ``MultiNim`` takes)."""
+    return -1 if reduce(xor, check_heaps(heaps), 0) == 0 else 1

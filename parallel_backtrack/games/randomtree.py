@@ -44,6 +44,9 @@ class RandomTree(BaseGame):
         self.initial: RandomState = (0, 0)
         self._moves = list(range(branching))
 
+    def __repr__(self) -> str:
+        return f"RandomTree(branching={self.branching}, depth={self.depth}, seed={self.seed})"
+
     def to_move(self, state: RandomState) -> str:
         return MAX if state[0] % 2 == 0 else MIN
 

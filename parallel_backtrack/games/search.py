@@ -26,10 +26,13 @@ Example: ``alphabeta(game, root).leaves == 6`` on the classic 8-leaf tree.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from numbers import Real
 from typing import Any
 
-from .game import INFINITY, Game, SearchResult, hooks_of
+from ..engine.checks import check_int
+from .game import INFINITY, Game, SearchResult, check_game, hooks_of
 from .table import EXACT, FULL_DEPTH, LOWER, UPPER, Entry, TranspositionTable, flag_for
 
 Evaluate = Callable[[Any, Any], float]
@@ -227,6 +230,25 @@ def absorb(frame: _Frame, action: Any, value: float, pv: Line) -> None:
         frame.alpha = value
 
 
+def check_depth(name: str, depth: object) -> None:
+    """ValueError unless ``depth`` is None or an integer >= 0 (not a bool)."""
+    if depth is not None:
+        check_int(name, depth, low=0)
+
+
+def check_window(alpha: object, beta: object) -> None:
+    """TypeError unless both are numbers (not bools), ValueError unless ``alpha < beta``:
+    a window with no value strictly inside it (``alpha >= beta``) answers nothing."""
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise TypeError(f"{name} must be a number, got {value!r}")
+        if math.isnan(value):
+            raise ValueError(f"{name} must be a number, got {value!r}")
+    if not alpha < beta:  # type: ignore[operator]
+        raise ValueError(f"expected alpha < beta (a window that is not empty), got "
+                         f"alpha={alpha!r}, beta={beta!r}")
+
+
 class StopSearch(Exception):  # noqa: N818 - a signal, not an error
     """``until()`` asked the search to stop (a deadline or a shared stop flag)."""
 
@@ -234,7 +256,10 @@ class StopSearch(Exception):  # noqa: N818 - a signal, not an error
 def negamax(game: Game, state: Any, *, table: TranspositionTable | None = None,
             depth: int | None = None, evaluate: Evaluate | None = None,
             ordered: bool = False) -> SearchResult:
-    """Plain negamax (every node visited unless ``table`` answers it)."""
+    """Plain negamax (every node visited unless ``table`` answers it); the arguments
+    are ``alphabeta``'s."""
+    check_game(game)
+    check_depth("depth", depth)
     search = Search(game, prune=False, table=table, depth=depth, evaluate=evaluate,
                      ordered=ordered)
     return search.run(state)
@@ -251,7 +276,18 @@ def alphabeta(game: Game, state: Any, *, alpha: float = -INFINITY, beta: float =
     it is negamax with a transposition table (exact / lower / upper entries).
     Every ``POLL_EVERY`` nodes ``until()`` may stop the search (StopSearch) and
     ``window()`` may narrow the root's window (a bound shared with other tasks).
+
+    Parameters: ``state`` the root; ``alpha < beta`` the window (numbers, default
+    unbounded: TypeError / ValueError otherwise); ``depth`` None (to the end of the
+    game) or the plies searched, an integer >= 0 (0: ``state`` itself is scored by
+    ``evaluate``); ``evaluate(state, player)`` scores horizon states (default 0);
+    ``ordered`` searches the game's ``ordered_actions``.
+    Returns a ``SearchResult`` for the player to move at ``state`` (``exact`` False:
+    the value is a bound, at most ``alpha`` or at least ``beta``).
     """
+    check_game(game)
+    check_window(alpha, beta)
+    check_depth("depth", depth)
     search = Search(game, fail_soft=fail_soft, table=table, depth=depth, evaluate=evaluate,
                     ordered=ordered, until=until, window=window)
     return search.run(state, alpha, beta)
@@ -263,6 +299,7 @@ def minimax(game: Game, state: Any) -> SearchResult:
     The independent reference the tests hold every other search to.  Its own stack
     of ``[state, actions, index, values]`` entries, nothing shared with negamax.
     """
+    check_game(game)
     player = game.to_move(state)
     if game.is_terminal(state):
         return SearchResult(game.utility(state, player), None, [], 1, 1)

@@ -52,6 +52,10 @@ class TranspositionTable:
         self._slots[hash(key) % self.capacity] = (key, value, flag, depth, action)
         self.stores += 1
 
+    def __repr__(self) -> str:
+        # ``len`` walks every slot: the repr shows what costs nothing to read.
+        return f"TranspositionTable(capacity={self.capacity}, stores={self.stores})"
+
     def __len__(self) -> int:
         return sum(entry is not None for entry in self._slots)
 

@@ -44,6 +44,9 @@ class TicTacToe(BaseGame):
 
     initial: Board = (0, 0)
 
+    def __repr__(self) -> str:
+        return "TicTacToe()"
+
     def to_move(self, state: Board) -> str:
         return X if popcount(state[0]) == popcount(state[1]) else O
 

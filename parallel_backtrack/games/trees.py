@@ -78,6 +78,10 @@ class TreeGame(BaseGame):
         self.internal = len(first) - 1
         self.initial = 0  # the root
 
+    def __repr__(self) -> str:
+        return f"TreeGame(nodes={self.internal + len(self.leaf_values)}, " \
+            f"leaves={len(self.leaf_values)})"
+
     def to_move(self, state: int) -> str:
         """The declared node's kind; a leaf has its parent's."""
         if state >= self.internal:
@@ -338,7 +342,15 @@ def _check_shape(names: list[bytes], first: np.ndarray, heads: np.ndarray,
 
 
 def parse_tree(text: str | bytes) -> ParsedTree:
-    """One line of the format as a TreeGame (raises TreeFormatError saying why not)."""
+    """One line of the format (text, or its UTF-8 bytes) as a TreeGame; raises
+    TreeFormatError saying why not, TypeError for anything but text or bytes."""
+    if isinstance(text, str):
+        data = text.encode("utf-8", "surrogatepass")
+    elif isinstance(text, (bytes, bytearray, memoryview)):
+        data = bytes(text)
+    else:
+        raise TypeError("parse_tree takes the text or bytes of a tree file's line, got "
+                        f"{type(text).__name__}")
     reader = TreeReader()
-    reader.feed(text.encode("utf-8") if isinstance(text, str) else text, final=True)
+    reader.feed(data, final=True)
     return reader.tree()

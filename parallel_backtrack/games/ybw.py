@@ -56,11 +56,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..engine.checks import check_int
 from ..engine.executors import Executor, OwnTime, pool_for_run, run_shipped
 from ..engine.window import UNBOUNDED, shared_bounds
 from ..engine.worker import call_pickled, pickled
 from .chain import ALL, CUT, ParallelResult, SplitNode, Task, chain_window, search_task, task_bounds
-from .game import Game, hooks_of
+from .game import Game, check_game, hooks_of
+from .search import check_depth, check_window
 from .twins import Twins
 
 MAX_SPLIT_NODES = 4096
@@ -83,8 +85,8 @@ class YoungBrothersWait(Twins):
     def __init__(self, game: Game, executor: Executor, *, split_depth: int = 2,
                  pv_depth: int | None = None, runner: TaskRunner = search_task,
                  shipped: Any = None, fail_soft: bool = False, helpers: bool = False) -> None:
-        if split_depth < 1:
-            raise ValueError(f"split_depth must be at least 1, got {split_depth}")
+        check_int("split_depth", split_depth, low=1)
+        check_depth("pv_depth", pv_depth)
         self.game, self.executor, self.split_depth, self.runner = (
             game, executor, split_depth, runner)
         self.fail_soft = fail_soft  # answer bounds beyond the window (as Pons' negamax)
@@ -165,11 +167,13 @@ class YoungBrothersWait(Twins):
         if self.answer is None:
             raise RuntimeError("the run has no answer yet")
         value, action, pv = self.answer
+        alpha, beta = self.root_window
+        exact = alpha < value < beta or (alpha <= -UNBOUNDED and beta >= UNBOUNDED)
         return ParallelResult(value, action, pv, self.split_nodes + self.task_nodes,
                               self.tasks, self.split_nodes,
                               time.perf_counter() - self.started,
                               self.executor.workers, self.twins,
-                              self.parent / max(self.sent, 1))
+                              self.parent / max(self.sent, 1), exact)
 
     def _node(self, state: Any, parent: SplitNode | None, action: Any, sign: int,
               path: tuple[int, ...]) -> SplitNode:
@@ -415,7 +419,21 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
     one is made from ``workers``, ``backend`` and ``pool_options``, e.g.
     ``address`` for Dask, and closed at the end).  ``speculative``: idle workers take
     younger brothers early, and the search goes ``by_kind`` (None: both from
-    ``SPECULATE_WORKERS`` workers on)."""
+    ``SPECULATE_WORKERS`` workers on).
+
+    ``split_depth`` (an integer >= 1): the plies the parent splits; ``pv_depth`` (None:
+    ``split_depth + PV_EXTRA``, else an integer >= 0, at least ``split_depth`` in
+    effect): the plies split along the eldest line; ``alpha < beta``: the window
+    (numbers, default unbounded), as ``alphabeta``'s.  Every argument is checked
+    before a pool is made (TypeError / ValueError).  Returns a ``ParallelResult``
+    (fail-hard: ``exact`` False when the value is a bound, at most ``alpha`` or at
+    least ``beta``)."""
+    check_game(game, initial=state is None)
+    check_int("split_depth", split_depth, low=1)
+    check_depth("pv_depth", pv_depth)
+    check_window(alpha, beta)
+    if speculative is not None and not isinstance(speculative, bool):
+        raise TypeError(f"speculative must be True, False or None, got {speculative!r}")
     state = game.initial if state is None else state
     with pool_for_run(executor, workers, backend, **pool_options) as pool:
         search = YoungBrothersWait(game, pool, split_depth=split_depth, pv_depth=pv_depth)

@@ -68,6 +68,9 @@ class Board:
         self.full = self.bottom * ((1 << height) - 1)
         self.order = center_first(width)
 
+    def __repr__(self) -> str:
+        return f"Board(width={self.width}, height={self.height})"
+
     def top_bit(self, col: int) -> int:
         return 1 << (self.height - 1 + col * (self.height + 1))
 
@@ -94,10 +97,16 @@ class Board:
         return self.aligned(position.current ^ position.mask)
 
     def parse(self, moves: str) -> Position:
-        """The position after ``moves``; InvalidMoveError names the first bad move."""
+        """The position after ``moves``, a string of the (ASCII) digits 1..width
+        (spaces around it ignored); InvalidMoveError names the first bad move,
+        TypeError refuses anything but a string."""
+        if not isinstance(moves, str):
+            raise TypeError(f"moves must be a string of the digits 1-{self.width}, got "
+                            f"{type(moves).__name__} {moves!r:.40}")
         position = Position(0, 0, 0)
+        columns = "123456789"[:self.width]
         for index, char in enumerate(moves.strip(), 1):
-            if not char.isdigit() or not 1 <= int(char) <= self.width:
+            if char not in columns:
                 raise InvalidMoveError(f"move {index} ({char!r}) of {moves.strip()!r} is not "
                                        f"a column 1..{self.width}")
             col = int(char) - 1
@@ -127,8 +136,15 @@ class Connect4Game(BaseGame):
     """Connect-Four in the Game protocol, scored in Pons' convention."""
 
     def __init__(self, board: Board | None = None) -> None:
-        self.board = board or Board()
+        """``board``: the geometry, a ``Board`` (None: the standard 7x6)."""
+        if board is not None and not isinstance(board, Board):
+            raise TypeError(f"board must be a connect4 Board (or None for 7x6), got "
+                            f"{type(board).__name__} {board!r:.40}")
+        self.board = Board() if board is None else board
         self.initial = Position(0, 0, 0)  # the empty board
+
+    def __repr__(self) -> str:
+        return f"Connect4Game(board={self.board!r})"
 
     def to_move(self, state: Position) -> int:
         return state.moves % 2
