@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence, Set
 from typing import Any, NoReturn, TextIO
 
 from ._cluster import backend_type, scheduler_address, scheduler_file
+from ._text import SNIFF_BYTES, not_text  # noqa: F401 - what the command lines read them as
 from .engine import BACKENDS, PoolLostError, SearchReport, WorkerCrashError, resolve_workers
 from .engine.checks import did_you_mean, is_interrupt
 
@@ -99,28 +100,6 @@ def cannot_read(name: str, error: BaseException) -> str:
     """The line for a file ``name`` that could not be read: the system's reason when
     there is one (``No such file or directory``), else the error's own text."""
     return f"cannot read {name}: {getattr(error, 'strerror', None) or error}"
-
-
-# Like git: a NUL byte (or bytes that are no UTF-8) this early means a binary file.
-SNIFF_BYTES = 8_192
-
-
-def not_text(head: bytes, whole: bool) -> str | None:
-    """Why a file whose first bytes are ``head`` is no text file, or None: its first NUL
-    byte or byte that is no UTF-8, e.g. ``binary data or not UTF-8 text: byte 0xff (not
-    UTF-8) on line 1, column 1``.  ``head`` not ``whole`` (the file goes on) may end
-    inside a character."""
-    at = head.find(b"\0")
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as error:
-        if (whole or error.reason != "unexpected end of data") and not 0 <= at < error.start:
-            at = error.start
-    if at < 0:
-        return None
-    what = "a NUL byte" if head[at] == 0 else f"byte 0x{head[at]:02x} (not UTF-8)"
-    line, column = head.count(b"\n", 0, at) + 1, at - head.rfind(b"\n", 0, at)
-    return f"binary data or not UTF-8 text: {what} on line {line}, column {column}"
 
 
 def workers_type(text: str) -> int:

@@ -88,9 +88,11 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
 @pytest.mark.parametrize("content, message", [
     (b"", "bad.txt: no puzzles (empty, or only comments)"),
     (b"# a comment\n\n", "bad.txt: no puzzles (empty, or only comments)"),
-    (b"\x00\x01binary", "bad.txt: binary data, not a text file of tiles"),
-    (b"\xff\xfe bad utf8 line\n", "bad.txt: not UTF-8 text (byte 0xff at offset 0)"),
-    (b"1 2 3 4 5 6 7 0 8\n\xc3(\n", "bad.txt: not UTF-8 text (byte 0xc3 at offset 18)"),
+    (b"\x00\x01binary", "bad.txt: binary data or not UTF-8 text: a NUL byte on line 1, column 1"),
+    (b"\xff\xfe bad utf8 line\n", "bad.txt: binary data or not UTF-8 text: byte 0xff (not UTF-8) on line 1, "
+     "column 1"),
+    (b"1 2 3 4 5 6 7 0 8\n\xc3(\n", "bad.txt: binary data or not UTF-8 text: byte 0xc3 (not UTF-8) on line 2, "
+     "column 1"),
 ])
 def test_bad_files_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
                           message: str) -> None:

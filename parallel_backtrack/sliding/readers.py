@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from math import isqrt
 from pathlib import Path
 
+from .._text import SNIFF_BYTES, not_text
 from .board import MAX_SIZE, InvalidBoardError, check_tiles
 
 FORMATS = ("auto", "cs61b", "rows", "korf")
@@ -52,7 +53,6 @@ MAX_ANNOTATIONS = 3
 MAX_BYTES = 64 * 2**20
 # Like git (and Sudoku's reader): a NUL byte or bytes that are no UTF-8 this early
 # mean a binary file; later they spoil only their line.
-SNIFF_BYTES = 8_192
 # A NUL, or a byte that is no UTF-8 (decoded with ``surrogateescape``).
 _NOT_TEXT = re.compile("[\0\udc80-\udcff]")
 # The one word of a line that is no text: the reason after the NUL (see ``_data_lines``).
@@ -218,16 +218,9 @@ def decode(data: bytes, source: str) -> str:
     """Text of a file, or PuzzleFormatError when its first ``SNIFF_BYTES`` hold a NUL
     byte or bytes that are no UTF-8; such bytes later stay in the text (a NUL, or
     ``surrogateescape``'s stand-ins) and fail their line (``_data_lines``)."""
-    head = data[:SNIFF_BYTES]
-    if b"\0" in head:
-        raise PuzzleFormatError(f"{source}: binary data, not a text file of tiles")
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as error:
-        # The sniffed head may end inside a character that goes on after it.
-        if len(data) <= SNIFF_BYTES or error.reason != "unexpected end of data":
-            raise PuzzleFormatError(f"{source}: not UTF-8 text (byte 0x{head[error.start]:02x} "
-                                    f"at offset {error.start})") from None
+    problem = not_text(data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
+    if problem is not None:
+        raise PuzzleFormatError(f"{source}: {problem}")
     return data.decode("utf-8", "surrogateescape")
 
 
