@@ -71,7 +71,7 @@ from .backends import (
     REGISTRY,
     backend_names,
     cpu_count,  # noqa: F401 - re-exported: it lived here before backends.py
-    register_backend,
+    register_built_in,
     resolve_workers,
 )
 from .checks import UnknownNameError, check_name, did_you_mean  # noqa: F401 - re-exported
@@ -562,7 +562,7 @@ def _fork(workers: int) -> ForkExecutor:
     return ForkExecutor(workers)
 
 
-register_backend("serial", lambda workers: Executor(1))
-register_backend("threads", ThreadExecutor)
-register_backend("loky", LokyExecutor)
-register_backend("fork", _fork)
+register_built_in("serial", lambda workers: Executor(1))
+register_built_in("threads", ThreadExecutor)
+register_built_in("loky", LokyExecutor)
+register_built_in("fork", _fork)
