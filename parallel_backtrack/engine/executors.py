@@ -67,6 +67,7 @@ from typing import Any
 import cloudpickle  # type: ignore[import-untyped]
 
 from . import forkserver, heap, tempfiles
+from .arguments import short_repr
 from .backends import (
     REGISTRY,
     backend_names,
@@ -502,6 +503,30 @@ def make_executor(workers: int = 1, backend: str | None = None, **options: Any) 
             raise ValueError(f"a scheduler {option} needs backend {takers[0]!r}, "
                              f"got backend {backend!r}")
     return chosen.factory(count, **{k: v for k, v in options.items() if v is not None})
+
+
+def check_pool(executor: object, backend: object, address: object) -> str | None:
+    """The backend a search's pool is made with (None: the default), once its
+    arguments are checked: ``executor`` an ``Executor`` or None (TypeError), ``backend``
+    a name or None, ``address`` a Dask scheduler's or None and not with ``executor``
+    (ValueError); an address with no backend named means ``"dask"``."""
+    if executor is not None and not isinstance(executor, Executor):
+        hint = (f"; to name a backend, pass backend={executor!r}"
+                if isinstance(executor, str) else "")
+        raise TypeError(f"executor must be an Executor (engine.make_executor(...)) or "
+                        f"None, got {short_repr(executor)}{hint}")
+    if backend is not None and not isinstance(backend, str):
+        raise TypeError(f"backend must be a backend's name, one of "
+                        f"{list(backend_names())}, or None, got {short_repr(backend)}")
+    if address is None:
+        return backend
+    if not isinstance(address, str) or not address:
+        raise TypeError(f"address must be a Dask scheduler's address such as "
+                        f"'tcp://host:8786', got {short_repr(address)}")
+    if executor is not None:
+        raise ValueError("pass executor or address, not both: an address is where the "
+                         "pool this call makes joins a Dask cluster")
+    return "dask" if backend is None else backend
 
 
 class OwnTime:
