@@ -149,6 +149,16 @@ def test_a_pool_is_an_executor_or_an_address_not_both():
         pool.close()
 
 
+def test_a_report_repr_shows_list_lengths_not_lists():
+    report = count(NoAdjacentOnes(14), workers=2, backend="threads", budget=50)
+    text = repr(report)
+    assert report.tasks > 20 and len(text) < 600
+    assert f"task_nodes=[{report.tasks} items]" in text
+    assert text.startswith("SearchReport(mode='count', workers=2, backend='threads', "
+                           "count=987, nodes=")
+    assert len(report.task_nodes) == report.tasks  # the fields themselves unchanged
+
+
 def test_a_solution_stream_repr_says_what_it_is():
     stream = solutions(NoAdjacentOnes(5), limit=3)
     assert repr(stream) == "SolutionStream(limit=3, released=0, workers=1, backend='serial')"
