@@ -5,6 +5,7 @@ file of another search, or not a checkpoint at all, is refused in one line."""
 from __future__ import annotations
 
 import pickle
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -69,7 +70,7 @@ def test_bad_files_and_modes_are_refused(tmp_path: Path) -> None:
         path.write_bytes(data)
         with pytest.raises(CheckpointError, match=message):
             count(space, checkpoint=str(path))
-    with pytest.raises(CheckpointError, match="cannot read checkpoint .*Is a directory"):
+    with pytest.raises(CheckpointError, match="cannot write checkpoint .*: it is a folder"):
         count(space, checkpoint=str(tmp_path))
     with pytest.raises(ValueError, match="checkpoint seconds must be a positive number"):
         Checkpoint(str(path), every=0)
@@ -80,6 +81,28 @@ def test_bad_files_and_modes_are_refused(tmp_path: Path) -> None:
         Run(space, "first", make_executor(1), owns=True, budget=None, budget_seconds=None,
             per_worker=None, limit=None, timeout=None, progress=False,
             checkpoint=Checkpoint(str(path)))
+
+
+def test_a_checkpoint_that_cannot_be_written_is_refused_before_the_search(
+        tmp_path: Path) -> None:
+    """It was accepted, and the first write failed a minute in (or at the timeout),
+    the partial count lost."""
+    space = NoAdjacentOnes(24)
+    missing = tmp_path / "no" / "such" / "x.ckpt"
+    afile = tmp_path / "plain"
+    afile.write_text("")
+    for path, problem in [(missing, f"folder {str(missing.parent)!r} does not exist"),
+                          (afile / "x.ckpt", f"{str(afile)!r} is not a folder")]:
+        message = f"cannot write checkpoint {str(path)!r}: {problem}"
+        with pytest.raises(CheckpointError, match=re.escape(message) + "$"):
+            count(space, timeout=30, checkpoint=str(path))
+        with pytest.raises(CheckpointError, match="does not exist|is not a folder"):
+            count(space, timeout=30, checkpoint=Checkpoint(str(path)))
+    with pytest.raises(TypeError, match="checkpoint must be a file path or a Checkpoint, "
+                                        "got 123"):
+        count(space, checkpoint=123)
+    report = count(NoAdjacentOnes(10), checkpoint=tmp_path / "as-a-path.ckpt")
+    assert report.count == 144 and not (tmp_path / "as-a-path.ckpt").exists()
 
 
 @settings(max_examples=200, deadline=None)

@@ -55,3 +55,60 @@ def test_is_interrupt_follows_the_chain_of_causes() -> None:
     loop.__context__ = ValueError("b")
     loop.__context__.__context__ = loop
     assert not is_interrupt(loop)
+
+
+def test_the_shared_argument_checks_name_what_arrived_and_what_is_accepted() -> None:
+    from parallel_backtrack.engine.arguments import (
+        check_count,
+        check_limit,
+        check_seconds,
+        check_space,
+    )
+
+    assert check_count("budget", None) is None and check_count("budget", 7) == 7
+    assert check_limit(0) == 0 and check_seconds("timeout", 0, positive=False) == 0.0
+    for call, message in [
+        (lambda: check_count("per_worker", 0), "per_worker must be a positive integer or "
+                                               "None, got 0"),
+        (lambda: check_count("per_worker", None, none=False), "per_worker must be a "
+                                                              "positive integer, got None"),
+        (lambda: check_limit(True), "limit must be a non-negative integer or None, got True"),
+        (lambda: check_seconds("timeout", "1"), r"timeout must be a positive number "
+                                                r"\(seconds\) or None, got '1'"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            call()
+    with pytest.raises(TypeError, match=r"an object with root\(\), branch\(state\) and "
+                                        r"is_solution\(state\); got 42 \(int\), which has "
+                                        r"no root, branch, is_solution"):
+        check_space(42)
+
+
+def test_threshold_search_checks_its_arguments_as_count_does() -> None:
+    """``per_worker=0`` and ``-1`` were silently ignored; a plain Space failed deep in."""
+    from parallel_backtrack.engine import threshold_search
+    from parallel_backtrack.engine.examples import NoAdjacentOnes
+    from parallel_backtrack.sliding.board import Board, to_frame
+    from parallel_backtrack.sliding.space import SlidingSpace
+
+    space = SlidingSpace(to_frame(Board((1, 2, 3, 4, 5, 6, 7, 0, 8))), 3, "manhattan")
+    for arguments, match in [
+        ({"per_worker": 0}, "per_worker must be a positive integer, got 0"),
+        ({"per_worker": -1}, "per_worker must be a positive integer, got -1"),
+        ({"per_worker": None}, "per_worker must be a positive integer, got None"),
+        ({"max_nodes": 0}, "max_nodes must be a positive integer or None, got 0"),
+        ({"max_nodes": "9"}, "max_nodes must be a positive integer or None, got '9'"),
+        ({"parent_nodes": -1}, "parent_nodes must be a non-negative integer or None"),
+        ({"timeout": "x"}, r"timeout must be a number \(seconds\) or None, got 'x'"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            threshold_search(space, **arguments)
+    with pytest.raises(TypeError, match="executor must be an Executor"):
+        threshold_search(space, executor="threads")
+    with pytest.raises(TypeError, match="stop must be a function or None, got True"):
+        threshold_search(space, stop=True)
+    with pytest.raises(TypeError, match=r"expected a threshold search space \(ThresholdSpace\)"
+                                        r": .* which has no f, search_below"):
+        threshold_search(NoAdjacentOnes(3))
+    assert threshold_search(space, timeout=0).stop_reason == "timeout"  # no time left
+    assert threshold_search(space, per_worker=1).solution is not None

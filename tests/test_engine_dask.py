@@ -46,8 +46,8 @@ def test_joined_cluster_gives_the_local_answers(cluster):
     assert report.backend == "dask" and report.workers == 2
     assert any(w != "parent" for w in report.task_workers)
     stream = SubsetSum(tuple(range(1, 12)), 20)
-    found = list(solutions(stream, backend="dask", address=address, budget=30, per_worker=3))
-    assert found == sequential_solutions(stream)
+    found = solutions(stream, address=address, budget=30, per_worker=3)  # dask implied
+    assert list(found) == sequential_solutions(stream) and found.report.backend == "dask"
     hit = solve(SubsetSum(tuple(range(2, 40, 3)), 61), backend="dask", address=address,
                 budget=20)
     assert sum(hit.solution[2] and [2 + 3 * i for i in hit.solution[2]]) == 61
@@ -77,6 +77,15 @@ def test_bad_addresses_are_named():
         make_executor(1, "dask", address="tcp://a b")
     with pytest.raises(ValueError, match="needs backend 'dask', got backend 'loky'"):
         count(NoAdjacentOnes(3), workers=2, backend="loky", address="tcp://127.0.0.1:1")
+    # An address with no backend named means Dask (it was refused as for 'serial').
+    with pytest.raises(ValueError, match="scheduler address must look like tcp://HOST:PORT"):
+        count(NoAdjacentOnes(3), address="tcp://a b")
+    executor = make_executor(2, "threads")
+    try:
+        with pytest.raises(ValueError, match="pass executor or address, not both"):
+            count(NoAdjacentOnes(3), executor=executor, address="tcp://127.0.0.1:1")
+    finally:
+        executor.close()
 
 
 def test_a_future_the_cluster_cancelled_is_done_and_a_crash(cluster):

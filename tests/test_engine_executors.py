@@ -158,6 +158,34 @@ def test_backends_come_from_a_registry_each_backend_module_fills():
         make_executor(2, "mine")
 
 
+def test_a_bad_registration_is_refused_when_made_not_when_used():
+    """``register_backend('mine', 42)`` failed only at use; ``'loky'`` was replaced
+    silently."""
+    from parallel_backtrack.engine import register_backend
+
+    with pytest.raises(TypeError, match=r"backend 'mine': the factory must be callable "
+                                        r"as factory\(workers, \*\*options\) -> Executor, "
+                                        r"got 42"):
+        register_backend("mine", 42)
+    with pytest.raises(TypeError, match="options must be a list of option names"):
+        register_backend("mine", ex.ThreadExecutor, options="address")
+    with pytest.raises(ValueError, match="a backend's name must be a non-empty string"):
+        register_backend("", ex.ThreadExecutor)
+    assert "mine" not in backends.REGISTRY
+    loky = backends.REGISTRY["loky"] if "loky" in backends.REGISTRY else None
+    with pytest.raises(ValueError, match="'loky' is a built-in backend; pass replace=True"):
+        register_backend("loky", ex.ThreadExecutor)
+    assert backends.backend_named("loky").factory is ex.LokyExecutor
+    register_backend("loky", ex.ThreadExecutor, replace=True)
+    try:
+        executor = make_executor(2, "loky")
+        assert isinstance(executor, ex.ThreadExecutor)
+        executor.close()
+    finally:
+        backends.REGISTRY["loky"] = loky or backends.Backend(ex.LokyExecutor)
+    assert backends.backend_named("loky").factory is ex.LokyExecutor
+
+
 def test_an_option_no_backend_takes_is_refused():
     with pytest.raises(TypeError, match="unknown option 'colour'"):
         make_executor(2, "threads", colour="red")

@@ -81,10 +81,17 @@ def test_timeout_stops_with_a_partial_result():
 
 
 @pytest.mark.parametrize("name,value,match", [
-    ("budget", 0, "budget must be a positive number"),
-    ("per_worker", -3, "per_worker must be a positive number"),
-    ("timeout", 0, "timeout must be a positive number"),
+    ("budget", 0, "budget must be a positive integer or None, got 0"),
+    ("budget", "x", "budget must be a positive integer or None, got 'x'"),
+    ("budget", 2.5, "budget must be a positive integer or None, got 2.5"),
+    ("per_worker", -3, "per_worker must be a positive integer or None, got -3"),
+    ("timeout", 0, "timeout must be a positive number \\(seconds\\) or None, got 0"),
+    ("timeout", "x", "timeout must be a positive number \\(seconds\\) or None, got 'x'"),
+    ("budget_seconds", float("nan"), "budget_seconds must be a positive number \\(seconds\\)"),
     ("limit", -1, "limit must be a non-negative integer"),
+    ("limit", 2.5, r"limit must be a non-negative integer or None, got 2\.5"),
+    ("limit", "3", "limit must be a non-negative integer or None, got '3'"),
+    ("limit", True, "limit must be a non-negative integer or None, got True"),
     ("workers", 0, r"workers must be a positive integer or -1 \(all cores\), got 0"),
     ("workers", -2, "got -2"),
     ("backend", "lokky", r"unknown backend 'lokky'.*did you mean 'loky'"),
@@ -92,6 +99,71 @@ def test_timeout_stops_with_a_partial_result():
 def test_bad_arguments_are_named_in_the_error(name, value, match):
     with pytest.raises(ValueError, match=match):
         count(NoAdjacentOnes(3), **{name: value})
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("mode", ["count", "solve", "solutions"])
+@pytest.mark.parametrize("options", [{}, {"workers": 2, "backend": "threads"}])
+def test_every_mode_refuses_a_bad_argument_before_any_work(mode, options):
+    """``solutions(limit=2.5)`` on one worker hung, and on two gave 3 solutions."""
+    call = {"count": count, "solve": solve, "solutions": solutions}[mode]
+    bad = [({"per_worker": 0}, "per_worker must be a positive integer or None, got 0"),
+           ({"budget": "x"}, "budget must be a positive integer or None, got 'x'"),
+           ({"timeout": "x"}, "timeout must be a positive number \\(seconds\\) or None")]
+    if mode != "solve":
+        bad.append(({"limit": 2.5}, r"limit must be a non-negative integer or None, "
+                                    r"got 2\.5"))
+    for arguments, match in bad:
+        with pytest.raises(ValueError, match=match):
+            call(NoAdjacentOnes(10), **arguments, **options)  # raised at the call
+
+
+@pytest.mark.parametrize("call", [count, solve, solutions, sequential_count,
+                                  sequential_solutions])
+@pytest.mark.parametrize("space", [None, 42, "NoAdjacentOnes(3)"])
+def test_something_that_is_not_a_space_is_a_type_error(call, space):
+    with pytest.raises(TypeError, match=(
+            r"expected a search space \(engine.Space\): an object with root\(\), "
+            r"branch\(state\) and is_solution\(state\); got .*, which has no root")):
+        call(space)
+
+
+def test_a_pool_is_an_executor_or_an_address_not_both():
+    from parallel_backtrack.engine import make_executor
+
+    space = NoAdjacentOnes(3)
+    with pytest.raises(TypeError, match=(
+            r"executor must be an Executor \(engine.make_executor\(...\)\) or None, "
+            r"got 'threads'; to name a backend, pass backend='threads'")):
+        count(space, executor="threads")
+    with pytest.raises(TypeError, match="backend must be a backend's name"):
+        solve(space, backend=2)
+    with pytest.raises(TypeError, match="address must be a Dask scheduler's address"):
+        solutions(space, address=8786)
+    pool = make_executor(2, "threads")
+    try:
+        with pytest.raises(ValueError, match="pass executor or address, not both"):
+            count(space, executor=pool, address="tcp://127.0.0.1:8786")
+        assert count(space, executor=pool).count == 5  # the pool is still usable
+    finally:
+        pool.close()
+
+
+def test_a_report_repr_shows_list_lengths_not_lists():
+    report = count(NoAdjacentOnes(14), workers=2, backend="threads", budget=50)
+    text = repr(report)
+    assert report.tasks > 20 and len(text) < 600
+    assert f"task_nodes=[{report.tasks} items]" in text
+    assert text.startswith("SearchReport(mode='count', workers=2, backend='threads', "
+                           "count=987, nodes=")
+    assert len(report.task_nodes) == report.tasks  # the fields themselves unchanged
+
+
+def test_a_solution_stream_repr_says_what_it_is():
+    stream = solutions(NoAdjacentOnes(5), limit=3)
+    assert repr(stream) == "SolutionStream(limit=3, released=0, workers=1, backend='serial')"
+    assert len(list(stream)) == 3
+    assert repr(stream) == "SolutionStream(limit=3, released=3, workers=1, backend='serial')"
 
 
 def test_interrupt_carries_the_partial_report():
@@ -220,7 +292,8 @@ def test_budget_seconds_streams_stay_in_order(workers, backend):
 
 
 def test_budget_seconds_is_validated():
-    with pytest.raises(ValueError, match="budget_seconds must be a positive number, got 0"):
+    with pytest.raises(ValueError, match=r"budget_seconds must be a positive number "
+                                         r"\(seconds\) or None, got 0"):
         count(NoAdjacentOnes(3), budget_seconds=0)
 
 
@@ -297,3 +370,11 @@ def test_once_the_pool_starts_the_parent_probes_in_short_rounds(monkeypatch):
     doubling = [probe.WARMING_ROUND_SECONDS * 2**k for k in range(4)] + [0.05] * 50
     assert len(limits) >= 2 and limits[1:] == doubling[:len(limits) - 1]
     assert max(limits[1:]) <= probe.PROBE_ROUND_SECONDS
+
+
+def test_the_modes_docstring_examples_run():
+    import doctest
+
+    from parallel_backtrack.engine import modes
+
+    assert doctest.testmod(modes).failed == 0

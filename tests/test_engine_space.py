@@ -35,6 +35,13 @@ def test_solutions_come_in_depth_first_order_and_respect_limit():
     assert sequential_solutions(NoAdjacentOnes(4), limit=0) == []
 
 
+@pytest.mark.parametrize("limit", [-1, 2.5, "3", True])
+def test_sequential_solutions_refuses_the_limits_solutions_refuses(limit):
+    """``limit=-1`` gave ``[]`` here while ``solutions`` refused it; 2.5 gave 3."""
+    with pytest.raises(ValueError, match="limit must be a non-negative integer or None, got"):
+        sequential_solutions(NoAdjacentOnes(4), limit=limit)
+
+
 @pytest.mark.parametrize("budget", [1, 2, 5, 17, 1000])
 def test_explore_with_budget_hands_back_exactly_the_rest(budget):
     space = NoAdjacentOnes(9)

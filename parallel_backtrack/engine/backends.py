@@ -32,7 +32,8 @@ extra
     ``missing_extra`` names the one line to show when they are not installed.
 
 Example: ``register_backend("mine", MyPool)`` makes ``make_executor(4, "mine")``
-return ``MyPool(4)``.
+return ``MyPool(4)``; a factory that is not callable is refused at once, and a
+built-in name unless ``replace=True`` (the built-in modules use ``register_built_in``).
 """
 
 from __future__ import annotations
@@ -82,9 +83,38 @@ REGISTRY: dict[str, Backend] = {}
 
 
 def register_backend(name: str, factory: Callable[..., Any],
-                     options: Iterable[str] = ()) -> None:
+                     options: Iterable[str] = (), *, replace: bool = False) -> None:
     """Make ``backend=name`` build ``factory(workers, **options)`` (a backend module
-    registers itself when imported, as joblib's backends do)."""
+    registers itself when imported, as joblib's backends do).
+
+    ``name`` is a non-empty string; ``factory`` a callable that returns an
+    ``Executor``; ``options`` the names of the keyword options it takes (such as
+    ``"address"``).  A built-in backend's name (``BUILT_IN_NAMES``) is refused unless
+    ``replace=True``: then the built-in one is loaded first and replaced, so it
+    never comes back over yours.  Raises TypeError for a factory that is not
+    callable or options that are not names, ValueError for a bad or built-in name.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a backend's name must be a non-empty string, got {name!r}")
+    if not callable(factory):
+        raise TypeError(f"backend {name!r}: the factory must be callable as "
+                        f"factory(workers, **options) -> Executor, got {factory!r}")
+    if isinstance(options, str) or not all(isinstance(o, str) for o in options):
+        raise TypeError(f"backend {name!r}: options must be a list of option names "
+                        f"such as ['address'], got {options!r}")
+    if name in BUILT_IN:
+        if not replace:
+            raise ValueError(f"{name!r} is a built-in backend; pass replace=True to "
+                             "replace it, or register your backend under another name")
+        _load_built_in([name])
+    REGISTRY[name] = Backend(factory, frozenset(options))
+
+
+def register_built_in(name: str, factory: Callable[..., Any],
+                      options: Iterable[str] = ()) -> None:
+    """What the module of a built-in backend (``BUILT_IN``) registers it with."""
+    if BUILT_IN.get(name) is None:
+        raise ValueError(f"{name!r} is not a built-in backend; use register_backend")
     REGISTRY[name] = Backend(factory, frozenset(options))
 
 

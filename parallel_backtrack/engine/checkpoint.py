@@ -39,6 +39,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .arguments import short_repr
+
 FORMAT = "parallel_backtrack count checkpoint"
 VERSION = 1
 EVERY = 60.0  # seconds between two checkpoints of a run
@@ -107,6 +109,23 @@ class Checkpoint:
             raise ValueError(f"checkpoint seconds must be a positive number, got "
                              f"{self.every!r}")
 
+    def check_writable(self) -> None:
+        """CheckpointError unless the file can be written: its folder exists, is a
+        folder and is writable, and the path itself is not a folder (checked before a
+        run starts, not at its first write a minute in)."""
+        folder = os.path.dirname(os.path.abspath(self.path))
+        problem = None
+        if os.path.isdir(self.path):
+            problem = "it is a folder"
+        elif not os.path.exists(folder):
+            problem = f"folder {folder!r} does not exist"
+        elif not os.path.isdir(folder):
+            problem = f"{folder!r} is not a folder"
+        elif not os.access(folder, os.W_OK | os.X_OK):
+            problem = f"folder {folder!r} is not writable"
+        if problem is not None:
+            raise CheckpointError(f"cannot write checkpoint {self.path!r}: {problem}")
+
     def bind(self, space: Any) -> None:
         """The run's space: without a key, its digest is the key."""
         if self.key is None:
@@ -165,3 +184,17 @@ class Checkpoint:
     def remove(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.remove(self.path)
+
+
+def checkpoint_for(checkpoint: object) -> Checkpoint | None:
+    """The ``Checkpoint`` a count's ``checkpoint=`` stands for (a path, a
+    ``Checkpoint`` or None), its file checked writable now (``check_writable``)."""
+    if checkpoint is None:
+        return None
+    if isinstance(checkpoint, (str, os.PathLike)):
+        checkpoint = Checkpoint(os.fspath(checkpoint))  # type: ignore[arg-type]
+    if not isinstance(checkpoint, Checkpoint):
+        raise TypeError(f"checkpoint must be a file path or a Checkpoint, got "
+                        f"{short_repr(checkpoint)}")
+    checkpoint.check_writable()
+    return checkpoint

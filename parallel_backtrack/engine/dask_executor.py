@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
 from typing import Any
 
-from .backends import missing_extra, register_backend
+from .backends import missing_extra, register_built_in
 from .dask_bounds import DaskBounds, DaskStopFlag, Pusher, new_stop_flag, push_stop
 from .executors import Executor
 from .report import PoolLostError
@@ -287,4 +287,4 @@ class DaskExecutor(Executor):
             self._cluster = None
 
 
-register_backend("dask", DaskExecutor, options=("address",))
+register_built_in("dask", DaskExecutor, options=("address",))

@@ -67,11 +67,12 @@ from typing import Any
 import cloudpickle  # type: ignore[import-untyped]
 
 from . import forkserver, heap, tempfiles
+from .arguments import short_repr
 from .backends import (
     REGISTRY,
     backend_names,
     cpu_count,  # noqa: F401 - re-exported: it lived here before backends.py
-    register_backend,
+    register_built_in,
     resolve_workers,
 )
 from .checks import UnknownNameError, check_name, did_you_mean  # noqa: F401 - re-exported
@@ -504,6 +505,30 @@ def make_executor(workers: int = 1, backend: str | None = None, **options: Any) 
     return chosen.factory(count, **{k: v for k, v in options.items() if v is not None})
 
 
+def check_pool(executor: object, backend: object, address: object) -> str | None:
+    """The backend a search's pool is made with (None: the default), once its
+    arguments are checked: ``executor`` an ``Executor`` or None (TypeError), ``backend``
+    a name or None, ``address`` a Dask scheduler's or None and not with ``executor``
+    (ValueError); an address with no backend named means ``"dask"``."""
+    if executor is not None and not isinstance(executor, Executor):
+        hint = (f"; to name a backend, pass backend={executor!r}"
+                if isinstance(executor, str) else "")
+        raise TypeError(f"executor must be an Executor (engine.make_executor(...)) or "
+                        f"None, got {short_repr(executor)}{hint}")
+    if backend is not None and not isinstance(backend, str):
+        raise TypeError(f"backend must be a backend's name, one of "
+                        f"{list(backend_names())}, or None, got {short_repr(backend)}")
+    if address is None:
+        return backend
+    if not isinstance(address, str) or not address:
+        raise TypeError(f"address must be a Dask scheduler's address such as "
+                        f"'tcp://host:8786', got {short_repr(address)}")
+    if executor is not None:
+        raise ValueError("pass executor or address, not both: an address is where the "
+                         "pool this call makes joins a Dask cluster")
+    return "dask" if backend is None else backend
+
+
 class OwnTime:
     """A parent's own seconds on ``executor``'s clock (``Executor.now``), its waits for
     tasks left out: over the tasks it sent, what each costs it.  ``wait_any`` waits
@@ -562,7 +587,7 @@ def _fork(workers: int) -> ForkExecutor:
     return ForkExecutor(workers)
 
 
-register_backend("serial", lambda workers: Executor(1))
-register_backend("threads", ThreadExecutor)
-register_backend("loky", LokyExecutor)
-register_backend("fork", _fork)
+register_built_in("serial", lambda workers: Executor(1))
+register_built_in("threads", ThreadExecutor)
+register_built_in("loky", LokyExecutor)
+register_built_in("fork", _fork)

@@ -25,20 +25,32 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .checkpoint import Checkpoint
-from .executors import Executor, make_executor
+from .arguments import check_budgets, check_space
+from .checkpoint import Checkpoint, checkpoint_for
+from .executors import Executor, check_pool, make_executor
 from .report import SearchReport
 from .scheduler import Run
 from .space import Space
 
 
-def _run(space: Space[Any], mode: str, workers: int, backend: str | None,
-         executor: Executor | None, address: str | None, **options: Any) -> Run:
+def _run(space: Space[Any], mode: str, *, workers: int, backend: str | None,
+         executor: Executor | None, address: str | None, budget: int | None,
+         budget_seconds: float | None, per_worker: int | None, limit: int | None,
+         timeout: float | None, progress: bool | None,
+         checkpoint: Checkpoint | str | None = None) -> Run:
+    """Every argument checked (before any pool starts or any work), then the run."""
+    check_space(space)
+    check_budgets(budget=budget, budget_seconds=budget_seconds, per_worker=per_worker,
+                  timeout=timeout, limit=limit)
+    backend = check_pool(executor, backend, address)
+    saved = checkpoint_for(checkpoint)
     owns = executor is None
     if executor is None:
         extra = {} if address is None else {"address": address}
         executor = make_executor(workers, backend, **extra)
-    return Run(space, mode, executor, owns=owns, **options)
+    return Run(space, mode, executor, owns=owns, budget=budget,
+               budget_seconds=budget_seconds, per_worker=per_worker, limit=limit,
+               timeout=timeout, progress=progress, checkpoint=saved)
 
 
 def count(space: Space[Any], *, workers: int = 1, backend: str | None = None,
@@ -47,14 +59,74 @@ def count(space: Space[Any], *, workers: int = 1, backend: str | None = None,
           timeout: float | None = None, progress: bool | None = False,
           executor: Executor | None = None, address: str | None = None,
           checkpoint: Checkpoint | str | None = None) -> SearchReport:
-    """Count the solutions (``min(total, limit)`` with a limit): exact for any split.
-    ``checkpoint`` (a file path, or a ``Checkpoint``): go on from it if it exists, and
-    write it now and then; a complete count removes it (``checkpoint.py``)."""
-    if isinstance(checkpoint, str):
-        checkpoint = Checkpoint(checkpoint)
-    run = _run(space, "count", workers, backend, executor, address, budget=budget,
-               budget_seconds=budget_seconds, per_worker=per_worker, limit=limit,
-               timeout=timeout, progress=progress, checkpoint=checkpoint)
+    """Count the solutions of ``space``: exact whatever the workers, split or backend.
+
+    Parameters
+    ----------
+    space
+        The search tree: an object with ``root()``, ``branch(state)`` and
+        ``is_solution(state)`` (``engine.Space``; fast hooks optional).
+    workers
+        Worker processes or threads: a positive integer, or -1 for every core.
+    backend
+        ``"loky"``, ``"fork"``, ``"threads"``, ``"serial"`` or ``"dask"``
+        (``backend_names()``); None: ``"serial"`` for one worker, else ``"loky"``
+        (``"dask"`` when ``address`` is given).
+    limit
+        Stop once this many solutions are counted (an integer >= 0); the count is
+        then ``min(total, limit)``.  None: count them all.
+    budget
+        Nodes one task visits before it hands back its rest (a positive integer);
+        None: the space's ``node_budget`` or 20,000.
+    budget_seconds
+        Seconds one task runs before it hands back its rest; None: no time budget.
+    per_worker
+        Subtrees per worker in the first cut (a positive integer); None: 50.
+    timeout
+        Seconds for the whole run; when they run out the count is partial
+        (``complete`` False, ``stop_reason`` ``"timeout"``).  None: no limit.
+    progress
+        A progress bar on stderr: True, False, or None (only when stderr is a
+        terminal).
+    executor
+        A pool you made (``make_executor``, ``VirtualExecutor``), kept open for you
+        after the run; ``workers`` and ``backend`` are then not used.
+    address
+        A Dask scheduler's address (``"tcp://host:8786"``) to run the tasks on;
+        implies ``backend="dask"``.  Not with ``executor``.
+    checkpoint
+        A file path or a ``Checkpoint``: go on from it if it holds this search's
+        checkpoint, write it now and then (and at a timeout), remove it once the
+        count is complete.  Its folder must exist and be writable.
+
+    Returns
+    -------
+    SearchReport
+        ``count`` (a lower bound when ``complete`` is False), ``nodes``, ``tasks``,
+        ``seconds``, ``complete``, ``stop_reason``, the cut (``frontier``,
+        ``split_depth``), per-task figures (``task_seconds``, ``task_nodes``, ...)
+        and ``worker_stats()``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument, before any work (``CheckpointError``, a ValueError, for a
+        checkpoint that cannot be written or resumed).
+    SearchInterrupted
+        Ctrl-C; its ``report`` holds the partial count.
+    WorkerCrashError
+        Worker processes kept dying; its ``report`` holds what was counted.
+
+    Example
+    -------
+    >>> from parallel_backtrack.engine.examples import NoAdjacentOnes
+    >>> count(NoAdjacentOnes(10), workers=2, backend="threads").count
+    144
+    """
+    run = _run(space, "count", workers=workers, backend=backend, executor=executor,
+               address=address, budget=budget, budget_seconds=budget_seconds,
+               per_worker=per_worker, limit=limit, timeout=timeout, progress=progress,
+               checkpoint=checkpoint)
     for _ in run.stream():
         pass
     return run.report
@@ -65,25 +137,56 @@ def solve(space: Space[Any], *, workers: int = 1, backend: str | None = None,
           per_worker: int | None = None, timeout: float | None = None,
           progress: bool | None = False, executor: Executor | None = None,
           address: str | None = None) -> SearchReport:
-    """The first solution any worker finds (``report.solution``, None if there is none).
+    """The first solution any worker finds; the rest of the search is cancelled.
 
     Pending work is cancelled at once and running tasks see the stop flag and end
     within milliseconds (at most one budget); the pool stays warm for the next call.
+    Which solution comes first depends on the workers' timing (``solutions(space,
+    limit=1)`` gives the sequential search's first).
+
+    Parameters
+    ----------
+    space, workers, backend, executor, address
+        As in ``count``: the search tree and the pool (``workers``: a positive
+        integer or -1; ``backend`` by name; a pool you made as ``executor``; a Dask
+        scheduler's ``address``).
+    budget, budget_seconds, per_worker, timeout, progress
+        As in ``count``: one task's budgets (nodes, seconds), the subtrees per
+        worker of the first cut, the seconds for the whole run, the progress bar.
+
+    Returns
+    -------
+    SearchReport
+        ``solution`` (None when there is none, or when ``timeout`` ran out first:
+        ``complete`` False), ``solution_seconds`` (when it was found), ``nodes``,
+        ``tasks``, ``seconds`` and the other figures ``count`` reports.
+
+    Example
+    -------
+    >>> from parallel_backtrack.engine.examples import NoAdjacentOnes
+    >>> space = NoAdjacentOnes(10)
+    >>> space.is_solution(solve(space, workers=2, backend="threads").solution)
+    True
     """
-    run = _run(space, "first", workers, backend, executor, address, budget=budget,
-               budget_seconds=budget_seconds, per_worker=per_worker, limit=None,
-               timeout=timeout, progress=progress)
+    run = _run(space, "first", workers=workers, backend=backend, executor=executor,
+               address=address, budget=budget, budget_seconds=budget_seconds,
+               per_worker=per_worker, limit=None, timeout=timeout, progress=progress)
     for _ in run.stream():
         pass
     return run.report
 
 
 class SolutionStream:
-    """Solutions in sequential depth-first order; ``report`` is final once exhausted."""
+    """Solutions in sequential depth-first order (what ``solutions`` returns).
+
+    Iterate it for the solutions; ``report`` (a ``SearchReport``) is final once the
+    stream is exhausted; ``close()`` stops it early.
+    """
 
     def __init__(self, run: Run) -> None:
         self.report = run.report
         self._states = run.stream()
+        self._reduction = run.reduction
 
     def __iter__(self) -> Iterator[Any]:
         return self._states
@@ -94,16 +197,49 @@ class SolutionStream:
     def close(self) -> None:
         self._states.close()
 
+    def __repr__(self) -> str:
+        report, reduction = self.report, self._reduction
+        released = getattr(reduction, "released", report.count)
+        return (f"SolutionStream(limit={reduction.limit!r}, released={released}, "
+                f"workers={report.workers}, backend={report.backend!r})")
+
 
 def solutions(space: Space[Any], *, limit: int | None = None, workers: int = 1,
               backend: str | None = None, budget: int | None = None,
               budget_seconds: float | None = None, per_worker: int | None = None,
               timeout: float | None = None, progress: bool | None = False,
               executor: Executor | None = None, address: str | None = None) -> SolutionStream:
-    """A stream of the first ``limit`` solutions (all when None), in sequential order."""
-    run = _run(space, "all", workers, backend, executor, address, budget=budget,
-               budget_seconds=budget_seconds, per_worker=per_worker, limit=limit,
-               timeout=timeout, progress=progress)
+    """A stream of the first ``limit`` solutions, in the sequential search's order.
+
+    On any number of workers the stream gives exactly the solutions a sequential
+    depth-first search meets first, in that order; it starts searching at the first
+    ``next()``.  Arguments are checked at the call.
+
+    Parameters
+    ----------
+    limit
+        How many solutions (an integer >= 0); None: all of them.
+    space, workers, backend, executor, address
+        As in ``count``: the search tree and the pool.
+    budget, budget_seconds, per_worker, timeout, progress
+        As in ``count``.  A ``timeout`` ends the stream early (``report.complete``
+        False).
+
+    Returns
+    -------
+    SolutionStream
+        An iterator of solution states; its ``report`` (a ``SearchReport``: ``count``
+        is the solutions released) is final once the stream is exhausted.
+
+    Example
+    -------
+    >>> from parallel_backtrack.engine.examples import NoAdjacentOnes
+    >>> list(solutions(NoAdjacentOnes(3), limit=2, workers=2, backend="threads"))
+    [(0, 0, 0), (0, 0, 1)]
+    """
+    run = _run(space, "all", workers=workers, backend=backend, executor=executor,
+               address=address, budget=budget, budget_seconds=budget_seconds,
+               per_worker=per_worker, limit=limit, timeout=timeout, progress=progress)
     return SolutionStream(run)
 
 

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field
 from typing import Any
 
 
@@ -68,9 +68,24 @@ class WorkerStats:
     node_share: float
 
 
-@dataclass
+@dataclass(repr=False)
 class SearchReport:
-    """The answer of one search plus its cost, filled in by the scheduler."""
+    """The answer of one search plus its cost, filled in by the scheduler.
+
+    The answer: ``mode``, ``count`` (solutions counted, or released by a stream;
+    a lower bound when not ``complete``), ``solution`` (``solve``'s), ``complete``
+    and ``stop_reason`` (``"timeout"``, ``"interrupted"``, ...: why it ended
+    early).  The run: ``workers``, ``backend``, ``nodes``, ``tasks``, ``seconds``,
+    ``frontier`` and ``split_depth`` (the first cut), ``budget`` and
+    ``budget_seconds`` (of one task), ``dispatch_seconds``, ``collect_seconds``,
+    ``task_cost``, ``setup_seconds``, ``peak_pending``, ``restarts``, ``asked``,
+    ``pulls``, ``pulled``, ``solution_seconds``, ``resumed_from`` and
+    ``resumed_nodes`` (a checkpoint's).  One entry per task, in completion order:
+    ``task_seconds``, ``task_workers``, ``task_nodes``, ``task_parents``,
+    ``task_starts``, ``task_subtrees``.  Each field is described in the module's
+    glossary; ``as_dict()`` is a JSON-ready summary, ``worker_stats()`` each worker's
+    share.  The repr shows the summary and only the lengths of the per-task lists.
+    """
 
     mode: str
     workers: int = 1
@@ -106,6 +121,20 @@ class SearchReport:
     task_subtrees: list[str] = field(default_factory=list)
     # Wall clock (time.time) when the report was made, i.e. when the run started.
     clock_started: float = field(default_factory=time.time)
+
+    def __repr__(self) -> str:
+        """The answer and the figures that differ from their defaults (floats to 6
+        digits); a per-task list as its length: ``task_nodes=[423 items]``."""
+        shown = []
+        for name, spec in self.__dataclass_fields__.items():
+            value = getattr(self, name)
+            if isinstance(value, list):
+                if value:
+                    shown.append(f"{name}=[{len(value)} items]")
+            elif name in _ALWAYS_SHOWN or (name != "clock_started"
+                                           and value != _default(spec)):
+                shown.append(f"{name}={_brief(value)}")
+        return f"SearchReport({', '.join(shown)})"
 
     def record_task(self, seconds: float, worker: str, nodes: int, parent: int = -1,
                     started_at: float | None = None, subtree: str = "") -> None:
@@ -175,6 +204,22 @@ class SearchReport:
             "task_starts": [round(s, 6) for s in self.task_starts],
             "task_subtrees": list(self.task_subtrees),
         }
+
+
+# The fields a SearchReport's repr shows even at their defaults.
+_ALWAYS_SHOWN = frozenset({"mode", "workers", "backend", "count", "nodes", "tasks",
+                           "seconds", "complete"})
+
+
+def _default(spec: Any) -> Any:
+    return spec.default_factory() if spec.default is MISSING else spec.default
+
+
+def _brief(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _rounded(value: float | None) -> float | None:

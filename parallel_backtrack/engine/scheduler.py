@@ -59,6 +59,7 @@ from typing import Any, cast
 
 from . import checkpoint as checkpoints
 from . import heap, hooks, pending
+from .arguments import check_budgets
 from .checkpoint import Checkpoint, Saved
 from .executors import LEARN_TASKS, WAIT, Executor, OwnTime
 from .handback import CHUNKS, LOOK_EVERY, Ask, tail_for
@@ -111,11 +112,6 @@ PULL_PIECES = 8
 _PULL = Work((-1,), ())
 
 
-def _check_positive(name: str, value: int | float | None) -> None:
-    if value is not None and (isinstance(value, bool) or not value > 0):
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-
-
 def _call(executor: Executor, arguments: tuple[Any, ...]) -> tuple[Any, ...]:
     """One search task as ``(fn, *args)``, in the form ``executor`` takes best."""
     if executor.runs_inline:  # nothing travels: the arguments as they are
@@ -139,11 +135,8 @@ class Run:
                  budget: int | None, budget_seconds: float | None, per_worker: int | None,
                  limit: int | None, timeout: float | None, progress: bool | None,
                  checkpoint: Checkpoint | None = None) -> None:
-        for name, value in (("budget", budget), ("budget_seconds", budget_seconds),
-                            ("per_worker", per_worker), ("timeout", timeout)):
-            _check_positive(name, value)
-        if limit is not None and (isinstance(limit, bool) or limit < 0):
-            raise ValueError(f"limit must be a non-negative integer or None, got {limit!r}")
+        check_budgets(budget=budget, budget_seconds=budget_seconds, per_worker=per_worker,
+                      timeout=timeout, limit=limit)
         kind = REDUCTIONS[mode] if isinstance(mode, str) else mode
         if checkpoint is not None and kind.mode != "count":
             raise ValueError(f"checkpoints are for counts, not for mode {kind.mode!r}")

@@ -63,6 +63,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from .arguments import check_limit, check_space
+
 State = TypeVar("State")
 # Asking a clock or a flag costs about a microsecond; a generic node costs several.
 UNTIL_EVERY = 256
@@ -159,7 +161,10 @@ def depth_first(space: Space[State], start: State) -> Iterator[State]:
 
 
 def sequential_count(space: Space[State]) -> Tally:
-    """Count every solution with the plain generic search: the reference answer."""
+    """Count every solution with the plain generic search: the reference answer,
+    ``Tally(count, nodes)``.  ``space``: an object with ``root()``, ``branch(state)``
+    and ``is_solution(state)`` (TypeError otherwise)."""
+    check_space(space)
     count = nodes = 0
     for state in depth_first(space, space.root()):
         nodes += 1
@@ -169,9 +174,12 @@ def sequential_count(space: Space[State]) -> Tally:
 
 
 def sequential_solutions(space: Space[State], limit: int | None = None) -> list[State]:
-    """The first ``limit`` solutions (all when None) in depth-first order."""
+    """The first ``limit`` solutions (an integer >= 0; all when None) in depth-first
+    order, as a list: the reference answer of ``solutions``."""
+    check_space(space)
+    limit = check_limit(limit)
     found: list[State] = []
-    if limit is not None and limit <= 0:
+    if limit == 0:
         return found
     for state in depth_first(space, space.root()):
         if space.is_solution(state):

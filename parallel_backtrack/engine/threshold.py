@@ -90,7 +90,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .executors import WAIT, Executor, pool_for_run
+from .arguments import THRESHOLD_METHODS, check_count, check_seconds, check_space, short_repr
+from .executors import WAIT, Executor, check_pool, pool_for_run
 from .frontier import (
     FEW,
     INFINITE,
@@ -183,11 +184,56 @@ def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | 
                      ) -> ThresholdReport:
     """Iterate bounds from ``f(root)`` until a solution (or none: bound infinite), or
     until ``timeout`` seconds, ``max_nodes`` nodes or ``stop()`` (``stop_reason``).
-    ``on_iteration(row)`` after each iteration (``bound``, ``nodes``, ``seconds``)."""
+
+    Parameters
+    ----------
+    space
+        A ``ThresholdSpace``: ``root()``, ``f(state)``, ``branch(state)``,
+        ``is_solution(state)`` and ``search_below(state, bound, complete, stop)``
+        (a ``CutSpace`` adds the fast hooks; see the module's glossary).
+    workers, backend, executor
+        The pool, as in ``count``: a positive integer or -1, a backend's name, or a
+        pool you made (kept open for you).
+    complete_last
+        Search the whole of the last iteration, not only up to its first solution
+        (node counts then do not depend on the workers or the split).
+    per_worker
+        Subtrees per worker an iteration is cut into, at most (a positive integer).
+    timeout
+        Seconds for the whole search (None: no limit; 0 or less: no time left, the
+        search stops at its first look, ``stop_reason`` ``"timeout"``).
+    parent_nodes
+        None: a cost model decides which iterations run in this process; an integer
+        >= 0: those whose predecessor had fewer nodes.
+    order
+        ``"tree"`` (tasks in the sequential search's order) or ``"size"``.
+    on_iteration
+        Called after each iteration with its row (``bound``, ``nodes``, ``seconds``).
+    max_nodes
+        Stop after about this many nodes (a positive integer); None: no limit.
+    stop
+        Called now and then; True stops the search (``stop_reason`` ``"stopped"``).
+
+    Returns
+    -------
+    ThresholdReport
+        ``solution`` (None when there is none or the search stopped early),
+        ``bound``, ``nodes``, ``iterations`` (a row each), ``task_seconds``,
+        ``seconds``, ``stop_reason`` and ``complete``.
+
+    Example: ``threshold_search(space, workers=2).solution`` is an optimal solution.
+    """
+    check_space(space, THRESHOLD_METHODS, "a threshold search space (ThresholdSpace)")
+    check_pool(executor, backend, None)
+    check_count("per_worker", per_worker, none=False)
+    check_seconds("timeout", timeout, positive=False)
+    check_count("parent_nodes", parent_nodes, low=0)
+    check_count("max_nodes", max_nodes)
     if order not in ORDERS:
         raise ValueError(f"unknown task order {order!r}; expected one of {list(ORDERS)}")
-    if max_nodes is not None and max_nodes < 1:
-        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes}")
+    for name, value in (("on_iteration", on_iteration), ("stop", stop)):
+        if value is not None and not callable(value):
+            raise TypeError(f"{name} must be a function or None, got {short_repr(value)}")
     with pool_for_run(executor, workers, backend) as pool:
         report = ThresholdReport(pool.workers, pool.name)
         search = _Search(space, pool, report, complete_last, timeout)
