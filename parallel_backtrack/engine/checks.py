@@ -17,7 +17,8 @@ Example: ``check_int("workers", 0, low=1)`` raises
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 
 class UnknownNameError(ValueError):
@@ -38,6 +39,22 @@ def check_name(kind: str, name: str, choices: Iterable[str]) -> str:
     if name not in choices:
         raise UnknownNameError(did_you_mean(kind, name, choices))
     return name
+
+
+def object_or_name(kind: str, value: object, choices: Mapping[str, Callable[[], Any]],
+                   method: str, what: str, or_none: bool = False) -> Any:
+    """``value`` when it has a callable ``method``, or a new ``choices[value]()`` when it
+    is one of their names (UnknownNameError with a "did you mean" for a near miss); any
+    other value is a TypeError saying what is accepted: ``what`` (``a row order (an
+    object with select_next_unplaced_row, such as FirstAvailableRow())``), a name, and
+    None when the caller takes None (``or_none``) for its default."""
+    if isinstance(value, str):
+        return choices[check_name(kind, value, choices)]()
+    if not callable(getattr(value, method, None)):
+        names = f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} name {sorted(choices)}"
+        accepted = f", {names} or None" if or_none else f" or {names}"
+        raise TypeError(f"{kind} must be {what}{accepted}, got {value!r}")
+    return value
 
 
 def _bounds_text(low: int | None, high: int | None) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from ..engine.checks import check_name
+from ..engine.checks import check_name, object_or_name
 from .board import ImmutableQueenLocations
 
 
@@ -92,11 +92,8 @@ def as_order(order: object) -> RowOrder:
     """
     if order is None:
         return FirstAvailableRow()
-    if isinstance(order, str):
-        return order_named(order)
-    if not callable(getattr(order, "select_next_unplaced_row", None)):
-        raise TypeError(
-            f"order must be a row order (an object with select_next_unplaced_row, such as "
-            f"FirstAvailableRow()), an order name {sorted(ORDERS)} or None, got {order!r}"
-        )
-    return order  # type: ignore[return-value]
+    found: RowOrder = object_or_name(
+        "order", order, ORDERS, "select_next_unplaced_row",
+        "a row order (an object with select_next_unplaced_row, such as FirstAvailableRow())",
+        or_none=True)
+    return found

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
+from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean, object_or_name
 
 from .grid import Square
 from .propagate import all_open_candidates
@@ -114,14 +114,11 @@ def as_order(order: object) -> SquareOrder:
     A name goes through ``order_named`` (UnknownNameError with a "did you mean");
     anything without a ``select_next_unfilled_square`` method is a TypeError.
     """
-    if isinstance(order, str):
-        return order_named(order)
-    if not callable(getattr(order, "select_next_unfilled_square", None)):
-        raise TypeError(
-            f"order must be a square order (an object with select_next_unfilled_square, "
-            f"such as FewestOptionsFirst()) or an order name {sorted(ORDERS)}, got {order!r}"
-        )
-    return order  # type: ignore[return-value]
+    found: SquareOrder = object_or_name(
+        "order", order, ORDERS, "select_next_unfilled_square",
+        "a square order (an object with select_next_unfilled_square, such as "
+        "FewestOptionsFirst())")
+    return found
 
 
 def select_next_unfilled_square(
