@@ -111,10 +111,11 @@ def build_parser() -> Parser:
     parser.add_argument("--limit", type=positive_int, metavar="K",
                         help="with --count: stop counting at K")
     _cli.add_engine_options(parser, 1, helps={
-        "--workers": "processes (joblib n_jobs: -1 = all cores; default 1): one puzzle is "
-                     "split across them by the engine (--backend, --budget...), a file of "
-                     "many puzzles is dealt out; with --scheduler-address each puzzle in "
-                     "turn is split across the cluster",
+        "--workers": "workers (-1 = all cores; default 1): one puzzle is split across "
+                     "processes by the engine (--backend, --budget...); a file of many "
+                     "puzzles is solved in bulk on a pool of threads (--kernel fast, no "
+                     "--timeout), else dealt out by puzzle to joblib processes; with "
+                     "--scheduler-address each puzzle in turn is split across the cluster",
         "--json": "JSON Lines, one object per puzzle",
         "--stats": "nodes and seconds per puzzle",
     }, short_workers=False)
