@@ -127,6 +127,36 @@ def test_random_reports_the_value_its_tasks_and_what_each_cost_the_parent(capsys
     assert 0 < payload["parallel"]["task_cost"] < payload["parallel"]["seconds"]
 
 
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("branching,depth", [(8, 4), (4, 5), (3, 6)])
+def test_random_with_a_split_depth_that_reaches_the_leaves(branching, depth):
+    """Every split node's children leaves, evaluated in the parent: it recursed once a
+    brother and died of a RecursionError (exit 4)."""
+    from parallel_backtrack.games.randomtree import RandomTree
+
+    done = subprocess.run([*COMMAND, "random", "-b", str(branching), "-d", str(depth),
+                           "--split-depth", str(depth), "--workers", "1", "--json"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (done.returncode, done.stderr) == (0, "")
+    payload = json.loads(done.stdout)
+    tree = RandomTree(branching, depth, seed=1)
+    assert payload["parallel"]["value"] == payload["sequential"]["value"] == minimax(
+        tree, tree.initial).value
+    assert payload["complete"] is True and payload["parallel"]["tasks"] == 0
+
+
+@pytest.mark.timeout(120)
+def test_random_refuses_more_split_nodes_than_the_parent_holds():
+    done = subprocess.run([*COMMAND, "random", "-b", "6", "-d", "6", "--split-depth", "5"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("python -m parallel_backtrack.games random: error: --split-depth "
+                           "too deep: 6^5 = 7,776 nodes at the split depth, at most 4,096 "
+                           "split nodes (lower --split-depth)\n")
+
+
 def _session(pid: int) -> list[tuple[int, int, int]]:
     """(pid, parent pid, CPU ticks) of the processes of the session ``pid`` leads."""
     found = []

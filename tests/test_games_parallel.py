@@ -29,6 +29,31 @@ def test_random_trees_serial_and_threads_match_minimax(seed):
         assert game.is_terminal(state) and game.utility(state, "MAX") == expected
 
 
+TREES = [(b, d) for b in range(3, 9) for d in range(3, 7)]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("branching,depth", TREES)
+def test_split_depths_down_to_the_leaves_match_minimax(branching, depth):
+    """A split depth at or past the leaves (split nodes whose children are leaves are
+    evaluated in the parent, without a task; it recursed once a brother, and a few
+    hundred leaves overflowed the stack) and every shallower one."""
+    for seed in (1, 2):
+        game = RandomTree(branching, depth, seed)
+        expected = minimax(game, game.initial).value
+        for split in range(1, depth + 2):
+            if branching ** min(split, depth) > 4096:  # more split nodes than bound slots
+                continue
+            for speculative in (False, True):
+                found = parallel_alphabeta(game, workers=1, backend="serial",
+                                           split_depth=split, speculative=speculative)
+                assert found.value == expected, (seed, split, speculative)
+            virtual = parallel_alphabeta(game, executor=VirtualExecutor(8), split_depth=split)
+            assert virtual.value == expected, (seed, split)
+            if split >= depth:
+                assert found.tasks == 0
+
+
 @pytest.mark.parametrize("window", [(-100, 100), (0, 1), (400, 401), (-50, -49)])
 def test_windows_give_sequential_bounds(window):
     game = RandomTree(4, 5, 7)

@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 
@@ -111,6 +112,13 @@ PROG = "python -m parallel_backtrack.nqueens: error: "
      "--timeout applies to counting; --find-one stops at --max-steps (or use Ctrl-C)"),
     (["--n", "6", "--metrics", "--workers", "2"],
      "--workers applies to counting and --find-one, not --metrics"),
+    (["--n", "4", "--metrics", "--verify"],
+     "--verify applies to counting and --find-one, not --metrics"),
+    (["--n", "4", "--metrics", "--progress"], "--progress applies to counting, not --metrics"),
+    (["--n", "6", "--find-one", "--progress"], "--progress applies to counting, not --find-one"),
+    (["--n", "6", "--find-one", "--no-verify"],
+     "--no-verify does not go with --find-one: its answer is always checked "
+     "(is_queens_solution)"),
     (["--n", "8", "--trace-limit", "10"], "--trace-limit applies to --html"),
     (["--n", "8", "--checkpoint-every", "5"], "--checkpoint-every applies to --checkpoint"),
     (["--n", "8", "--workers", "2", "--backend", "serial"],
@@ -142,8 +150,77 @@ def test_an_option_the_run_does_not_use_is_refused(argv, message):
     ["--n", "8", "--workers", "1", "--backend", "serial", "--timeout", "1e15"],
     ["--n", "8", "--find-one", "--seed", "1", "--method", "min-conflicts", "--max-steps", "1000"],
     ["--n", "6", "--metrics", "--order", "fewest"],
+    # --find-one checks its answer: --verify is honoured; --no-progress turns off a bar
+    # no run but a count draws, and --no-verify a check the metrics walk never makes.
+    ["--n", "6", "--find-one", "--seed", "1", "--verify", "--no-progress"],
+    ["--n", "4", "--metrics", "--no-verify", "--no-progress"],
+    ["--n", "6", "--verify", "--progress"],
 ])
 def test_options_the_run_uses_are_accepted(argv):
     done = run(*argv, "--json")
     assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    assert done.stderr == "" or "--progress" in argv
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("argv", [["--n", "4", "--metrics"], ["--n", "6", "--find-one"]])
+def test_the_environments_verify_default_is_never_refused(argv):
+    done = subprocess.run([sys.executable, "-m", "parallel_backtrack.nqueens", *argv, "--json"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PARALLEL_BACKTRACK_VERIFY": "1"})
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout)["complete"] is True
+
+
+@pytest.mark.timeout(120)
+def test_metrics_json_is_complete():
+    done = run("--n", "4", "--metrics", "--json")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout) == {
+        "n": 4, "order": "first-available", "complete": True, "stop_reason": None,
+        "metrics": {"tasks": 16, "work": 17, "span": 5, "parallelism": 3.4, "solutions": 2}}
+
+
+FIND_ONE_KEYS = {"n", "method", "seed", "steps", "restarts", "seconds", "worker", "workers",
+                 "solution", "complete", "stop_reason"}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("argv,complete,stop_reason,code", [
+    (["--n", "8", "--seed", "1"], True, None, 0),
+    (["--n", "3"], True, None, 1),  # searched to the end: there is none
+    (["--n", "200", "--seed", "1", "--max-steps", "1"], False, "max-steps", 1),
+])
+def test_find_one_json_says_whether_the_search_is_complete(argv, complete, stop_reason, code):
+    done = run(*argv, "--find-one", "--json")
+    payload = json.loads(done.stdout)
+    assert done.returncode == code, done.stderr
+    assert (payload["complete"], payload["stop_reason"]) == (complete, stop_reason)
+    solved = payload["solution"] is not None
+    assert set(payload) == FIND_ONE_KEYS | ({"reason"} if not solved else set())
+    assert payload["worker"] == (0 if solved else -1)
+    if not solved:  # the reason is the line on stderr
+        assert done.stderr == f"python -m parallel_backtrack.nqueens: {payload['reason']}\n"
+
+
+def test_ctrl_c_during_find_one_or_metrics_prints_an_interrupted_json(monkeypatch, capsys):
+    from parallel_backtrack import _cli
+    from parallel_backtrack.nqueens.local import search
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(search, "find_one", stopped)
+    assert main(["--n", "50", "--find-one", "--seed", "7", "--json"]) == 130
+    out, err = capsys.readouterr()
+    payload = json.loads(out)
+    assert set(payload) == FIND_ONE_KEYS
+    assert (payload["complete"], payload["stop_reason"]) == (False, "interrupted")
+    assert (payload["n"], payload["seed"], payload["solution"]) == (50, 7, None)
+    assert err == "python -m parallel_backtrack.nqueens: interrupted\n"
+    monkeypatch.setattr(_cli, "metrics_command", stopped)
+    assert main(["--n", "6", "--metrics", "--json"]) == 130
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"n": 6, "order": "first-available", "metrics": None,
+                               "complete": False, "stop_reason": "interrupted"}
+    assert err == "python -m parallel_backtrack.nqueens: interrupted\n"

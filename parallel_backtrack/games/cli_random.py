@@ -54,8 +54,9 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     refused = cli_options.refuse_unused(args, prog, "random")
     if refused is not None:
         return refused
-    if args.branching ** min(args.split_depth, args.depth) > 4096:
-        return _cli.usage_error(prog, "--split-depth too deep: at most 4,096 split nodes")
+    problem = split_problem(args.branching, args.depth, args.split_depth)
+    if problem:
+        return _cli.usage_error(prog, problem)
     game = RandomTree(args.branching, args.depth, args.seed)
     payload: dict[str, Any] = {"branching": args.branching, "depth": args.depth,
                                "seed": args.seed}
@@ -76,6 +77,20 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     else:
         _print(payload, out)
     return code
+
+
+def split_problem(branching: int, depth: int, split_depth: int) -> str | None:
+    """Too many split nodes for the parent's bound slots (``ybw.MAX_SPLIT_NODES``),
+    or None.  A split depth that reaches the leaves is fine: they are evaluated in
+    the parent."""
+    from .ybw import MAX_SPLIT_NODES
+
+    plies = min(split_depth, depth)
+    nodes = branching ** plies
+    if nodes <= MAX_SPLIT_NODES:
+        return None
+    return (f"--split-depth too deep: {branching}^{plies} = {nodes:,} nodes at the split "
+            f"depth, at most {MAX_SPLIT_NODES:,} split nodes (lower --split-depth)")
 
 
 def _search(args: argparse.Namespace, game: Any, pool: Any, payload: dict[str, Any]) -> int:

@@ -118,6 +118,8 @@ class YoungBrothersWait(Twins):
         self.answer: tuple[int, Any, list[Any]] | None = None
         self.by_kind = False  # see ``kind`` and ``speculative``
         self.cut_width, self.cut_tries = CUT_WIDTH, CUT_TRIES
+        self.launching: list[SplitNode] = []  # split nodes with children to start (``_drain``)
+        self.draining = False
 
     def run(self, state: Any, alpha: int = -UNBOUNDED, beta: int = UNBOUNDED) -> ParallelResult:
         own = OwnTime(self.executor)
@@ -198,17 +200,46 @@ class YoungBrothersWait(Twins):
         return len(node.chain)
 
     def _launch(self, node: SplitNode) -> None:
-        """Start the next child: the eldest alone, or the younger brothers (at a node
-        expected to cut, ``cut_width`` at a time while it may still cut)."""
+        """Start ``node``'s next children (``_drain``).  Called again while they start
+        (a child that is a split node, or a leaf answered at once), it only stacks the
+        node: the parent's stack stays a few frames deep however many split nodes and
+        leaves it walks (a split depth that reaches the leaves walks them all)."""
+        if not self.launching or self.launching[-1] is not node:
+            self.launching.append(node)
+        if not self.draining:
+            self._drain()
+
+    def _drain(self) -> None:
+        """Launch children one at a time, the top of the stack first (a new split node
+        starts its eldest before its parent's next child, a recursion's order); a node
+        with nothing more to start now leaves the stack, finished if it has every
+        answer."""
+        self.draining = True
+        try:
+            while self.launching:
+                node = self.launching[-1]
+                if not node.dead and node.launched < self._stop(node):
+                    action = node.actions[node.launched]
+                    node.launched += 1
+                    node.pending += 1
+                    self._child(node, action, node.path + (node.launched - 1,))
+                    continue
+                self.launching.pop()
+                if not node.dead and node.pending == 0 and node.launched == len(node.actions):
+                    self._finish(node)
+        finally:
+            self.draining = False
+            self.launching.clear()  # empty, unless an error abandons the run
+
+    def _stop(self, node: SplitNode) -> int:
+        """How many of ``node``'s children may have started: the eldest alone, or the
+        younger brothers too (at a node expected to cut, ``cut_width`` at a time while
+        it may still cut)."""
         stop = 1 if not node.eldest_done else len(node.actions)
         if self.by_kind and node.eldest_done and node.kind == CUT \
                 and node.answered <= self.cut_tries:
             stop = min(stop, node.launched + max(0, self.cut_width - node.pending))
-        while node.launched < stop and not node.dead:
-            action = node.actions[node.launched]
-            node.launched += 1
-            node.pending += 1
-            self._child(node, action, node.path + (node.launched - 1,))
+        return stop
 
     def _child(self, node: SplitNode, action: Any, path: tuple[int, ...]) -> None:
         state = self.game.result(node.state, action)
@@ -347,9 +378,7 @@ class YoungBrothersWait(Twins):
             return
         node.answered += 1
         node.eldest_done = True
-        self._launch(node)
-        if not node.dead and node.pending == 0 and node.launched == len(node.actions):
-            self._finish(node)
+        self._launch(node)  # its next children; finished there once all have answered
 
     def _sweep(self, top: SplitNode) -> None:
         """Cut every live split node at or below ``top`` whose window closed."""
@@ -421,7 +450,9 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
     younger brothers early, and the search goes ``by_kind`` (None: both from
     ``SPECULATE_WORKERS`` workers on).
 
-    ``split_depth`` (an integer >= 1): the plies the parent splits; ``pv_depth`` (None:
+    ``split_depth`` (an integer >= 1): the plies the parent splits (it may reach the
+    leaves: a split node's leaf children are evaluated in the parent; a run that needs
+    more than ``MAX_SPLIT_NODES`` split nodes raises ValueError); ``pv_depth`` (None:
     ``split_depth + PV_EXTRA``, else an integer >= 0, at least ``split_depth`` in
     effect): the plies split along the eldest line; ``alpha < beta``: the window
     (numbers, default unbounded), as ``alphabeta``'s.  Every argument is checked

@@ -287,12 +287,22 @@ def _print_count(args: argparse.Namespace, space: QueensSpace, report: SearchRep
 
 
 def metrics_command(args: argparse.Namespace, out: TextIO) -> int:
-    """The lab's abstract metrics of the whole tree (no symmetry, one task per child)."""
+    """The lab's abstract metrics of the whole tree (no symmetry, one task per child);
+    with ``--json`` ``{"n", "order", "metrics", "complete", "stop_reason"}``, ``metrics``
+    None when Ctrl-C stopped the walk."""
     if args.n > MAX_METRICS_SIZE:
         return _cli.usage_error(PROG, f"--metrics walks every node in Python: n <= "
                                 f"{MAX_METRICS_SIZE} (n = 13 already has 4.7 million nodes)")
     space = QueensSpace(ImmutableQueenLocations(args.n), order_named(args.order), "reference")
-    return _cli.metrics_command(space, out, args.json, {"n": args.n, "order": args.order})
+    about = {"n": args.n, "order": args.order}
+    try:
+        return _cli.metrics_command(space, out, args.json,
+                                    {**about, "complete": True, "stop_reason": None})
+    except KeyboardInterrupt:  # the walk keeps nothing worth printing: say it stopped
+        if args.json:
+            _cli.print_json({**about, "metrics": None, "complete": False,
+                             "stop_reason": "interrupted"}, out)
+        raise  # main says "interrupted" and exits 130
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:

@@ -6,6 +6,13 @@ them use an option (options every run uses are not listed); ``unused_option`` na
 the first option the command line gave (``_cli.given_options``: typed, whatever its
 value, so an option left at its default is never refused) to a run that ignores it.
 
+The two switches, ``--verify`` and ``--progress``, are refused for the value a run cannot
+honour (``SWITCHES``): ``--progress`` draws a bar only while counting, ``--verify`` checks
+counts and boards (a ``--find-one`` answer is always checked, so ``--verify`` is honoured
+there and ``--no-verify`` is refused); their ``--no-`` form where there is nothing to
+turn off is accepted.  Only a typed switch is looked at: ``--verify``'s default from
+``PARALLEL_BACKTRACK_VERIFY=1`` is never refused.
+
 Example: ``--n 8 --temperature 2`` gives "--temperature applies to --find-one with
 --method annealing".
 """
@@ -25,10 +32,18 @@ RUNS: dict[str, tuple[str, ...]] = {
     "show": (COUNT, FIND_ONE), "workers": (COUNT, FIND_ONE), "backend": (COUNT, FIND_ONE),
     "method": (FIND_ONE,), "seed": (FIND_ONE,), "max_steps": (FIND_ONE,),
 }
+# (dest, value) -> the runs that honour that value of the switch; a pair not listed
+# (``--no-progress``, ``--no-verify`` with --metrics) is accepted everywhere.
+SWITCHES: dict[tuple[str, bool], tuple[str, ...]] = {
+    ("progress", True): (COUNT,), ("verify", True): (COUNT, FIND_ONE),
+    ("verify", False): (COUNT, METRICS),
+}
 STEPPED = ("seed", "max_steps")  # what every method but constructive uses
 NAMES = {"scheduler_address": "--scheduler-address (or --scheduler-file)"}
 SAID = {("timeout", FIND_ONE): "--timeout applies to counting; --find-one stops at "
-        "--max-steps (or use Ctrl-C)"}
+        "--max-steps (or use Ctrl-C)",
+        ("--no-verify", FIND_ONE): "--no-verify does not go with --find-one: its answer is "
+        "always checked (is_queens_solution)"}
 
 
 def option_name(dest: str) -> str:
@@ -48,6 +63,9 @@ def unused_option(args: argparse.Namespace, given: Set[str],
         runs = RUNS.get(dest)
         if runs is not None and run not in runs:
             return SAID.get((dest, run)) or _not_here(dest, runs, run)
+        problem = _switch(dest, getattr(args, dest, None), run)
+        if problem:
+            return problem
         if dest in method_options and not find_one:
             methods = " or ".join(method_options[dest])
             return f"{option_name(dest)} applies to --find-one with --method {methods}"
@@ -57,10 +75,20 @@ def unused_option(args: argparse.Namespace, given: Set[str],
     return companion_problem(args, given) or _serial(args, given)
 
 
-def _not_here(dest: str, runs: tuple[str, ...], run: str) -> str:
+def _not_here(dest: str, runs: tuple[str, ...], run: str, name: str | None = None) -> str:
+    name = name or option_name(dest)
     if runs == (FIND_ONE,):
-        return f"{option_name(dest)} applies to --find-one"
-    return f"{option_name(dest)} applies to {' and '.join(runs)}, not {run}"
+        return f"{name} applies to --find-one"
+    return f"{name} applies to {' and '.join(runs)}, not {run}"
+
+
+def _switch(dest: str, value: object, run: str) -> str | None:
+    """A typed ``--verify``/``--progress`` (or ``--no-`` form) this run cannot honour."""
+    runs = SWITCHES.get((dest, value)) if isinstance(value, bool) else None
+    if runs is None or run in runs:
+        return None
+    name = option_name(dest) if value else "--no-" + dest
+    return SAID.get((name, run)) or _not_here(dest, runs, run, name)
 
 
 def _serial(args: argparse.Namespace, given: Set[str]) -> str | None:

@@ -11,7 +11,13 @@ method options
     belongs to some methods (``METHOD_OPTIONS``); given to another, it is a usage
     error rather than silently ignored.
 exit status
-    0 solved; 1 no solution (n = 2 or 3, or the step cap was reached); 2 usage error.
+    0 solved; 1 no solution (n = 2 or 3, or the step cap was reached); 2 usage error;
+    130 Ctrl-C.
+JSON
+    ``LocalResult.as_dict()`` plus ``complete`` (the search ended: a placement, or
+    none for n = 2 or 3) and ``stop_reason`` (None, ``"max-steps"`` or
+    ``"interrupted"``); with no solution also ``reason``, the stderr line.  Ctrl-C
+    prints the same keys (``steps`` and ``restarts`` None) before it exits 130.
 
 Example::
 
@@ -22,7 +28,9 @@ Example::
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
+import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ... import _cli
@@ -116,16 +124,27 @@ def run_find_one(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from .search import find_one  # numpy and the compiled methods: only to run one
 
     out = out or sys.stdout  # looked up now, so a redirected stdout is honoured
+    as_json = getattr(args, "json", False)
+    # Drawn here (as find_one would) so that an interrupted run can report it too.
+    seed = secrets.randbits(32) if args.seed is None else args.seed
+    start = time.perf_counter()
     try:
         params = method_params(args)
-        result = find_one(args.n, args.method, seed=args.seed, workers=args.workers,
+        result = find_one(args.n, args.method, seed=seed, workers=args.workers,
                           backend=getattr(args, "backend", None),
                           max_steps=args.max_steps, **params)
     except ValueError as error:
         return _cli.usage_error(PROG, str(error))
+    except (KeyboardInterrupt, SystemError) as error:  # numba wraps a Ctrl-C in SystemError
+        if as_json and _cli.interrupted(error):
+            _cli.print_json(interrupted_payload(args, seed, time.perf_counter() - start), out)
+        raise  # main says "interrupted" and exits 130
     reason = None if result.solved else why_unsolved(result, args.max_steps)
-    if getattr(args, "json", False):
+    if as_json:
         payload = result.as_dict()
+        # n = 2, 3: the search is complete, its answer is "none"; else the cap stopped it.
+        payload["complete"] = result.solved or result.n in (2, 3)
+        payload["stop_reason"] = None if payload["complete"] else "max-steps"
         if reason:
             payload["reason"] = reason
         _cli.print_json(payload, out)
@@ -135,6 +154,16 @@ def run_find_one(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"{PROG}: {reason}", file=sys.stderr)
         return _cli.EXIT_NO
     return _cli.EXIT_OK
+
+
+def interrupted_payload(args: argparse.Namespace, seed: int, seconds: float) -> dict[str, Any]:
+    """The JSON of a search stopped by Ctrl-C: the same keys, nothing found."""
+    from ...engine import resolve_workers
+
+    return {"n": args.n, "method": args.method, "solution": None, "steps": None,
+            "restarts": None, "seconds": seconds, "seed": seed, "worker": -1,
+            "workers": resolve_workers(args.workers), "complete": False,
+            "stop_reason": "interrupted"}
 
 
 def why_unsolved(result: LocalResult, max_steps: int | None) -> str:
