@@ -324,23 +324,32 @@ def busy_process(process: psutil.Process, cpu: float) -> bool:
     return sum(process.cpu_times()[:2]) >= cpu
 
 
-@pytest.mark.timeout(150)
-def test_ctrl_c_stops_a_kernel_batch_with_its_partial_result(tmp_path: Path) -> None:
-    path = write(tmp_path, "\n".join([HARDEST, OPEN, OPEN]) + "\n")
-    warm = write(tmp_path, f"{HARDEST}\n{HARDEST}\n", "warm.txt")
-    assert sudoku_cli.main([warm, "--count", "--no-progress"]) == 0  # numba's cache is warm
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    child = subprocess.Popen([sys.executable, "-m", "parallel_backtrack.sudoku", path, "--count",
-                              "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=env)
+def interrupt_when_busy(argv: list[str], cpu: float = 3.0) -> tuple[int, str, str]:
+    """Start ``python -m ARGV...``, send SIGINT once the process itself (no pool: one
+    worker) has used ``cpu`` seconds, and check it exits within ``STOP_WITHIN``;
+    returns its exit status, stdout and stderr."""
+    child = subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     process, deadline = psutil.Process(child.pid), time.monotonic() + 90
-    while not busy_process(process, cpu=3.0):
+    while not busy_process(process, cpu=cpu):
         assert child.poll() is None and time.monotonic() < deadline, "it never got busy"
         time.sleep(0.1)
     sent = time.monotonic()
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=60)
-    assert child.returncode == 130 and time.monotonic() - sent < STOP_WITHIN, err
+    assert time.monotonic() - sent < STOP_WITHIN, err
+    return child.returncode, out, err
+
+
+@pytest.mark.timeout(150)
+def test_ctrl_c_stops_a_kernel_batch_with_its_partial_result(tmp_path: Path) -> None:
+    path = write(tmp_path, "\n".join([HARDEST, OPEN, OPEN]) + "\n")
+    warm = write(tmp_path, f"{HARDEST}\n{HARDEST}\n", "warm.txt")
+    assert sudoku_cli.main([warm, "--count", "--no-progress"]) == 0  # numba's cache is warm
+    code, out, err = interrupt_when_busy(["parallel_backtrack.sudoku", path, "--count",
+                                          "--no-progress"])
+    assert code == 130, err
     lines = out.splitlines()
     assert lines[0].endswith("\tcount=1") and lines[1].startswith("stopped (interrupted): ")
     assert "partial (interrupted): 1 stopped, 1 of 3 puzzles not searched" in lines[-1]
@@ -364,17 +373,8 @@ def test_ctrl_c_stops_a_connect4_solve_with_the_range_its_probes_left() -> None:
 
 @pytest.mark.timeout(150)
 def test_ctrl_c_stops_a_connect4_solve_on_one_worker_with_its_range() -> None:
-    child = subprocess.Popen([sys.executable, "-m", *GAMES, "connect4", ""],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
-    process, deadline = psutil.Process(child.pid), time.monotonic() + 90
-    while not busy_process(process, cpu=3.0):  # the kernels loaded, the probes running
-        assert child.poll() is None and time.monotonic() < deadline, "it never got busy"
-        time.sleep(0.1)
-    sent = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
-    assert child.returncode == 130 and time.monotonic() - sent < STOP_WITHIN, err
+    code, out, err = interrupt_when_busy([*GAMES, "connect4", ""])  # the probes running
+    assert code == 130, err
     assert "Traceback" not in err
     last = out.splitlines()[-1]
     assert last.startswith("score between -") and " for the player to move (partial: " \
