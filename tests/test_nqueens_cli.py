@@ -124,12 +124,6 @@ PROG = "python -m parallel_backtrack.nqueens: error: "
     (["--n", "8", "--workers", "2", "--backend", "serial"],
      "--backend serial runs one worker, in this process; got --workers 2 (leave --workers "
      "out, or use another --backend)"),
-    (["--find-one", "--n", "20", "--method", "constructive", "--seed", "3"],
-     "--seed does nothing with --method constructive (it places the queens by a formula: "
-     "no steps, no random choices)"),
-    (["--find-one", "--n", "20", "--method", "constructive", "--max-steps", "3"],
-     "--max-steps does nothing with --method constructive (it places the queens by a "
-     "formula: no steps, no random choices)"),
     (["--find-one", "--n", "20", "--max-steps", "0"],
      "argument --max-steps: expected a positive integer, got 0"),
     (["--n", "8", "--timeout", "inf"],

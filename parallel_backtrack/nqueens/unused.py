@@ -38,7 +38,6 @@ SWITCHES: dict[tuple[str, bool], tuple[str, ...]] = {
     ("progress", True): (COUNT,), ("verify", True): (COUNT, FIND_ONE),
     ("verify", False): (COUNT, METRICS),
 }
-STEPPED = ("seed", "max_steps")  # what every method but constructive uses
 NAMES = {"scheduler_address": "--scheduler-address (or --scheduler-file)"}
 SAID = {("timeout", FIND_ONE): "--timeout applies to counting; --find-one stops at "
         "--max-steps (or use Ctrl-C)",
@@ -69,9 +68,6 @@ def unused_option(args: argparse.Namespace, given: Set[str],
         if dest in method_options and not find_one:
             methods = " or ".join(method_options[dest])
             return f"{option_name(dest)} applies to --find-one with --method {methods}"
-        if dest in STEPPED and find_one and getattr(args, "method", None) == "constructive":
-            return (f"{option_name(dest)} does nothing with --method constructive (it places "
-                    "the queens by a formula: no steps, no random choices)")
     return companion_problem(args, given) or _serial(args, given)
 
 
