@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sliding_check import CACHE, solves
 
+from parallel_backtrack._text import SNIFF_BYTES
 from parallel_backtrack.sliding.board import check_tiles
 from parallel_backtrack.sliding.readers import (
     FORMATS,
-    SNIFF_BYTES,
     Entry,
     Failure,
     PuzzleFormatError,

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from math import isqrt
 from pathlib import Path
 
-from .._text import SNIFF_BYTES, not_text
+from .._text import sniff
 from .board import MAX_SIZE, InvalidBoardError, check_tiles
 
 FORMATS = ("auto", "cs61b", "rows", "korf")
@@ -218,7 +218,7 @@ def decode(data: bytes, source: str) -> str:
     """Text of a file, or PuzzleFormatError when its first ``SNIFF_BYTES`` hold a NUL
     byte or bytes that are no UTF-8; such bytes later stay in the text (a NUL, or
     ``surrogateescape``'s stand-ins) and fail their line (``_data_lines``)."""
-    problem = not_text(data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
+    problem = sniff(data)
     if problem is not None:
         raise PuzzleFormatError(f"{source}: {problem}")
     return data.decode("utf-8", "surrogateescape")

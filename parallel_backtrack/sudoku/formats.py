@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TextIO
 
+from .._text import SNIFF_BYTES, first_problem
 from .boxes import BOX_SIZES, check_box
 from .grid import box_for_cells, grid_for
 
@@ -59,8 +60,6 @@ ROW_CELLS = tuple(b * b for b in BOX_SIZES)
 _SEPARATORS = str.maketrans("|+", "  ")
 # The longest sensible line: a 36x36 puzzle as spaced numbers (~3,900) plus a tail.
 MAX_LINE_LENGTH = 16_384
-# Like git: a NUL byte (or bytes that are no UTF-8) this early means a binary file.
-SNIFF_BYTES = 8_192
 # Cells are at most 36; longer digit strings are no cell (and int() refuses > 4,300 digits).
 MAX_DIGITS = 6
 
@@ -317,19 +316,6 @@ def _physical_lines(readline: Callable[[int], bytes]) -> Iterator[bytes | _Long]
             yield _Long(line[:SNIFF_BYTES], len(line) + _rest_of_line(readline))
 
 
-def _first_problem(data: bytes, whole: bool) -> tuple[int, str] | None:
-    """(column, what) of the first NUL byte or non-UTF-8 byte, or None.  A line that is
-    not ``whole`` may end inside a character: that is no problem."""
-    nul = data.find(b"\0")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        if whole or error.reason != "unexpected end of data":
-            if nul < 0 or error.start < nul:
-                return error.start, f"byte 0x{data[error.start]:02x} (not UTF-8)"
-    return None if nul < 0 else (nul, "a NUL byte")
-
-
 def _not_text(problem: tuple[int, str], number: int | None = None) -> str:
     column, what = problem
     where = "at" if number is None else f"on line {number},"
@@ -356,7 +342,7 @@ def _decoded(lines: Iterable[bytes | _Long]) -> Iterator[str | _Unreadable]:
         if number == 1 and data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]  # a UTF-8 byte order mark
         text = None if isinstance(line, _Long) else _as_text(data)
-        problem = None if text is not None else _first_problem(data, isinstance(line, bytes))
+        problem = None if text is not None else first_problem(data, isinstance(line, bytes))
         if problem is not None and offset < SNIFF_BYTES:
             raise PuzzleFileError("binary data or not UTF-8 text: " + _not_text(problem, number))
         offset += len(data) if isinstance(line, bytes) else line.length

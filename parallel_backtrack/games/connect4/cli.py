@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ... import _cli
+from ..._text import sniff
 from ...viz.options import html_target
 from .. import cli_options
 
@@ -354,7 +355,7 @@ class BatchFileError(ValueError):
 def read_batch(path: str, board: Board) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(positions to solve, bad lines) of a batch file (``-``: stdin), each a row with
     its ``line``.  ``OSError`` when it cannot be read, ``BatchFileError`` when it is
-    binary (``_cli.not_text`` on its first ``SNIFF_BYTES``) or holds no line to solve;
+    binary (``_text.sniff``: its first ``SNIFF_BYTES``) or holds no line to solve;
     a line past those bytes that is no text fails alone."""
     if path == "-":
         binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
@@ -362,8 +363,7 @@ def read_batch(path: str, board: Board) -> tuple[list[dict[str, Any]], list[dict
     else:
         with open(path, "rb") as stream:
             data = stream.read()
-    head = data[:_cli.SNIFF_BYTES]
-    problem = _cli.not_text(head, len(data) <= _cli.SNIFF_BYTES)
+    problem = sniff(data)
     if problem:
         raise BatchFileError(f"{problem}; a batch file is UTF-8 text")
     good, bad = [], []
