@@ -54,6 +54,17 @@ METRICS_MAX_NODES = 10_000_000
 MAX_INT = 10**15
 # Local worker processes per core beyond which a machine only thrashes.
 WORKERS_PER_CORE, MIN_WORKERS_CAP = 8, 16
+# How this process was started, for the names in its messages and help (``prog``):
+# None for ``python -m parallel_backtrack.<family>``; ``parallel_backtrack.__main__``
+# sets it to ``parallel-backtrack`` or ``python -m parallel_backtrack``.
+LAUNCHER: str | None = None
+
+
+def prog(family: str) -> str:
+    """``python -m parallel_backtrack.nqueens``, or ``parallel-backtrack nqueens`` when
+    the one command started it: what a family's usage lines and errors call it."""
+    return (f"python -m parallel_backtrack.{family}" if LAUNCHER is None
+            else f"{LAUNCHER} {family}")
 
 
 class Parser(argparse.ArgumentParser):

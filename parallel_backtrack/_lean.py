@@ -10,7 +10,8 @@ asks for one OpenBLAS thread (unless ``OPENBLAS_NUM_THREADS`` is set), but only
 where nothing else can want them:
 
 * in a process started as one of our command lines
-  (``python -m parallel_backtrack.nqueens`` or ``...sudoku``), and
+  (``python -m parallel_backtrack.nqueens``, ``...sudoku`` and the rest, or the
+  ``parallel-backtrack`` script), and
 * in the processes those start (their worker pools), through the environment
   variable ``PARALLEL_BACKTRACK_LEAN=1`` that they inherit.
 
@@ -31,17 +32,20 @@ import signal
 import sys
 
 ENV = "PARALLEL_BACKTRACK_LEAN"
-COMMANDS = ("parallel_backtrack.nqueens", "parallel_backtrack.sudoku",
+COMMANDS = ("parallel_backtrack", "parallel_backtrack.nqueens", "parallel_backtrack.sudoku",
             "parallel_backtrack.sliding", "parallel_backtrack.games")
+SCRIPT = "parallel-backtrack"  # the console script of ``parallel_backtrack.__main__``
 KEPT_OUT = ("scipy", "cffi")
 BLAS_THREADS = "OPENBLAS_NUM_THREADS"
 
 
 def started_as_command(argv: list[str] | None = None) -> bool:
-    """Is this process ``python [options] -m parallel_backtrack.<command>``?
+    """Is this process ``python [options] -m parallel_backtrack[.<family>]``, or the
+    ``parallel-backtrack`` script?
 
     Only the interpreter's own options count: a script (``python script.py -m ...``),
-    ``-c`` or ``-`` ends them, and whatever follows belongs to that program."""
+    ``-c`` or ``-`` ends them, and whatever follows belongs to that program; the
+    script is ours when its file is named ``parallel-backtrack``."""
     words = list(getattr(sys, "orig_argv", []) if argv is None else argv)[1:]
     index = 0
     while index < len(words) and words[index].startswith("-") and words[index] != "-":
@@ -61,7 +65,7 @@ def started_as_command(argv: list[str] | None = None) -> bool:
             if flag in "XW":  # their value is the rest of the word or the next word
                 index += not word[at:]
                 break
-    return False
+    return index < len(words) and os.path.basename(words[index]) == SCRIPT
 
 
 def apply() -> bool:

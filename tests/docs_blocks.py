@@ -35,7 +35,7 @@ LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$", re.M)
 LONG_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 CLI_HEADING = re.compile(
-    r"^#{2,3} (python -m parallel_backtrack(?:\.[a-z_]+)+(?: [a-z0-9_-]+)*)\s*$", re.M)
+    r"^#{2,3} (python -m parallel_backtrack(?:\.[a-z_]+)*(?: [a-z0-9_-]+)*)\s*$", re.M)
 
 
 @dataclass(frozen=True)

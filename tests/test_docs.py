@@ -25,6 +25,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from docs_blocks import (
@@ -56,12 +57,14 @@ SECTIONS = cli_sections()
 
 @pytest.fixture(scope="module")
 def shell_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """PATH with ``python`` as this interpreter; the package importable from the checkout."""
+    """PATH with ``python`` as this interpreter, then its environment's scripts (the
+    ``parallel-backtrack`` command); the package importable from the checkout."""
     bin_dir = tmp_path_factory.mktemp("bin")
     wrapper = bin_dir / "python"  # a script, not a link: a link loses the virtual env
     wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
     wrapper.chmod(0o755)
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    scripts = Path(sys.executable).parent
+    env = dict(os.environ, PATH=os.pathsep.join([str(bin_dir), str(scripts), os.environ["PATH"]]))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
 

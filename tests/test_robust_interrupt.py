@@ -53,11 +53,12 @@ def busy_workers(process: psutil.Process, seen: set[int], cpu: float) -> bool:
     return busy >= 2
 
 
-def start_busy(argv: list[str], group: bool = False,
+def start_busy(argv: list[str], group: bool = False, launch: list[str] | None = None,
                **env: str) -> tuple[subprocess.Popen, set[int]]:
-    """Start a CLI and wait until its pool is busy; returns it and every process it
-    had started by then."""
-    child = subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.PIPE,
+    """Start a CLI (``launch``, default ``python -m``, then ``argv``) and wait until its
+    pool is busy; returns it and every process it had started by then."""
+    launch = [sys.executable, "-m"] if launch is None else launch
+    child = subprocess.Popen([*launch, *argv], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT), **env},
                              start_new_session=group)
@@ -69,12 +70,13 @@ def start_busy(argv: list[str], group: bool = False,
     return child, seen
 
 
-def interrupt(argv: list[str], group: bool = False,
-              sig: int = signal.SIGINT) -> tuple[int, str, float, set[int]]:
-    """Start a CLI, wait until its pool is busy, send ``sig`` (to the process, or to its
-    whole process group as a terminal's Ctrl-C does); returns the exit status, stdout,
-    the seconds from the signal to exit, and every process it had started."""
-    child, seen = start_busy(argv, group)
+def interrupt(argv: list[str], group: bool = False, sig: int = signal.SIGINT,
+              launch: list[str] | None = None) -> tuple[int, str, float, set[int]]:
+    """Start a CLI (as ``start_busy``), wait until its pool is busy, send ``sig`` (to the
+    process, or to its whole process group as a terminal's Ctrl-C does); returns the
+    exit status, stdout, the seconds from the signal to exit, and every process it had
+    started."""
+    child, seen = start_busy(argv, group, launch)
     sent = time.monotonic()
     if group:
         os.killpg(child.pid, sig)

@@ -27,7 +27,7 @@ from ..viz.page import PageError
 from . import cli_alphabeta, cli_games, cli_random
 from .connect4 import cli as cli_connect4
 
-PROG = "python -m parallel_backtrack.games"
+PROG = _cli.prog("games")
 
 
 class GamesParser(_cli.Parser):

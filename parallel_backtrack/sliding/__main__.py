@@ -35,7 +35,7 @@ from .. import _cli
 from ..viz.options import html_target
 from .heuristics import NAMES
 
-PROG = "python -m parallel_backtrack.sliding"
+PROG = _cli.prog("sliding")
 ALGORITHMS = ("ida", "astar")
 HEURISTIC_CHOICES = NAMES
 GOAL_CHOICES = ("blank-last", "blank-first")

@@ -28,7 +28,7 @@ from typing import TextIO
 from .. import _cli
 from .pdbfiles import PDB_SIZES, cache_dir, cached, paths, remove
 
-PROG = "python -m parallel_backtrack.sliding pdb"
+PROG = f"{_cli.prog('sliding')} pdb"
 
 
 def build_parser() -> _cli.Parser:

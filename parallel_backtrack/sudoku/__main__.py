@@ -72,7 +72,7 @@ if TYPE_CHECKING:
     from ..engine import SearchReport
     from .kernel.read import Batch
 
-PROG = "python -m parallel_backtrack.sudoku"
+PROG = _cli.prog("sudoku")
 SOLVERS = ("backtrack", "cdcl", "auto")
 CDCL_SMALLEST_BOX = 5  # --solver auto: below this, backtracking is quick on any puzzle
 # One puzzle, one worker: seconds on the Python path before the kernel takes over.  With

@@ -40,7 +40,7 @@ from .options import METHODS, PARAMETERS, VARIANTS, resolve_variant
 if TYPE_CHECKING:
     from .search import LocalResult
 
-PROG = "python -m parallel_backtrack.nqueens"
+PROG = _cli.prog("nqueens")
 # The option (by argparse dest) -> the methods it tunes, straight from the defaults table.
 METHOD_OPTIONS = {
     name: tuple(method for method in METHODS if name in PARAMETERS[method])

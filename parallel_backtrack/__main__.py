@@ -1,0 +1,93 @@
+"""``parallel-backtrack FAMILY [OPTIONS]``: every command line behind one command.
+
+``parallel-backtrack nqueens --n 14`` runs ``python -m parallel_backtrack.nqueens --n
+14``, and so for ``sudoku``, ``sliding`` and ``games``: the same options, output and
+exit codes (docs/cli.md), with ``parallel-backtrack nqueens`` as the name in usage
+lines and errors.  ``python -m parallel_backtrack FAMILY ...`` does the same without
+the script.  Only the family asked for is imported.
+
+Glossary
+--------
+family
+    A problem package with a command line: ``nqueens``, ``sudoku``, ``sliding``,
+    ``games``.
+launcher
+    What the messages call this command (``_cli.LAUNCHER``): ``parallel-backtrack``,
+    or ``python -m parallel_backtrack`` when started that way.
+
+Example: ``parallel-backtrack sudoku puzzles.txt --workers 2``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from . import __version__, _cli
+from ._lean import SCRIPT
+
+FAMILIES = {
+    "nqueens": "count N-Queens solutions, or find one on a huge board by local search",
+    "sudoku": "solve or count Sudoku puzzles, 4x4 to 36x36 (a file, or - for stdin)",
+    "sliding": "solve sliding-tile puzzles optimally (A*, parallel IDA*, pattern databases)",
+    "games": "game trees: alpha-beta files, Nim, tic-tac-toe, Connect-Four, random trees",
+}
+
+
+def launcher(argv0: str) -> str:
+    """``parallel-backtrack`` when started as the script, else ``python -m
+    parallel_backtrack``."""
+    return SCRIPT if os.path.basename(argv0) == SCRIPT else "python -m parallel_backtrack"
+
+
+def usage(name: str) -> str:
+    lines = [f"usage: {name} FAMILY [OPTIONS]   ({name} FAMILY --help for its options)",
+             "", "Exact tree search on all your cores, and on a Dask cluster.", "",
+             "families:"]
+    lines += [f"  {family:<9} {text}" for family, text in FAMILIES.items()]
+    lines += ["", "options:", "  -h, --help  show this help and exit",
+              "  --version   show the version and exit", "",
+              f"examples:\n  {name} nqueens --n 14 --workers 2\n"
+              f"  echo '8 1 3 4 0 2 7 6 5' | {name} sliding - --show moves\n"
+              f"  {name} games connect4 4443 --workers 2", "",
+              "Every option, output format and exit code: docs/cli.md."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None, argv0: str | None = None) -> int:
+    """Run the family named first in ``argv`` (default ``sys.argv``) on the rest; its
+    exit status.  Help, the version and a missing or unknown family are answered here
+    (a usage error: one line on stderr, exit 2)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    name = launcher(sys.argv[0] if argv0 is None else argv0)
+    if args and args[0] in ("-h", "--help"):
+        print(usage(name))
+        return _cli.EXIT_OK
+    if args and args[0] == "--version":
+        print(f"{name} {__version__}")
+        return _cli.EXIT_OK
+    if not args:
+        return _cli.usage_error(name, f"a family is required: {', '.join(FAMILIES)} "
+                                      f"(see {name} --help)")
+    family = args[0]
+    if family.startswith("-"):
+        return _cli.usage_error(name, f"unknown option {family!r}: a family comes first "
+                                      f"({', '.join(FAMILIES)}), its options after it")
+    if family not in FAMILIES:
+        return _cli.usage_error(name, _cli.did_you_mean("family", family, FAMILIES))
+    _cli.LAUNCHER = name  # before the family's module names itself (its ``PROG``)
+    module = importlib.import_module(f"parallel_backtrack.{family}.__main__")
+    sys.argv = [f"{name} {family}", *args[1:]]
+    return int(getattr(module, "process", module.main)())
+
+
+def script() -> None:
+    """The ``parallel-backtrack`` console script (and ``python -m parallel_backtrack``):
+    ``main`` in ``_cli.run_process``, as each family's ``python -m`` runs."""
+    _cli.run_process(main)
+
+
+if __name__ == "__main__":
+    script()
