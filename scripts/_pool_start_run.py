@@ -14,10 +14,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PARALLEL_BACKTRACK_LEAN", "1")  # start up as the command lines do
+from _args import Parser  # noqa: E402 - scripts/ is sys.path[0]
+
+from parallel_backtrack.engine import BACKENDS  # noqa: E402
+
+CHOICES = (*BACKENDS, "loky-spawn")  # loky-spawn: loky's own fresh interpreters
 
 
-def main() -> int:
-    n, backend, launched = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+def main(argv: list[str] | None = None) -> int:
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("n", type=int, help="the N-Queens board size")
+    parser.add_argument("backend", choices=CHOICES)
+    parser.add_argument("launched", type=float, help="the parent's time.time() at launch")
+    args = parser.parse_args(argv)
+    n, backend, launched = args.n, args.backend, args.launched
     os.environ["PARALLEL_BACKTRACK_FORKSERVER"] = "0" if backend == "loky-spawn" else "1"
     backend = "loky" if backend == "loky-spawn" else backend
     from parallel_backtrack.engine import probe, scheduler
@@ -38,6 +48,8 @@ def main() -> int:
     probe.Probe.start_pool, scheduler.Run._collect = timed_start, timed_collect
     count_report(ImmutableQueenLocations(n), workers=2, backend=backend)
     done = time.time()
+    if "pool" not in marks or "first" not in marks:
+        parser.error(f"n = {n} was counted without a pool of workers: take a larger n")
     print(json.dumps({"pool_s": marks["pool"] - launched, "first_s": marks["first"] - launched,
                       "start_to_first_s": marks["first"] - marks["pool"],
                       "done_s": done - launched}))

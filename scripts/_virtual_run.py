@@ -34,6 +34,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 os.environ.setdefault("PARALLEL_BACKTRACK_LEAN", "1")  # start up as the command lines do
+from _args import Parser, input_file, run_script  # noqa: E402 - scripts/ is sys.path[0]
 
 
 def build_space(args: argparse.Namespace):  # noqa: ANN201 - a Space of either kind
@@ -50,14 +51,18 @@ def build_space(args: argparse.Namespace):  # noqa: ANN201 - a Space of either k
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("kind", choices=("nqueens", "sudoku"))
     parser.add_argument("problem", help="N for nqueens, a puzzle file for sudoku")
-    parser.add_argument("--index", type=int, default=0)
-    parser.add_argument("--remove", type=int, default=0)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 64])
-    parser.add_argument("--budget", type=int, default=None)
-    parser.add_argument("--per-worker", type=int, default=None)
+    parser.add_argument("--index", type=int, default=0, help="sudoku: which puzzle of the file")
+    parser.add_argument("--remove", type=int, default=0,
+                        help="sudoku: blank the first REMOVE givens (more solutions)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 64],
+                        help="virtual pool sizes (1 is always run: the base)")
+    parser.add_argument("--budget", type=int, default=None,
+                        help="nodes a task searches before it splits (default: the engine's)")
+    parser.add_argument("--per-worker", type=int, default=None,
+                        help="subtrees per worker in the first cut (default: the engine's)")
     parser.add_argument("--dispatch", type=float, default=0.0, metavar="SECONDS",
                         help="parent seconds a task beyond pickling, for a real pool's own "
                         "cost (scripts/bench_pool_cost.py measures it; default 0)")
@@ -69,6 +74,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the cut in the parent's queue at any P, as on Dask, "
                         "whose workers share no files (engine/pull.py)")
     args = parser.parse_args(argv)
+    if args.kind == "nqueens" and not args.problem.isdigit():
+        parser.error(f"nqueens takes a board size N, got {args.problem!r}")
+    if args.kind == "sudoku":
+        try:
+            input_file(args.problem)
+        except argparse.ArgumentTypeError as error:
+            parser.error(str(error))
     from parallel_backtrack.engine import VirtualExecutor, count, pending
 
     if args.feed is not None:
@@ -134,4 +146,4 @@ def print_table(rows: list[dict]) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -17,12 +17,12 @@ prints a table and writes ``results/ab_<problem>.csv`` and ``.json``.  Problems:
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _args import Parser, run_script
 from _data import data_folder  # noqa: E402
 from _scaling import RESULTS, run_json, write_csv, write_json  # noqa: E402
 
@@ -41,7 +41,7 @@ def command(problem: str, tree: Path, workers: int) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("problem", choices=("q17", *SUDOKU))
     parser.add_argument("trees", nargs="+", type=Path, help="checkouts to compare")
     parser.add_argument("--repeats", type=int, default=3)
@@ -81,4 +81,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -21,7 +21,6 @@ Usage: ``python scripts/bench_dask_bounds.py --runs 3 --c4 445322 --korf 6``
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from _args import Parser, run_script
 
 from parallel_backtrack.engine import make_executor
 from parallel_backtrack.engine.dask_executor import DaskExecutor
@@ -150,11 +150,19 @@ def ida_run(number: int) -> Any:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per search and pool (3)")
     parser.add_argument("--c4", default="445322", help="Connect-Four moves ('' to skip)")
     parser.add_argument("--korf", type=int, default=6, help="Korf instance (0 to skip)")
     args = parser.parse_args()
+    if args.c4:
+        try:
+            C4Board().parse(args.c4)
+        except ValueError as error:
+            parser.error(f"argument --c4: {error}")
+    if not 0 <= args.korf <= 100:
+        parser.error(f"argument --korf: Korf's instances are numbered 1-100 (0: skip), "
+                     f"got {args.korf}")
     cases = ([("connect4 " + args.c4, c4_run(args.c4))] if args.c4 else []) + \
         ([(f"IDA* Korf #{args.korf}", ida_run(args.korf))] if args.korf else [])
     folder = Path(tempfile.mkdtemp(prefix="pb-bench-dask-"))
@@ -206,4 +214,4 @@ def report(rows: dict[tuple[str, str], list[tuple[int, float, float, Any]]],
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from parallel_backtrack.games.connect4.parallel import parallel_solve
 from parallel_backtrack.games.connect4.solver import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _args import Parser, int_list, run_script
 from _machine import machine  # noqa: E402
 
 from parallel_backtrack.games.chain import search_task
@@ -241,6 +243,38 @@ def _stop_after(text: str) -> float | None:
     return seconds
 
 
+def _ints(count: int, names: str) -> Callable[[str], list[int]]:
+    """A ``type=`` for exactly ``count`` comma-separated integers, ``names`` in its message."""
+
+    def read(text: str) -> list[int]:
+        values = int_list(text)
+        if len(values) != count:
+            raise argparse.ArgumentTypeError(f"expected {names}, got {text!r}")
+        return values
+
+    return read
+
+
+def _write_tree(text: str) -> tuple[int, int, str]:
+    """``--write-tree B,D,OUT``."""
+    parts = text.split(",", 2)
+    if len(parts) == 3 and parts[2] and all(p.strip().isdigit() for p in parts[:2]):
+        return int(parts[0]), int(parts[1]), parts[2]
+    raise argparse.ArgumentTypeError(f"expected B,D,OUT, got {text!r}")
+
+
+def _simulate_c4(text: str) -> tuple[str, int, int | None]:
+    """``--simulate-c4 MOVES,SPLIT[,PROBES]``."""
+    moves, *numbers = text.split(",")
+    try:
+        values = [int(n) for n in numbers]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2):
+        raise argparse.ArgumentTypeError(f"expected MOVES,SPLIT[,PROBES], got {text!r}")
+    return moves, values[0], values[1] if len(values) == 2 else None
+
+
 def _curve_point(workers: int, base: float, executor: Any) -> dict:
     """One row of a simulated curve: efficiency is the speedup over the one-worker
     clock divided by P; busy is the tasks' seconds over P x clock (a task still running
@@ -346,25 +380,29 @@ def memory_mb() -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write-tree", default=None, metavar="B,D,OUT",
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write-tree", type=_write_tree, default=None, metavar="B,D,OUT",
                         help="only: write a uniform tree (branching B, depth D) to OUT")
     parser.add_argument("--pons", action="store_true",
                         help="only: every line of Pons' four sets against his scores")
     parser.add_argument("--quick", action="store_true", help="fewer positions and rounds")
     parser.add_argument("--skip-66", action="store_true", help="skip 6x6 from empty")
     parser.add_argument("--c4-position", default="4453222", help="the parallel C4 position")
-    parser.add_argument("--tree", default="8,9,1", help="random tree b,d,seed")
+    parser.add_argument("--tree", type=_ints(3, "B,D,SEED"), default="8,9,1",
+                        help="random tree b,d,seed")
     parser.add_argument("--skip-tree", action="store_true",
                         help="skip the random tree, the ceiling and the concurrency figures")
     parser.add_argument("--json", type=Path, default=ROOT / "results" / "bench_games.json",
                         help="JSON output file (default: results/bench_games.json)")
-    parser.add_argument("--simulate", default=None, metavar="B,D,SEED,SPLIT",
+    parser.add_argument("--simulate", type=_ints(4, "B,D,SEED,SPLIT"), default=None,
+                        metavar="B,D,SEED,SPLIT",
                         help="only the simulated curve to 64 workers on this random tree")
-    parser.add_argument("--simulate-c4", default=None, metavar="MOVES,SPLIT[,PROBES]",
+    parser.add_argument("--simulate-c4", type=_simulate_c4, default=None,
+                        metavar="MOVES,SPLIT[,PROBES]",
                         help="only the simulated curve to 64 workers on this position "
                              "(PROBES: null-window probes at once; default by workers)")
-    parser.add_argument("--workers", default="1,2,4,8,16,32,64", metavar="P,P,...",
+    parser.add_argument("--workers", type=int_list, default="1,2,4,8,16,32,64",
+                        metavar="P,P,...",
                         help="the simulated pool sizes (the first is the base)")
     parser.add_argument("--stop-after", default=STOP_AFTER, type=_stop_after,
                         metavar="SECONDS|whole",
@@ -379,8 +417,8 @@ def main() -> int:
     args = parser.parse_args()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     if args.write_tree:
-        b, d, target = args.write_tree.split(",")
-        Path(target).write_text(big_tree(int(b), int(d)))
+        b, d, target = args.write_tree
+        Path(target).write_text(big_tree(b, d))
         return 0
     if args.pons:
         checked = check_pons()
@@ -392,18 +430,17 @@ def main() -> int:
                                               indent=1))
         return 1 if any(row["mismatches"] for row in checked) else 0
     if args.simulate or args.simulate_c4:
-        sizes = tuple(int(p) for p in args.workers.split(","))
+        sizes = tuple(args.workers)
         virtual = {"stop_after": args.stop_after, "renew": not args.no_renew,
                    "dispatch": args.dispatch}
         if args.simulate_c4:
-            moves, split, *probes = args.simulate_c4.split(",")
-            rows = simulate_c4(moves, int(split), sizes,
-                               int(probes[0]) if probes else None, virtual)
+            moves, split, probes = args.simulate_c4
+            rows = simulate_c4(moves, split, sizes, probes, virtual)
             title = f"Connect-Four {moves}, split depth {split}"
-            if probes:
-                title += f", {probes[0]} probes at once"
+            if probes is not None:
+                title += f", {probes} probes at once"
         else:
-            b, d, s, split = map(int, args.simulate.split(","))
+            b, d, s, split = args.simulate
             rows = simulate(b, d, s, split, sizes, virtual)
             title = f"random tree b={b} d={d} seed={s}, split depth {split}"
         print(f"simulated Young Brothers Wait, {title}\n"
@@ -427,7 +464,7 @@ def main() -> int:
           f"{c4['c_ms']:.2f} |\n| ratio numba / C | {c4['ratio']:.2f} |\n| Pons' C++ "
           f"(published) | {PONS_MS:.0f} |\nmean nodes {c4['mean_nodes']:,.0f}; scores or "
           f"node counts that differ from C or the file: {c4['mismatches']}")
-    b, d, s = map(int, args.tree.split(","))
+    b, d, s = args.tree
     rows = [] if args.skip_tree else [bench_random(b, d, s, rounds, 3)]
     rows += bench_c4_parallel(args.c4_position, rounds, helpers=(False, True))
     if not args.skip_66:
@@ -463,4 +500,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

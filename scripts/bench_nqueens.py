@@ -43,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _args import Parser, run_script
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 A000170 = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 11: 2680,
@@ -289,7 +291,7 @@ def int_list(text: str) -> list[int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int_list, default=list(range(12, 18)),
                         help="board sizes, e.g. 12,13 (default 12..17)")
     parser.add_argument("--workers", type=int_list, default=[1, 2],
@@ -320,4 +322,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -17,12 +17,13 @@ Glossary: *call* one ``(masks, [square], grid, before)`` propagation of a child.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 import types
 from pathlib import Path
 from typing import Any
+
+from _args import Parser, input_file, name_list, run_script
 
 from parallel_backtrack.sudoku import propagate
 from parallel_backtrack.sudoku.formats import read_puzzles
@@ -67,18 +68,20 @@ def run(propagator: Any, work: list[tuple[Any, ...]], observer: Any = None) -> f
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("file")
-    parser.add_argument("--before", type=Path, required=True)
-    parser.add_argument("--propagations", default="units,matching")
-    parser.add_argument("--repeats", type=int, default=9)
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("file", type=input_file, help="a file of 9x9 puzzles")
+    parser.add_argument("--before", type=input_file, required=True,
+                        help="propagate.py as it was before the observer (e.g. from git show)")
+    parser.add_argument("--propagations", type=name_list(*propagate.PROPAGATORS),
+                        default="units,matching", help="comma-separated (units,matching)")
+    parser.add_argument("--repeats", type=int, default=9, help="timed runs of each (9)")
     parser.add_argument("--limit", type=int, default=2000, help="calls per puzzle at most")
     args = parser.parse_args()
     before = load_before(args.before)
     entries = [e for e in read_puzzles(open(args.file, "rb")) if e.cells is not None]
     print("| propagation | calls | before s | now s | now / before | with observer s |")
     print("|---|---:|---:|---:|---:|---:|")
-    for name in args.propagations.split(","):
+    for name in args.propagations:
         work = [c for e in entries for c in calls(e.cells, name, args.limit)]  # type: ignore[arg-type]
         old, new, heard = [], [], []
         for repeat in range(args.repeats):  # ABBA: neither goes first every time
@@ -91,4 +94,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -25,7 +25,6 @@ a running cluster: ``dask scheduler``, ``dask worker ADDRESS --nworkers 2``)::
 
 from __future__ import annotations
 
-import argparse
 import resource
 import statistics
 import sys
@@ -35,8 +34,11 @@ from typing import Any
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
+from _args import Parser, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _machine import machine  # noqa: E402
 from _scaling import RESULTS, write_csv, write_json  # noqa: E402
+
+from parallel_backtrack.engine import BACKENDS  # noqa: E402
 
 PAYLOAD = b"x" * 300
 
@@ -93,12 +95,14 @@ def measure(backend: str, tasks: int, rounds: int, in_flight: int,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", type=int, default=3000, help="tasks per round (3000)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per pool (3)")
     parser.add_argument("--in-flight", type=int, default=4,
                         help="tasks in flight at a time (4: two per worker, as the engine)")
-    parser.add_argument("--backends", nargs="+", default=["loky", "fork", "virtual"])
+    parser.add_argument("--backends", nargs="+", default=["loky", "fork", "virtual"],
+                        choices=(*BACKENDS, "virtual"),
+                        help="pools to measure (virtual: what engine.VirtualExecutor charges)")
     parser.add_argument("--scheduler-address", default=None, metavar="ADDRESS",
                         help="the dask backend on this running cluster (default: a private "
                         "LocalCluster, its scheduler in this process)")
@@ -121,4 +125,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_script(main)

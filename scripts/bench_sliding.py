@@ -62,6 +62,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _args import Parser, int_list, name_list, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402
 from _machine import machine  # noqa: E402
 
@@ -323,32 +324,54 @@ def memory_section() -> dict[str, Any]:
     return {"processes": found}
 
 
+SECTIONS = ("korf", "korfnodes", "hard80", "rate", "speedup", "astar", "simulate", "memory")
+
+
+def korf_ids(text: str) -> list[int]:
+    """``--*-instances``: comma-separated numbers of Korf's 100 instances (1-100)."""
+    ids = int_list(text)
+    if not all(1 <= i <= 100 for i in ids):
+        raise argparse.ArgumentTypeError(f"Korf's instances are numbered 1-100, got {text!r}")
+    return ids
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", default="korf,hard80,rate,speedup,astar,simulate,memory")
-    parser.add_argument("--workers", type=int, default=2)
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", type=name_list(*SECTIONS),
+                        default="korf,hard80,rate,speedup,astar,simulate,memory",
+                        help="comma-separated sections to run, of " + ", ".join(SECTIONS)
+                        + " (default: all but korfnodes)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="real workers of the korf and korfnodes sections (default 2)")
     parser.add_argument("--heuristic", default="pdb-663", choices=("pdb-663", "pdb-78"),
                         help="pattern databases of the korf, korfnodes and hard80 sections")
-    parser.add_argument("--hard80-positions", default=None,
+    parser.add_argument("--hard80-positions", type=int_list, default=None,
                         help="comma-separated positions (1-17) of hard80 (default: all)")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--rate-instances", default="13,16,2,5,6")
-    parser.add_argument("--speedup-instances", default=None)
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="runs of the rate and speedup sections (default 3)")
+    parser.add_argument("--rate-instances", type=korf_ids, default="13,16,2,5,6",
+                        help="Korf instances of the rate section (default 13,16,2,5,6)")
+    parser.add_argument("--speedup-instances", type=korf_ids, default=None,
+                        help="Korf instances of the speedup section (default: the 10 "
+                        "largest under --speedup-max-nodes)")
     parser.add_argument("--speedup-complete", action="store_true",
                         help="speedup with the last iteration completed (equal node counts)")
-    parser.add_argument("--simulate-instances", default="4,50,40")
-    parser.add_argument("--simulate-workers", default="1,2,4,8,16,32,64,256")
+    parser.add_argument("--simulate-instances", type=korf_ids, default="4,50,40",
+                        help="Korf instances of the simulate section (default 4,50,40)")
+    parser.add_argument("--simulate-workers", type=int_list, default="1,2,4,8,16,32,64,256",
+                        help="virtual pool sizes of the simulate section")
     parser.add_argument("--simulate-dispatch", type=float, default=0.0, metavar="SECONDS",
                         help="simulate: parent seconds a task beyond pickling, for a real "
                         "pool's own cost (scripts/bench_pool_cost.py; default 0)")
-    parser.add_argument("--speedup-orders", default="tree",
+    parser.add_argument("--speedup-orders", type=name_list("tree", "size"), default="tree",
                         help="task orders to time, comma-separated: tree (the sequential "
                         "order, default), size (largest first)")
-    parser.add_argument("--speedup-max-nodes", type=int, default=300_000_000)
+    parser.add_argument("--speedup-max-nodes", type=int, default=300_000_000,
+                        help="speedup: the default instances have at most this many nodes")
     parser.add_argument("--astar-heuristic", default="auto",
                         help="A*'s heuristic (default: auto, its default, with 6-6-3 cached)")
     args = parser.parse_args()
-    wanted = args.only.split(",")
+    wanted = args.only
     results: dict[str, Any] = {"machine": machine(), "command": " ".join(sys.argv)}
     suffix = "" if args.heuristic == "pdb-663" else "_" + args.heuristic.replace("-", "")
     if "korf" in wanted:
@@ -356,27 +379,23 @@ def main() -> None:
     if "korfnodes" in wanted:
         results["korfnodes" + suffix] = korfnodes_section(args.workers, args.heuristic)
     if "hard80" in wanted:
-        positions = ([int(p) for p in args.hard80_positions.split(",")]
-                     if args.hard80_positions else None)
-        results["hard80" + suffix] = hard80_section(args.heuristic, positions)
+        results["hard80" + suffix] = hard80_section(args.heuristic, args.hard80_positions)
     if "rate" in wanted:
-        results["rate"] = rate_section([int(i) for i in args.rate_instances.split(",")],
-                                       args.repeats)
+        results["rate"] = rate_section(args.rate_instances, args.repeats)
     if "speedup" in wanted:
-        ids = ([int(i) for i in args.speedup_instances.split(",")] if args.speedup_instances
+        ids = (args.speedup_instances if args.speedup_instances
                else [r[0] for r in sorted((r for r in korf_rows()
                                            if r[20] <= args.speedup_max_nodes),
                                           key=lambda r: -r[20])[:10]])
         key = "speedup_complete" if args.speedup_complete else "speedup"
         results[key] = speedup_section(ids, args.repeats, args.speedup_complete,
-                                       tuple(args.speedup_orders.split(",")))
+                                       tuple(args.speedup_orders))
     if "astar" in wanted:
         key = "astar" if args.astar_heuristic == "auto" else f"astar_{args.astar_heuristic}"
         results[key] = astar_section(args.astar_heuristic)
     if "simulate" in wanted:
-        results["simulate"] = simulate_section(
-            [int(i) for i in args.simulate_instances.split(",")],
-            [int(p) for p in args.simulate_workers.split(",")], args.simulate_dispatch)
+        results["simulate"] = simulate_section(args.simulate_instances, args.simulate_workers,
+                                               args.simulate_dispatch)
     if "memory" in wanted:
         results["memory"] = memory_section()
     results["machine"]["load_after"] = os.getloadavg()
@@ -394,4 +413,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

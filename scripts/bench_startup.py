@@ -30,7 +30,6 @@ puzzles/s over the Norvig-style solver's in-process puzzles/s.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -41,6 +40,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+from _args import Parser, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
 
 DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
@@ -136,6 +136,10 @@ def rates(trees: list[Path], repeats: int, seconds: float) -> list[dict[str, obj
     rows = []
     for label, names, count in (("3,000 hard", HARD_FILES, HARD_COUNT),
                                 ("17-clue", (SEVENTEEN_FILE,), None)):
+        missing = [name for name in names if not (DATA / name).is_file()]
+        if missing:  # the full 17-clue set is optional (PARALLEL_BACKTRACK_DATA)
+            print(f"skipping {label}: {DATA / missing[0]} not found", file=sys.stderr)
+            continue
         lines = puzzle_lines(names, count)
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as out:
             out.write("\n".join(lines) + "\n")
@@ -152,17 +156,22 @@ def rates(trees: list[Path], repeats: int, seconds: float) -> list[dict[str, obj
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tree", type=Path, action="append", default=[],
                         help="another checkout to time alongside this one (repeatable)")
-    parser.add_argument("--repeats", type=int, default=11)
+    parser.add_argument("--repeats", type=int, default=11,
+                        help="whole processes per case and tree (11; the rates: half)")
     parser.add_argument("--seconds", type=float, default=8.0,
                         help="time for the Norvig-style solver per file")
     parser.add_argument("--no-rates", action="store_true", help="skip the whole-file rates")
     parser.add_argument("--cold-repeats", type=int, default=3,
                         help="runs of the cold-cache case per tree (0: skip it)")
-    parser.add_argument("--out", type=Path, default=ROOT / "results")
+    parser.add_argument("--out", type=Path, default=ROOT / "results",
+                        help="folder of bench_startup.json (results/)")
     args = parser.parse_args(argv)
+    for tree in args.tree:
+        if not (tree / "parallel_backtrack").is_dir():
+            parser.error(f"--tree: {tree} is not a checkout of this repository")
     trees = [ROOT, *args.tree]
     for tree in trees:
         compile_bytecode(tree)
@@ -196,4 +205,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_script(main)

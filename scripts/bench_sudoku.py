@@ -33,7 +33,6 @@ puzzle of a file, as many as fit in ``--seconds`` per slow solver.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import platform
@@ -50,6 +49,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _args import Parser, name_list, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
 
 from parallel_backtrack.sudoku.batch_io import read_batch  # noqa: E402
@@ -62,6 +62,7 @@ from parallel_backtrack.sudoku.kernel.masks import (  # noqa: E402
     masks_from_cells,
     solve_masks,
 )
+from parallel_backtrack.sudoku.kernel.propagate import PROPAGATION_CODES  # noqa: E402
 from parallel_backtrack.sudoku.kernel.warm import warm_up  # noqa: E402
 from parallel_backtrack.sudoku.space import is_valid_solution  # noqa: E402
 
@@ -428,9 +429,10 @@ def generated_markdown(found: list[dict[str, object]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated data sets")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", type=name_list(*SETS), default=",".join(SETS),
+                        help="comma-separated data sets, of " + ", ".join(SETS))
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per cell (5)")
     parser.add_argument("--seconds", type=float, default=8.0,
                         help="time for each slow solver (reference, Norvig) per data set")
     parser.add_argument("--quick", action="store_true", help="small sets, 1 repeat, no cold runs")
@@ -440,27 +442,24 @@ def main(argv: list[str] | None = None) -> int:
                         help="nodes per uniqueness check while making 25x25 puzzles")
     parser.add_argument("--gecode-budget", type=int, default=200_000,
                         help="nodes per Gecode 25x25 instance (0: skip them)")
-    parser.add_argument("--gecode-propagations", default="units,matching",
+    parser.add_argument("--gecode-propagations", type=name_list(*PROPAGATION_CODES),
+                        default="units,matching",
                         help="comma-separated propagators to try on the Gecode 25x25 set")
     parser.add_argument("--gecode-instances", default="",
                         help="comma-separated Gecode indices to run (default: all 18)")
-    parser.add_argument("--gecode-solvers", default="backtrack",
+    parser.add_argument("--gecode-solvers", type=name_list("backtrack", "cdcl"),
+                        default="backtrack",
                         help="comma-separated: backtrack (the kernel with each of"
                         " --gecode-propagations) and/or cdcl (clause learning)")
     parser.add_argument("--gecode-seconds", type=float, default=60.0,
                         help="time limit per Gecode 25x25 instance for cdcl")
     parser.add_argument("--cdcl-rates", action="store_true",
                         help="also time the cdcl solver on a sample of each data set")
-    parser.add_argument("--out", type=Path, default=ROOT / "results")
+    parser.add_argument("--out", type=Path, default=ROOT / "results",
+                        help="folder of bench_sudoku.csv and .json (results/)")
     args = parser.parse_args(argv)
-    labels = QUICK if args.quick else tuple(s for s in args.sets.split(",") if s)
-    unknown = [s for s in labels if s not in SETS]
-    if unknown:
-        parser.error(f"unknown data set(s) {unknown}; expected some of {list(SETS)}")
-    solvers = [s for s in args.gecode_solvers.split(",") if s]
-    if set(solvers) - {"backtrack", "cdcl"}:
-        parser.error(f"unknown solver(s) {sorted(set(solvers) - {'backtrack', 'cdcl'})};"
-                     " expected some of ['backtrack', 'cdcl']")
+    labels = QUICK if args.quick else tuple(args.sets)
+    solvers = args.gecode_solvers
     repeats = 1 if args.quick else args.repeats
     warm_up((3, 4, 5))
     warm_up_cdcl()
@@ -471,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                                  args.cdcl_rates)]
     found = bench_generated(5, args.generated, args.check_budget) if args.generated else []
     instances = {i.strip() for i in args.gecode_instances.split(",") if i.strip()} or None
-    gecode = (bench_gecode_25([p for p in args.gecode_propagations.split(",") if p],
+    gecode = (bench_gecode_25(args.gecode_propagations,
                               args.gecode_budget, instances)
               if args.gecode_budget and "backtrack" in solvers else [])
     cdcl = bench_gecode_25_cdcl(args.gecode_seconds, instances) if "cdcl" in solvers else []
@@ -494,4 +493,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

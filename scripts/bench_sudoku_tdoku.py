@@ -51,10 +51,18 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _args import Parser, input_file, name_list, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
 
 from parallel_backtrack.sudoku.batch_io import read_batch  # noqa: E402
-from parallel_backtrack.sudoku.kernel.batch import count_batch, solve_batch  # noqa: E402
+from parallel_backtrack.sudoku.kernel.batch import (  # noqa: E402
+    BATCH_PROPAGATIONS,
+    count_batch,
+    solve_batch,
+)
+from parallel_backtrack.sudoku.kernel.propagate import PROPAGATION_CODES  # noqa: E402
+
+SETS = ("hard", "hard-published", "17-clue")
 
 DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data
 HARD_FILE = "tdoku_puzzles6_forum_hardest_1106.txt"
@@ -141,7 +149,8 @@ def write_tdoku_file(givens: np.ndarray, folder: Path, name: str) -> Path:
     return path
 
 
-def tdoku(binary: str, path: Path, puzzles: int, mode: str, seconds: int) -> tuple[float, float]:
+def tdoku(binary: str | Path, path: Path, puzzles: int, mode: str,
+          seconds: int) -> tuple[float, float]:
     """One run of tdoku's own benchmark program on the file as given (``-r0``: no
     permutation): puzzles/s and guesses per puzzle."""
     command = [binary, "-s", "tdoku", "-r0", "-c1", "-w1", f"-t{seconds}", f"-n{puzzles}",
@@ -156,11 +165,11 @@ def per_core(args: argparse.Namespace, sets: dict[str, np.ndarray]) -> list[dict
     """Each repeat times every kernel and then tdoku, one window of ``--tdoku-seconds``
     each, so a change of load on the shared machine meets both sides of a ratio."""
     rows: list[dict[str, object]] = []
-    kernels = args.kernels.split(",")
+    kernels = args.kernels
     with tempfile.TemporaryDirectory() as folder:
         for name, givens in sets.items():
             path = write_tdoku_file(givens, Path(folder), name)
-            for mode in args.modes.split(","):
+            for mode in args.modes:
                 row: dict[str, object] = {"set": name, "mode": mode, "puzzles": len(givens)}
                 nodes = {}
                 for propagation in kernels:  # compile or load, warm the caches, check
@@ -263,27 +272,35 @@ def table(rows: list[dict[str, object]], kernels: list[str]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tdoku", help="path of tdoku's run_benchmark (built elsewhere)")
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tdoku", type=input_file,
+                        help="path of tdoku's run_benchmark (built elsewhere; without it "
+                        "the rows have our kernels only)")
     parser.add_argument("--cpu", type=int, default=1, help="the CPU of the per-core rows")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--tdoku-seconds", type=int, default=2)
-    parser.add_argument("--kernels", default="bands,units")
-    parser.add_argument("--modes", default="solve,count")
-    parser.add_argument("--sets", default="hard,hard-published,17-clue")
+    parser.add_argument("--repeats", type=int, default=3, help="timed windows per cell (3)")
+    parser.add_argument("--tdoku-seconds", type=int, default=2,
+                        help="seconds of one timed window (2)")
+    parser.add_argument("--kernels", type=name_list(*BATCH_PROPAGATIONS, *PROPAGATION_CODES),
+                        default="bands,units", help="comma-separated propagations of "
+                        "solve_batch/count_batch to time (bands,units)")
+    parser.add_argument("--modes", type=name_list("solve", "count"), default="solve,count",
+                        help="solve (first solution) and/or count (uniqueness)")
+    parser.add_argument("--sets", type=name_list(*SETS), default=",".join(SETS),
+                        help="comma-separated, of " + ", ".join(SETS))
     parser.add_argument("--process", action="store_true", help="add the whole-process rows")
-    parser.add_argument("--cold-repeats", type=int, default=1)
+    parser.add_argument("--cold-repeats", type=int, default=1,
+                        help="--process: first runs from an empty numba cache (1)")
     args = parser.parse_args()
     sets = {name: givens for name, givens in data_sets().items()
-            if name in args.sets.split(",")}
+            if name in args.sets}
     every_cpu = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {args.cpu})
     rows = per_core(args, sets)
     os.sched_setaffinity(0, every_cpu)
-    kernels = args.kernels.split(",")
+    kernels = args.kernels
     print(table(rows, kernels))
     rates = {(r["set"], r["mode"]): r for r in rows}
-    for mode in args.modes.split(","):
+    for mode in args.modes:
         if ("hard", mode) in rates and ("hard-published", mode) in rates:
             for k in [*kernels, *(["tdoku"] if args.tdoku else [])]:
                 moved = rates["hard", mode][k]["median"]  # type: ignore[index]
@@ -300,4 +317,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

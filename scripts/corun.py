@@ -18,7 +18,6 @@ Writes ``results/corun_<name>.csv`` and ``.json``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
@@ -28,6 +27,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent)]
 
+from _args import Parser, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
 from _scaling import RESULTS, ROOT, byte_compiled, load_average, write_csv  # noqa: E402
 
@@ -57,7 +57,7 @@ def timed(copies: int, arguments: list[str]) -> list[float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("name", choices=sorted(COMMANDS), help="which one-worker run")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved rounds")
     args = parser.parse_args(argv)
@@ -93,4 +93,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -35,8 +35,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _args import Parser, int_list, run_script
 from joblib import Parallel, delayed
 
+from parallel_backtrack.nqueens.local.options import PARAMETERS
 from parallel_backtrack.nqueens.local.search import find_one, is_queens_solution
 
 DEFAULT_SPECS = ["min-conflicts", "hill-climbing", "hill-climbing:sideways=0", "annealing",
@@ -171,12 +173,30 @@ def plot(rows: list[Row], path: Path) -> bool:
     return True
 
 
+def specs(text: str) -> list[str]:
+    """``--methods``: comma-separated specs, each of a known method with readable values."""
+    found = [spec for spec in text.split(",") if spec]
+    for spec in found:
+        try:
+            method, params = parse_spec(spec)
+        except (ValueError, SyntaxError):
+            raise argparse.ArgumentTypeError(f"cannot read the values of {spec!r}") from None
+        if method not in PARAMETERS:
+            raise argparse.ArgumentTypeError(
+                f"unknown method {method!r}; expected one of {sorted(PARAMETERS)}")
+        unknown = sorted(set(params) - set(PARAMETERS[method]))
+        if unknown:
+            raise argparse.ArgumentTypeError(
+                f"{method} takes no {unknown}; it takes {sorted(PARAMETERS[method])}")
+    return found
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=50, help="seeded runs per cell (default 50)")
-    parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)),
+    parser.add_argument("--sizes", type=int_list, default=",".join(map(str, DEFAULT_SIZES)),
                         help="comma-separated board sizes")
-    parser.add_argument("--methods", default=",".join(DEFAULT_SPECS),
+    parser.add_argument("--methods", type=specs, default=",".join(DEFAULT_SPECS),
                         help="comma-separated specs, e.g. hill-climbing:sideways=0 or "
                         "annealing:temperature=2+cooling=0.999")
     parser.add_argument("--jobs", type=int, default=1,
@@ -187,10 +207,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    specs = [spec for spec in args.methods.split(",") if spec]
-    sizes = [int(size) for size in args.sizes.split(",") if size]
     started = time.perf_counter()
-    rows = measure(specs, sizes, args.runs, args.jobs)
+    rows = measure(args.methods, args.sizes, args.runs, args.jobs)
     print(markdown(rows))
     print(f"\n{args.runs} runs per cell, {time.perf_counter() - started:.0f} s wall in all")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -201,4 +219,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -13,7 +13,6 @@ Example::
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from _args import Parser, run_script  # noqa: E402 - scripts/ is sys.path[0]
 
 
 def tree_size(sticks: int) -> int:
@@ -39,10 +39,13 @@ def answer(sticks: int, *extra: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--up-to", type=int, default=30)
-    parser.add_argument("--check-up-to", type=int, default=18)
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--up-to", type=int, default=30, help="rows 1..N of the table (30)")
+    parser.add_argument("--check-up-to", type=int, default=18,
+                        help="check plain negamax's node counts against the formula up to N")
     args = parser.parse_args(argv)
+    if args.up_to < 1 or args.check_up_to < 0:
+        parser.error("--up-to takes a positive number, --check-up-to one >= 0")
     from parallel_backtrack.games import Nim, negamax, nim_theory
 
     for sticks in range(1, args.check_up_to + 1):
@@ -61,4 +64,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -15,7 +15,6 @@ the kernels loaded; ``loky-spawn`` is loky's own start (a fresh interpreter each
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
@@ -25,7 +24,10 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent)]
 
+from _args import Parser, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _scaling import RESULTS, ROOT, byte_compiled, load_average, write_csv  # noqa: E402
+
+from parallel_backtrack.engine import BACKENDS  # noqa: E402
 
 RUNNER = Path(__file__).with_name("_pool_start_run.py")
 KEYS = ("pool_s", "first_s", "start_to_first_s", "done_s")
@@ -34,15 +36,21 @@ KEYS = ("pool_s", "first_s", "start_to_first_s", "done_s")
 def one_run(n: int, backend: str) -> dict[str, float]:
     launched = time.time()
     done = subprocess.run([sys.executable, str(RUNNER), str(n), backend, repr(launched)],
-                          capture_output=True, text=True, cwd=ROOT, check=True)
+                          capture_output=True, text=True, cwd=ROOT)
+    if done.returncode:
+        lines = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
+        raise SystemExit(f"{RUNNER.name} {n} {backend}: {lines[-1]}")
     return json.loads(done.stdout)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=16)
-    parser.add_argument("--backends", nargs="+", default=["loky", "loky-spawn", "fork"])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=16, help="the N-Queens board size (16)")
+    parser.add_argument("--backends", nargs="+", default=["loky", "loky-spawn", "fork"],
+                        choices=(*BACKENDS, "loky-spawn"), help="loky starts its workers "
+                        "from a fork server, as the command lines; loky-spawn as fresh "
+                        "interpreters")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per backend (5)")
     args = parser.parse_args(argv)
     byte_compiled(ROOT)  # as an installed package has it: see _scaling
     runs: dict[str, list[dict[str, float]]] = {b: [] for b in args.backends}
@@ -63,4 +71,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

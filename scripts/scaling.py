@@ -46,6 +46,7 @@ from typing import Any
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
+from _args import Parser, input_file, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _memory import measure_memory  # noqa: E402 - scripts import their helpers by path
 from _scaling import (  # noqa: E402
     IMAGES,
@@ -319,12 +320,12 @@ def cancel(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    top = Parser(description=__doc__.split("\n\n")[0])
     sub = top.add_subparsers(dest="problem", required=True)
     queens = sub.add_parser("nqueens", help="N-Queens count")
     queens.add_argument("--n", type=int, default=17)
     sudoku = sub.add_parser("sudoku", help="count one Sudoku's solutions")
-    sudoku.add_argument("file", type=Path)
+    sudoku.add_argument("file", type=input_file)
     sudoku.add_argument("--count", action="store_true", help="count (the only mode measured)")
     sudoku.add_argument("--index", type=int, default=0)
     sudoku.add_argument("--remove", type=int, default=2, help="givens to blank (default 2)")
@@ -350,7 +351,7 @@ def parser() -> argparse.ArgumentParser:
         each.add_argument("--no-plots", action="store_true")
     stop = sub.add_parser("cancel", help="how promptly solve stops")
     stop.add_argument("--n", type=int, default=20, help="N-Queens size (reference kernel)")
-    stop.add_argument("--sudoku", type=Path, default=None, help="a Sudoku file as well")
+    stop.add_argument("--sudoku", type=input_file, default=None, help="a Sudoku file as well")
     stop.add_argument("--index", type=int, default=0)
     stop.add_argument("--remove", type=int, default=2)
     stop.add_argument("--workers", type=int, default=2)
@@ -383,4 +384,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

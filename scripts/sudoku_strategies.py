@@ -40,6 +40,7 @@ from parallel_backtrack.sudoku import (
 from parallel_backtrack.sudoku.orders import ORDERS
 
 ROOT = Path(__file__).resolve().parents[1]
+from _args import Parser, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
 
 DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
@@ -140,7 +141,7 @@ def write(rows: list[Row], out: Path) -> None:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", nargs="+", choices=sorted(SETS), default=DEFAULT_SETS)
     parser.add_argument("--orders", nargs="+", choices=sorted(ORDERS), default=sorted(ORDERS))
     parser.add_argument("--propagations", nargs="+", choices=list(PROPAGATORS),
@@ -171,4 +172,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -16,9 +16,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _args import Parser, run_script
+
 ROOT = Path(__file__).resolve().parents[1]
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+NAMES = ("viz_queens.png", "viz_sudoku.png", "viz_timeline.png", "viz_sliding.png",
+         "viz_connect4.png", "viz_alphabeta.png", "viz_nim.png", "viz_tictactoe.png",
+         "viz_connect4_pv.png")
 HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 
 
@@ -61,7 +66,7 @@ def pages(tmp: Path) -> dict[str, tuple[Path, list[str]]]:
     cli("parallel_backtrack.games", "tictactoe", "--html", str(tmp / "ttt.html"))
     cli("parallel_backtrack.games", "connect4", "173213575225514156634", "--html",
         str(tmp / "c4.html"))
-    return {
+    found = {
         "viz_queens.png": (tmp / "q.html", ["ArrowRight"] * 14),
         "viz_sudoku.png": (tmp / "s.html", ["ArrowRight"] * 6),
         "viz_timeline.png": (tmp / "t.html", ["scroll:#section-timeline", "hover:rect.bar"]),
@@ -72,14 +77,30 @@ def pages(tmp: Path) -> dict[str, tuple[Path, list[str]]]:
         "viz_tictactoe.png": (tmp / "ttt.html", ["End"]),
         "viz_connect4_pv.png": (tmp / "c4.html", ["n"] + ["ArrowRight"] * 6),
     }
+    assert tuple(found) == NAMES, "NAMES lists the pages in order"
+    return found
 
 
 def main() -> None:
-    from playwright.sync_api import sync_playwright
-
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img"
-    only = set(sys.argv[2:])
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", nargs="?", type=Path, default=ROOT / "docs" / "img",
+                        metavar="OUT_DIR", help="folder of the PNGs (default docs/img)")
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help="screenshots to make (default: all): " + ", ".join(NAMES))
+    args = parser.parse_args()
+    if not args.out.is_dir():
+        parser.error(f"{args.out} is not a folder")
+    unknown = [name for name in args.names if name not in NAMES]
+    if unknown:
+        parser.error(f"unknown screenshot(s) {unknown}; expected some of {list(NAMES)}")
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if not os.access(chromium, os.X_OK):
+        parser.error(f"no Chromium at {chromium} (set CHROMIUM)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        parser.error("needs Playwright for Python (pip install playwright)")
+    out, only = args.out, set(args.names)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as play:
         browser = play.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
         for name, (page_path, actions) in pages(Path(folder)).items():
@@ -102,4 +123,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -22,7 +22,6 @@ Writes ``results/wait_any.csv`` and ``.json``.  Example::
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures as cf
 import statistics
 import sys
@@ -32,6 +31,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
+from _args import Parser, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _scaling import RESULTS, write_csv, write_json  # noqa: E402
 
 from parallel_backtrack.engine.executors import ThreadExecutor  # noqa: E402
@@ -79,7 +79,7 @@ def measure(in_flight: int, calls: int) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--in-flight", type=int, nargs="+", default=[4, 16, 64, 128, 256])
     parser.add_argument("--calls", type=int, default=300)
     args = parser.parse_args(argv)
@@ -97,4 +97,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -14,6 +14,10 @@ link
 anchor
     GitHub's id for a heading: lower case, punctuation dropped, spaces to hyphens,
     ``-1``, ``-2`` ... for repeats.  ``anchors(page)`` lists a page's.
+script command
+    ``python scripts/X.py ...`` (``PYTHONPATH=. `` in front or not) in a fenced block
+    or an inline code span, which may wrap over lines: ``script_commands()`` lists
+    them for the test that reads their options with the script's own parser.
 CLI section
     In docs/cli.md, a ``## python -m parallel_backtrack.X`` heading (``###`` and the
     subcommand after it for a command with subcommands) and the
@@ -23,6 +27,7 @@ CLI section
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,3 +151,46 @@ def help_options(help_text: str) -> set[str]:
             invocation = re.split(r" {2,}", line.strip(), maxsplit=1)[0]
             options.update(LONG_OPTION.findall(invocation))
     return options - {"--help"}
+
+
+SCRIPT_COMMAND = re.compile(r"(?:^|[\s`])(?:[A-Z_]+=\S* )*python (scripts/[\w.]+\.py)\b([^`\n]*)")
+
+
+@dataclass(frozen=True)
+class ScriptCommand:
+    page: Path
+    line: int
+    script: str  # scripts/X.py
+    argv: list[str]
+
+    def label(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+
+def _script_argv(rest: str) -> list[str]:
+    """The arguments as a shell reads them, the docs' shorthand undone: ``[--x y]`` (an
+    optional part) is read as given, ``a\\|b`` (alternatives in a table) as ``a``."""
+    rest = re.sub(r"\[(--[^\]]*)\]", r"\1", rest)
+    rest = re.sub(r"\\\|\S*", "", rest)
+    return shlex.split(rest, comments=True)
+
+
+def script_commands() -> list[ScriptCommand]:
+    """Every ``python scripts/X.py ...`` command of the pages, in blocks and inline code."""
+    found = []
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        for block in blocks(page):
+            for number, line in enumerate(block.text.replace("\\\n", " ").splitlines()):
+                match = SCRIPT_COMMAND.search(line)
+                if match:
+                    found.append(ScriptCommand(page, block.line + 1 + number, match.group(1),
+                                               _script_argv(match.group(2))))
+        prose = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+        for span in re.finditer(r"(?<!`)`([^`]+?)`(?!`)", prose):
+            code = " ".join(span.group(1).split())  # a span may wrap over lines
+            match = SCRIPT_COMMAND.match(" " + code)
+            if "\n\n" not in span.group(1) and match:
+                found.append(ScriptCommand(page, prose.count("\n", 0, span.start()) + 1,
+                                           match.group(1), _script_argv(match.group(2))))
+    return found
