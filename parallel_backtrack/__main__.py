@@ -25,8 +25,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import __version__, _cli
+from . import __version__
 from ._lean import SCRIPT
+
+EXIT_OK, EXIT_USAGE = 0, 2  # as ``_cli``'s, which only a family's run imports
 
 FAMILIES = {
     "nqueens": "count N-Queens solutions, or find one on a huge board by local search",
@@ -59,34 +61,49 @@ def usage(name: str) -> str:
 def main(argv: Sequence[str] | None = None, argv0: str | None = None) -> int:
     """Run the family named first in ``argv`` (default ``sys.argv``) on the rest; its
     exit status.  Help, the version and a missing or unknown family are answered here
-    (a usage error: one line on stderr, exit 2)."""
+    (a usage error: one line on stderr, exit 2), without loading the command lines."""
     args = list(sys.argv[1:] if argv is None else argv)
     name = launcher(sys.argv[0] if argv0 is None else argv0)
     if args and args[0] in ("-h", "--help"):
         print(usage(name))
-        return _cli.EXIT_OK
+        return EXIT_OK
     if args and args[0] == "--version":
         print(f"{name} {__version__}")
-        return _cli.EXIT_OK
-    if not args:
-        return _cli.usage_error(name, f"a family is required: {', '.join(FAMILIES)} "
-                                      f"(see {name} --help)")
-    family = args[0]
-    if family.startswith("-"):
-        return _cli.usage_error(name, f"unknown option {family!r}: a family comes first "
-                                      f"({', '.join(FAMILIES)}), its options after it")
-    if family not in FAMILIES:
-        return _cli.usage_error(name, _cli.did_you_mean("family", family, FAMILIES))
+        return EXIT_OK
+    problem = family_problem(args, name)
+    if problem:
+        print(f"{name}: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    from . import _cli
+
     _cli.LAUNCHER = name  # before the family's module names itself (its ``PROG``)
-    module = importlib.import_module(f"parallel_backtrack.{family}.__main__")
-    sys.argv = [f"{name} {family}", *args[1:]]
+    module = importlib.import_module(f"parallel_backtrack.{args[0]}.__main__")
+    sys.argv = [f"{name} {args[0]}", *args[1:]]
     return int(getattr(module, "process", module.main)())
+
+
+def family_problem(args: list[str], name: str) -> str | None:
+    """What is wrong with the family ``args`` start with, if anything."""
+    if not args:
+        return f"a family is required: {', '.join(FAMILIES)} (see {name} --help)"
+    if args[0].startswith("-"):
+        return (f"unknown option {args[0]!r}: a family comes first "
+                f"({', '.join(FAMILIES)}), its options after it")
+    if args[0] not in FAMILIES:
+        from .engine.checks import did_you_mean
+
+        return did_you_mean("family", args[0], FAMILIES)
+    return None
 
 
 def script() -> None:
     """The ``parallel-backtrack`` console script (and ``python -m parallel_backtrack``):
-    ``main`` in ``_cli.run_process``, as each family's ``python -m`` runs."""
-    _cli.run_process(main)
+    a family's run goes through ``_cli.run_process``, as its own ``python -m`` does."""
+    if sys.argv[1:] and sys.argv[1] in FAMILIES:
+        from . import _cli
+
+        _cli.run_process(main)
+    sys.exit(main())
 
 
 if __name__ == "__main__":

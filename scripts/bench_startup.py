@@ -55,9 +55,15 @@ SEVENTEEN_FILE = "tdoku_puzzles2_17_clue.txt"
 HARD = "..3......4...8..36..8...1...4..6..73...9..........2.....4.7..686...2....7..6..5.."
 
 
-def cases(easy: Path) -> dict[str, list[str]]:
+# The ``parallel-backtrack`` console script pip installed beside this interpreter.
+SCRIPT = Path(sys.executable).with_name("parallel-backtrack")
+
+
+def cases(easy: Path, trees: list[Path]) -> dict[str, list[str]]:
+    """Each case's interpreter arguments; the ``parallel-backtrack`` rows only where the
+    script is installed and every tree has the one command (``parallel_backtrack/__main__.py``)."""
     sudoku, nqueens = ["-m", "parallel_backtrack.sudoku"], ["-m", "parallel_backtrack.nqueens"]
-    return {
+    table = {
         "bare python": ["-c", "pass"],
         "sudoku --help": [*sudoku, "--help"],
         "sudoku usage error": [*sudoku, "--order", "fewset", str(easy)],
@@ -66,6 +72,14 @@ def cases(easy: Path) -> dict[str, list[str]]:
         "nqueens usage error": [*nqueens, "--n", "x"],
         "nqueens --n 8": [*nqueens, "--n", "8"],
     }
+    if SCRIPT.is_file() and all((t / "parallel_backtrack" / "__main__.py").is_file()
+                                for t in trees):
+        table["parallel-backtrack --help"] = [str(SCRIPT), "--help"]
+        table["parallel-backtrack nqueens --n 8"] = [str(SCRIPT), "nqueens", "--n", "8"]
+    else:
+        print(f"(no parallel-backtrack rows: {SCRIPT} is not installed, or a tree has no "
+              "parallel_backtrack/__main__.py)", file=sys.stderr)
+    return table
 
 
 def compile_bytecode(tree: Path) -> None:
@@ -178,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as easy:
         easy.write(EASY + "\n")
     load = os.getloadavg()[0]
-    found = medians(trees, cases(Path(easy.name)), args.repeats)
+    found = medians(trees, cases(Path(easy.name), trees), args.repeats)
     Path(easy.name).unlink()
     if args.cold_repeats > 0:
         found["one hard 9x9, cold cache"] = cold_runs(trees, args.cold_repeats)
