@@ -40,7 +40,7 @@ from typing import Any
 
 from .._jit_cache import compile_notice
 from ..engine.backends import backend_names
-from ..engine.checks import check_int, check_name
+from ..engine.checks import check_int, check_name, check_workers
 from ..engine.threshold import ORDERS, PARENT_NODES, PER_WORKER, threshold_search
 from .board import Board, UnsolvableError, board_moves, to_frame
 from .heuristics import tables_for
@@ -178,10 +178,8 @@ def _check_options(heuristic: object, workers: object, backend: object, max_node
     arrived and what is accepted."""
     if not isinstance(heuristic, str):
         raise TypeError(f"heuristic must be a name (str), got {heuristic!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or (
-            workers < 1 and workers != -1):
-        raise ValueError(f"workers must be a positive integer or -1 (all cores), "
-                         f"got {workers!r}")
+    if workers is not None:
+        check_workers(workers)
     if backend is not None:
         check_name("backend", backend, backend_names())  # type: ignore[arg-type]
     if max_nodes is not None:
