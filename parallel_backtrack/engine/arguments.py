@@ -64,14 +64,12 @@ def check_count(kind: str, value: object, *, low: int = 1,
     naming ``kind``."""
     if value is None and none:
         return None
+    if is_integer(value) and int(value) >= low:  # type: ignore[call-overload]
+        return int(value)  # type: ignore[call-overload]
     what = {0: "a non-negative integer", 1: "a positive integer"}.get(
         low, f"an integer >= {low}")
     message = f"{kind} must be {what}{' or None' if none else ''}, got {value!r}"
-    if not is_integer(value):
-        raise WrongTypeError(message)
-    if int(value) < low:  # type: ignore[call-overload]
-        raise ValueError(message)
-    return int(value)  # type: ignore[call-overload]
+    raise (ValueError if is_integer(value) else WrongTypeError)(message)
 
 
 def check_seconds(kind: str, value: object, *, positive: bool = True) -> float | None:

@@ -39,7 +39,8 @@ class WrongTypeError(TypeError, ValueError):
 
 def is_integer(value: object) -> bool:
     """An int (numpy's too), not a bool: what an integer argument accepts."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, numbers.Integral)
+                                  and not isinstance(value, bool))
 
 
 def did_you_mean(kind: str, name: object, choices: Iterable[str]) -> str:
@@ -88,12 +89,12 @@ def check_int(kind: str, value: object, *, low: int | None = None,
               high: int | None = None) -> int:
     """``value`` as an int when it is an integer (numpy's too, not a bool) within
     ``low..high``: else WrongTypeError for another type, ValueError out of range."""
-    message = f"{kind} must be an integer{_bounds_text(low, high)}, got {value!r}"
     if not is_integer(value):
-        raise WrongTypeError(message)
+        raise WrongTypeError(f"{kind} must be an integer{_bounds_text(low, high)}, "
+                             f"got {value!r}")
     number = int(value)  # type: ignore[call-overload]
     if (low is not None and number < low) or (high is not None and number > high):
-        raise ValueError(message)
+        raise ValueError(f"{kind} must be an integer{_bounds_text(low, high)}, got {value!r}")
     return number
 
 
