@@ -6,6 +6,7 @@ import pytest
 
 from parallel_backtrack.engine.checks import (
     UnknownNameError,
+    WrongTypeError,
     check_int,
     check_name,
     did_you_mean,
@@ -26,20 +27,25 @@ def test_check_name_accepts_a_choice_and_refuses_others() -> None:
         check_name("order", "fewset", ("fewest", "row-major"))
 
 
-@pytest.mark.parametrize("value, low, high, message", [
-    (0, 1, None, r"workers must be an integer >= 1, got 0"),
-    (True, None, None, r"workers must be an integer, got True"),
-    ("3", None, None, r"workers must be an integer, got '3'"),
-    (33, 1, 32, r"workers must be an integer in 1\.\.32, got 33"),
-    (-1, None, 5, None),
+@pytest.mark.parametrize("value, low, high, error, message", [
+    (0, 1, None, ValueError, r"workers must be an integer >= 1, got 0"),
+    (True, None, None, WrongTypeError, r"workers must be an integer, got True"),
+    ("3", None, None, WrongTypeError, r"workers must be an integer, got '3'"),
+    (3.0, 1, None, WrongTypeError, r"workers must be an integer >= 1, got 3.0"),
+    (33, 1, 32, ValueError, r"workers must be an integer in 1\.\.32, got 33"),
+    (-1, None, 5, None, None),
 ])
 def test_check_int(value: object, low: int | None, high: int | None,
-                   message: str | None) -> None:
-    if message is None:
+                   error: type[Exception] | None, message: str | None) -> None:
+    """A wrong type is a WrongTypeError (a TypeError and a ValueError), a value out of
+    range a plain ValueError."""
+    if error is None:
         assert check_int("workers", value, low=low, high=high) == value
     else:
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(error, match=message) as caught:
             check_int("workers", value, low=low, high=high)
+        assert isinstance(caught.value, ValueError)
+        assert isinstance(caught.value, TypeError) == (error is WrongTypeError)
 
 
 def test_is_interrupt_follows_the_chain_of_causes() -> None:
@@ -72,11 +78,17 @@ def test_the_shared_argument_checks_name_what_arrived_and_what_is_accepted() -> 
                                                "None, got 0"),
         (lambda: check_count("per_worker", None, none=False), "per_worker must be a "
                                                               "positive integer, got None"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            call()
+    for call, message in [
         (lambda: check_limit(True), "limit must be a non-negative integer or None, got True"),
         (lambda: check_seconds("timeout", "1"), r"timeout must be a positive number "
                                                 r"\(seconds\) or None, got '1'"),
+        (lambda: check_count("per_worker", 2.0), "per_worker must be a positive integer or "
+                                                 "None, got 2.0"),
     ]:
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(TypeError, match=message):
             call()
     with pytest.raises(TypeError, match=r"an object with root\(\), branch\(state\) and "
                                         r"is_solution\(state\); got 42 \(int\), which has "
@@ -95,13 +107,19 @@ def test_threshold_search_checks_its_arguments_as_count_does() -> None:
     for arguments, match in [
         ({"per_worker": 0}, "per_worker must be a positive integer, got 0"),
         ({"per_worker": -1}, "per_worker must be a positive integer, got -1"),
-        ({"per_worker": None}, "per_worker must be a positive integer, got None"),
         ({"max_nodes": 0}, "max_nodes must be a positive integer or None, got 0"),
-        ({"max_nodes": "9"}, "max_nodes must be a positive integer or None, got '9'"),
         ({"parent_nodes": -1}, "parent_nodes must be a non-negative integer or None"),
-        ({"timeout": "x"}, r"timeout must be a number \(seconds\) or None, got 'x'"),
     ]:
-        with pytest.raises(ValueError, match=match):
+        with pytest.raises(ValueError, match=match) as caught:
+            threshold_search(space, **arguments)
+        assert not isinstance(caught.value, TypeError)
+    for arguments, match in [
+        ({"per_worker": None}, "per_worker must be a positive integer, got None"),
+        ({"max_nodes": "9"}, "max_nodes must be a positive integer or None, got '9'"),
+        ({"timeout": "x"}, r"timeout must be a number \(seconds\) or None, got 'x'"),
+        ({"workers": "2"}, r"workers must be a positive integer or -1 \(all cores\), got '2'"),
+    ]:
+        with pytest.raises(TypeError, match=match):
             threshold_search(space, **arguments)
     with pytest.raises(TypeError, match="executor must be an Executor"):
         threshold_search(space, executor="threads")

@@ -11,5 +11,5 @@ def test_lab_warmup_counts(n, expected):
 
 @pytest.mark.parametrize("n", [0, -1, 2.0, "8"])
 def test_lab_warmup_rejects_bad_sizes(n):
-    with pytest.raises(ValueError, match="board size must be a positive integer"):
+    with pytest.raises(ValueError, match="board size must be an integer >= 1"):
         lab_count(n)

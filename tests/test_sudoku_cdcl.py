@@ -161,7 +161,7 @@ def test_bad_input_is_refused() -> None:
         solve_cdcl([0] * 80)
     with pytest.raises(InvalidPuzzleError, match="values must be 1..4: cell 0 holds 5"):
         solve_cdcl([5] + [0] * 15)
-    with pytest.raises(ValueError, match="max_conflicts must be None or an int >= 1, got 0"):
+    with pytest.raises(ValueError, match="max_conflicts must be a positive integer or None, got 0"):
         solve_cdcl(HARDEST, max_conflicts=0)
 
 

@@ -141,12 +141,14 @@ def test_tables(box: int) -> None:
          r"unknown order 'fewset'.*did you mean 'fewest'"),
         (lambda: solve_masks(2, [15] * 16, "fewest", "unit"), r"did you mean 'units'"),
         (lambda: count_masks(2, [15] * 16, limit=0),
-         "limit must be None or an integer >= 1, got 0"),
-        (lambda: explore_masks(2, [15] * 16, budget=0), "budget must be None or an integer >= 1"),
+         "limit must be a positive integer or None, got 0"),
+        (lambda: explore_masks(2, [15] * 16, budget=0),
+         "budget must be a positive integer or None"),
         (lambda: explore_masks(2, [15] * 16, mode="all"), r"unknown mode 'all'"),
         (lambda: solve_batch(np.zeros((2, 80), np.uint8)), "2-D array with 16, 81, 256"),
         (lambda: solve_batch(np.full((1, 16), 5, np.uint8)), r"lie in 0..4"),
-        (lambda: count_batch(np.zeros((1, 16), np.uint8), limit=0), "limit must be None or"),
+        (lambda: count_batch(np.zeros((1, 16), np.uint8), limit=0),
+         "limit must be a positive integer or None"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(call, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -447,7 +449,7 @@ def test_a_node_budget_leaves_hard_puzzles_unfinished() -> None:
     most = int(full.nodes.max())
     assert list(count_batch(givens, propagation="units", limit=1, budget=most).counts) == [1, 1]
     assert list(solve_batch(givens, propagation="units", budget=most).counts) == [1, 1]
-    with pytest.raises(ValueError, match="budget must be None or a positive integer, got 0"):
+    with pytest.raises(ValueError, match="budget must be a positive integer or None, got 0"):
         solve_batch(givens, budget=0)
 
 

@@ -97,7 +97,7 @@ def test_next_puzzles_are_one_per_candidate_in_ascending_order() -> None:
 
 def test_create_next_refuses_values_out_of_range() -> None:
     puzzle = ImmutableSudokuPuzzle(HARDEST)
-    with pytest.raises(ValueError, match=r"value must be an int in 1\.\.9, got 10"):
+    with pytest.raises(ValueError, match=r"value must be an integer in 1\.\.9, got 10"):
         puzzle.create_next("A3", 10)
     with pytest.raises(ValueError, match="unknown square 'Z3'"):
         puzzle.create_next("Z3", 1)

@@ -65,8 +65,28 @@ def test_queens_trace_candidates_are_the_free_columns() -> None:
 def test_queens_trace_capped() -> None:
     trace = record_queens(8, limit=100)
     assert trace.capped and len(trace.kinds) == 100
-    with pytest.raises(ValueError, match="1 to 16 queens"):
+    with pytest.raises(ValueError, match=r"n must be an integer in 1\.\.16, got 17"):
         record_queens(17)
+
+
+@pytest.mark.parametrize("n", [8.0, "8", True, None])
+def test_queens_trace_refuses_a_board_size_that_is_not_an_integer(n: object) -> None:
+    with pytest.raises(TypeError, match=f"n must be an integer in 1\\.\\.16, got {n!r}"):
+        record_queens(n)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("n", [0, -1, 17])
+def test_queens_trace_refuses_a_board_size_out_of_range(n: int) -> None:
+    with pytest.raises(ValueError, match=f"n must be an integer in 1\\.\\.16, got {n}") as caught:
+        record_queens(n)
+    assert not isinstance(caught.value, TypeError)
+
+
+def test_queens_trace_checks_its_step_limit() -> None:
+    with pytest.raises(TypeError, match="limit must be an integer >= 1, got 2.5"):
+        record_queens(8, limit=2.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="limit must be an integer >= 1, got 0"):
+        record_queens(8, limit=0)
 
 
 @pytest.mark.parametrize("order", ["fewest", "row-major"])

@@ -34,7 +34,14 @@ from .metrics import Metrics, TooManyNodesError, metrics
 
 if TYPE_CHECKING:
     from .backends import backend_names, cpu_count, register_backend, resolve_workers
-    from .checks import UnknownNameError, check_int, check_name, did_you_mean, is_interrupt
+    from .checks import (
+        UnknownNameError,
+        WrongTypeError,
+        check_int,
+        check_name,
+        did_you_mean,
+        is_interrupt,
+    )
     from .executors import Executor, make_executor
     from .modes import SolutionStream, count, first_hit, solutions, solve
     from .report import (
@@ -60,7 +67,8 @@ if TYPE_CHECKING:
 _HOMES = {
     "backend_names": "backends", "cpu_count": "backends", "register_backend": "backends",
     "resolve_workers": "backends",
-    "UnknownNameError": "checks", "check_int": "checks", "check_name": "checks",
+    "UnknownNameError": "checks", "WrongTypeError": "checks", "check_int": "checks",
+    "check_name": "checks",
     "did_you_mean": "checks", "is_interrupt": "checks",
     "Executor": "executors", "make_executor": "executors",
     "SolutionStream": "modes", "count": "modes", "first_hit": "modes", "solutions": "modes",
@@ -96,6 +104,7 @@ __all__ = [
     "VirtualExecutor",
     "WorkerCrashError",
     "WorkerStats",
+    "WrongTypeError",
     "backend_names",
     "check_int",
     "check_name",

@@ -17,7 +17,9 @@ budgets
 
 The pool's arguments (``executor``, ``backend``, ``address``) are checked by
 ``executors.check_pool``, a checkpoint by ``checkpoint.checkpoint_for``: this module
-imports no other module of the engine, so the plain ``space`` module can use it.
+imports no other module of the engine but the small ``checks``, so the plain ``space``
+module can use it.  A value of the wrong type is a ``checks.WrongTypeError`` (a
+TypeError that is also a ValueError), one out of range a ``ValueError``.
 
 Example: ``check_budgets(budget=0)`` raises
 ``ValueError("budget must be a positive integer or None, got 0")``.
@@ -27,6 +29,8 @@ from __future__ import annotations
 
 import math
 import numbers
+
+from .checks import WrongTypeError, is_integer
 
 SPACE_METHODS = ("root", "branch", "is_solution")
 THRESHOLD_METHODS = ("root", "f", "branch", "is_solution", "search_below")
@@ -56,27 +60,31 @@ def short_repr(value: object) -> str:
 def check_count(kind: str, value: object, *, low: int = 1,
                 none: bool = True) -> int | None:
     """``value`` as an int when it is an integer (not a bool) >= ``low``, or None when
-    ``none`` allows it; else ValueError naming ``kind``."""
+    ``none`` allows it; else WrongTypeError (another type) or ValueError (too small)
+    naming ``kind``."""
     if value is None and none:
         return None
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= low:
-        return int(value)
+    if is_integer(value) and int(value) >= low:  # type: ignore[call-overload]
+        return int(value)  # type: ignore[call-overload]
     what = {0: "a non-negative integer", 1: "a positive integer"}.get(
         low, f"an integer >= {low}")
-    raise ValueError(f"{kind} must be {what}{' or None' if none else ''}, got {value!r}")
+    message = f"{kind} must be {what}{' or None' if none else ''}, got {value!r}"
+    raise (ValueError if is_integer(value) else WrongTypeError)(message)
 
 
 def check_seconds(kind: str, value: object, *, positive: bool = True) -> float | None:
     """``value`` when it is None or a number of seconds (not a bool, not NaN; > 0 when
-    ``positive``); else ValueError naming ``kind``."""
+    ``positive``); else WrongTypeError (not a number) or ValueError naming ``kind``."""
     if value is None:
         return None
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        seconds = float(value)
-        if not math.isnan(seconds) and (seconds > 0 or not positive):
-            return seconds
     what = "a positive number" if positive else "a number"
-    raise ValueError(f"{kind} must be {what} (seconds) or None, got {value!r}")
+    message = f"{kind} must be {what} (seconds) or None, got {value!r}"
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        raise WrongTypeError(message)
+    seconds = float(value)
+    if math.isnan(seconds) or (positive and seconds <= 0):
+        raise ValueError(message)
+    return seconds
 
 
 def check_limit(limit: object) -> int | None:
@@ -87,7 +95,8 @@ def check_limit(limit: object) -> int | None:
 def check_budgets(*, budget: object = None, budget_seconds: object = None,
                   per_worker: object = None, timeout: object = None,
                   limit: object = None) -> None:
-    """The budgets of a run (see the glossary); ValueError naming a bad one."""
+    """The budgets of a run (see the glossary); WrongTypeError or ValueError naming a
+    bad one."""
     check_count("budget", budget)
     check_seconds("budget_seconds", budget_seconds)
     check_count("per_worker", per_worker)

@@ -44,6 +44,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .checks import check_workers
+
 BUILT_IN = {"dask": "dask_executor", "fork": "executors", "loky": "executors",
             "serial": "executors", "threads": "executors"}
 BUILT_IN_NAMES = tuple(sorted(BUILT_IN))
@@ -59,16 +61,10 @@ def cpu_count() -> int:
 
 
 def resolve_workers(workers: int) -> int:
-    """joblib's n_jobs convention: positive counts, or -1 for all cores."""
-    if isinstance(workers, bool) or not isinstance(workers, int):
-        raise ValueError(f"workers must be an integer, got {workers!r}")
-    if workers == -1:
-        return cpu_count()
-    if workers < 1:
-        raise ValueError(
-            f"workers must be a positive integer or -1 (all cores), got {workers}"
-        )
-    return workers
+    """joblib's n_jobs convention: positive counts, or -1 for all cores
+    (``checks.check_workers``: WrongTypeError or ValueError for any other value)."""
+    count = check_workers(workers)
+    return cpu_count() if count == -1 else count
 
 
 @dataclass(frozen=True, slots=True)

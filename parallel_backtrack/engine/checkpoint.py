@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import numbers
 import os
 import pickle
 import time
@@ -40,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .arguments import short_repr
+from .checks import WrongTypeError
 
 FORMAT = "parallel_backtrack count checkpoint"
 VERSION = 1
@@ -105,9 +107,11 @@ class Checkpoint:
     def __post_init__(self) -> None:
         if not isinstance(self.path, str) or not self.path:
             raise ValueError(f"a checkpoint needs a file path, got {self.path!r}")
-        if isinstance(self.every, bool) or not self.every > 0:
-            raise ValueError(f"checkpoint seconds must be a positive number, got "
-                             f"{self.every!r}")
+        message = f"checkpoint seconds must be a positive number, got {self.every!r}"
+        if isinstance(self.every, bool) or not isinstance(self.every, numbers.Real):
+            raise WrongTypeError(message)
+        if not self.every > 0:
+            raise ValueError(message)
 
     def check_writable(self) -> None:
         """CheckpointError unless the file can be written: its folder exists, is a

@@ -1,5 +1,10 @@
 """Validation at the boundary, written once: names, integers, a Ctrl-C from a kernel.
 
+A value of the wrong type (``workers="2"``, ``limit=2.5``, a bool where an int is
+wanted) is a ``WrongTypeError``, a ``TypeError`` that is also a ``ValueError`` (so code
+that catches ``ValueError`` for a bad argument still catches it); a value of the right
+type out of its range (``workers=0``) is a ``ValueError``.
+
 Glossary
 --------
 kind
@@ -11,18 +16,31 @@ interrupt
     Ctrl-C that lands inside a compiled call as a ``SystemError`` caused by it.
 
 Example: ``check_int("workers", 0, low=1)`` raises
-``ValueError("workers must be an integer >= 1, got 0")``.
+``ValueError("workers must be an integer >= 1, got 0")``; ``check_int("workers", "2",
+low=1)`` raises ``WrongTypeError("workers must be an integer >= 1, got '2'")``.
 """
 
 from __future__ import annotations
 
 import difflib
+import numbers
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 
 class UnknownNameError(ValueError):
     """A name (backend, order, kernel, ...) that is not one of the choices."""
+
+
+class WrongTypeError(TypeError, ValueError):
+    """An argument of the wrong type (``workers="2"``, ``limit=2.5``, ``n=True``): a
+    TypeError, and a ValueError for code written when these were ValueErrors."""
+
+
+def is_integer(value: object) -> bool:
+    """An int (numpy's too), not a bool: what an integer argument accepts."""
+    return type(value) is int or (isinstance(value, numbers.Integral)
+                                  and not isinstance(value, bool))
 
 
 def did_you_mean(kind: str, name: object, choices: Iterable[str]) -> str:
@@ -69,11 +87,27 @@ def _bounds_text(low: int | None, high: int | None) -> str:
 
 def check_int(kind: str, value: object, *, low: int | None = None,
               high: int | None = None) -> int:
-    """``value`` when it is an int (not a bool) within ``low..high``; else ValueError."""
-    if (isinstance(value, bool) or not isinstance(value, int)
-            or (low is not None and value < low) or (high is not None and value > high)):
+    """``value`` as an int when it is an integer (numpy's too, not a bool) within
+    ``low..high``: else WrongTypeError for another type, ValueError out of range."""
+    if not is_integer(value):
+        raise WrongTypeError(f"{kind} must be an integer{_bounds_text(low, high)}, "
+                             f"got {value!r}")
+    number = int(value)  # type: ignore[call-overload]
+    if (low is not None and number < low) or (high is not None and number > high):
         raise ValueError(f"{kind} must be an integer{_bounds_text(low, high)}, got {value!r}")
-    return value
+    return number
+
+
+def check_workers(workers: object) -> int:
+    """``workers`` as joblib's ``n_jobs`` takes it: a positive integer, or -1 for every
+    core; else WrongTypeError (not an integer) or ValueError (0 or below -1)."""
+    message = f"workers must be a positive integer or -1 (all cores), got {workers!r}"
+    if not is_integer(workers):
+        raise WrongTypeError(message)
+    count = int(workers)  # type: ignore[call-overload]
+    if count < 1 and count != -1:
+        raise ValueError(message)
+    return count
 
 
 def is_interrupt(error: BaseException) -> bool:

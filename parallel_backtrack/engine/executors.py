@@ -36,7 +36,9 @@ shipping
 pool for a run
     ``with pool_for_run(executor, workers, backend) as pool:``: the caller's
     executor (released at the end) or a new one (closed at the end, killed
-    when the run ends in an error or Ctrl-C).
+    when the run ends in an error or Ctrl-C).  A borrowed executor is its own
+    pool: a ``workers``, ``backend`` or pool option given with it that it would
+    not honour is a ValueError (``check_borrowed``), never silently ignored.
 stop flag
     ``executor.stop_flag()`` is a small picklable flag the tasks of one run
     check now and then; ``executor.raise_flag(flag)`` ends them within
@@ -555,17 +557,43 @@ class OwnTime:
         return done
 
 
+def check_borrowed(executor: Executor | None, workers: object = None,
+                   backend: object = None, **options: object) -> None:
+    """Nothing when ``executor`` is None or every other argument is None (not given)
+    or agrees with it (``workers`` its number of workers, -1 resolved; ``backend`` its
+    name); else a ValueError naming what would be ignored: ``workers=4 and
+    backend='loky' are ignored with executor=VirtualExecutor(2): pass one or the
+    other``.  A ``workers`` of the wrong type is a WrongTypeError first."""
+    if executor is None:
+        return
+    given = []
+    if workers is not None and resolve_workers(workers) != executor.workers:  # type: ignore[arg-type]
+        given.append(f"workers={workers!r}")
+    if backend is not None and backend != executor.name:
+        given.append(f"backend={backend!r}")
+    given += [f"{name}={value!r}" for name, value in options.items() if value is not None]
+    if given:
+        verb = "is" if len(given) == 1 else "are"
+        raise ValueError(f"{' and '.join(given)} {verb} ignored with executor="
+                         f"{type(executor).__name__}({executor.workers}): the executor is "
+                         "the pool; pass one or the other")
+
+
 @contextmanager
-def pool_for_run(executor: Executor | None = None, workers: int = 1,
+def pool_for_run(executor: Executor | None = None, workers: int | None = None,
                  backend: str | None = None, *, owned: bool = False,
                  **options: Any) -> Iterator[Executor]:
     """The pool of one run: ``executor`` when given (released at the end: its owner
     keeps it; ``owned``: made for this run, closed as a new one is), else a new one
-    from ``make_executor`` (closed at the end; killed when the run ends in an error or
-    Ctrl-C, so no task outlives it).  The heap the run finds is frozen while it runs
+    from ``make_executor`` (``workers`` None: 1; closed at the end; killed when the run
+    ends in an error or Ctrl-C, so no task outlives it).  With ``executor``, a
+    ``workers``, ``backend`` or option it would ignore is a ValueError
+    (``check_borrowed``).  The heap the run finds is frozen while it runs
     (``heap.frozen``)."""
+    check_borrowed(executor, workers, backend, **options)
     owned = owned or executor is None
-    pool = make_executor(workers, backend, **options) if executor is None else executor
+    pool = (make_executor(1 if workers is None else workers, backend, **options)
+            if executor is None else executor)
     try:
         with heap.frozen():
             yield pool

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .arguments import check_count
 from .space import Space
 
 
@@ -64,8 +65,7 @@ def metrics(space: Space[Any], *, max_nodes: int | None = None) -> Metrics:
     ``max_nodes`` guards against walking a tree far too large for Python: past
     it a ``TooManyNodesError`` says how far the walk got.
     """
-    if max_nodes is not None and (isinstance(max_nodes, bool) or max_nodes < 1):
-        raise ValueError(f"max_nodes must be a positive integer or None, got {max_nodes!r}")
+    check_count("max_nodes", max_nodes)
     stack: list[tuple[Any, int]] = [(space.root(), 1)]
     work = span = solutions = 0
     while stack:

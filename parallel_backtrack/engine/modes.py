@@ -11,8 +11,9 @@ mode
     sequential depth-first order.
 options
     ``workers`` and ``backend`` choose the executor (``address`` joins a Dask
-    cluster); ``budget`` / ``budget_seconds`` bound each task; ``per_worker``
-    sets the initial split; ``timeout`` the whole run; ``progress`` the bar.
+    cluster; none of them with ``executor=``); ``budget`` / ``budget_seconds``
+    bound each task; ``per_worker`` sets the initial split; ``timeout`` the whole
+    run; ``progress`` the bar.
 owned executor
     One these functions made is closed at the end of the run; one passed in
     as ``executor=`` is only released (its workers stay for the caller).
@@ -27,13 +28,13 @@ from typing import Any
 
 from .arguments import check_budgets, check_space
 from .checkpoint import Checkpoint, checkpoint_for
-from .executors import Executor, check_pool, make_executor
+from .executors import Executor, check_borrowed, check_pool, make_executor
 from .report import SearchReport
 from .scheduler import Run
 from .space import Space
 
 
-def _run(space: Space[Any], mode: str, *, workers: int, backend: str | None,
+def _run(space: Space[Any], mode: str, *, workers: int | None, backend: str | None,
          executor: Executor | None, address: str | None, budget: int | None,
          budget_seconds: float | None, per_worker: int | None, limit: int | None,
          timeout: float | None, progress: bool | None,
@@ -43,17 +44,18 @@ def _run(space: Space[Any], mode: str, *, workers: int, backend: str | None,
     check_budgets(budget=budget, budget_seconds=budget_seconds, per_worker=per_worker,
                   timeout=timeout, limit=limit)
     backend = check_pool(executor, backend, address)
+    check_borrowed(executor, workers, backend)
     saved = checkpoint_for(checkpoint)
     owns = executor is None
     if executor is None:
         extra = {} if address is None else {"address": address}
-        executor = make_executor(workers, backend, **extra)
+        executor = make_executor(1 if workers is None else workers, backend, **extra)
     return Run(space, mode, executor, owns=owns, budget=budget,
                budget_seconds=budget_seconds, per_worker=per_worker, limit=limit,
                timeout=timeout, progress=progress, checkpoint=saved)
 
 
-def count(space: Space[Any], *, workers: int = 1, backend: str | None = None,
+def count(space: Space[Any], *, workers: int | None = None, backend: str | None = None,
           limit: int | None = None, budget: int | None = None,
           budget_seconds: float | None = None, per_worker: int | None = None,
           timeout: float | None = None, progress: bool | None = False,
@@ -67,7 +69,8 @@ def count(space: Space[Any], *, workers: int = 1, backend: str | None = None,
         The search tree: an object with ``root()``, ``branch(state)`` and
         ``is_solution(state)`` (``engine.Space``; fast hooks optional).
     workers
-        Worker processes or threads: a positive integer, or -1 for every core.
+        Worker processes or threads: a positive integer, or -1 for every core;
+        None: 1 (or the ``executor``'s).
     backend
         ``"loky"``, ``"fork"``, ``"threads"``, ``"serial"`` or ``"dask"``
         (``backend_names()``); None: ``"serial"`` for one worker, else ``"loky"``
@@ -90,7 +93,8 @@ def count(space: Space[Any], *, workers: int = 1, backend: str | None = None,
         terminal).
     executor
         A pool you made (``make_executor``, ``VirtualExecutor``), kept open for you
-        after the run; ``workers`` and ``backend`` are then not used.
+        after the run.  It is the pool: a ``workers`` other than its own or a
+        ``backend`` other than its name is a ValueError (leave them None).
     address
         A Dask scheduler's address (``"tcp://host:8786"``) to run the tasks on;
         implies ``backend="dask"``.  Not with ``executor``.
@@ -110,8 +114,11 @@ def count(space: Space[Any], *, workers: int = 1, backend: str | None = None,
     Raises
     ------
     ValueError, TypeError
-        A bad argument, before any work (``CheckpointError``, a ValueError, for a
-        checkpoint that cannot be written or resumed).
+        A bad argument, before any work: TypeError (``WrongTypeError``, also a
+        ValueError) for one of the wrong type, ValueError for one out of range or
+        for ``workers`` / ``backend`` that ``executor`` would ignore
+        (``CheckpointError``, a ValueError, for a checkpoint that cannot be written
+        or resumed).
     SearchInterrupted
         Ctrl-C; its ``report`` holds the partial count.
     WorkerCrashError
@@ -132,7 +139,7 @@ def count(space: Space[Any], *, workers: int = 1, backend: str | None = None,
     return run.report
 
 
-def solve(space: Space[Any], *, workers: int = 1, backend: str | None = None,
+def solve(space: Space[Any], *, workers: int | None = None, backend: str | None = None,
           budget: int | None = None, budget_seconds: float | None = None,
           per_worker: int | None = None, timeout: float | None = None,
           progress: bool | None = False, executor: Executor | None = None,
@@ -204,7 +211,8 @@ class SolutionStream:
                 f"workers={report.workers}, backend={report.backend!r})")
 
 
-def solutions(space: Space[Any], *, limit: int | None = None, workers: int = 1,
+def solutions(space: Space[Any], *, limit: int | None = None,
+              workers: int | None = None,
               backend: str | None = None, budget: int | None = None,
               budget_seconds: float | None = None, per_worker: int | None = None,
               timeout: float | None = None, progress: bool | None = False,

@@ -91,7 +91,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .arguments import THRESHOLD_METHODS, check_count, check_seconds, check_space, short_repr
-from .executors import WAIT, Executor, check_pool, pool_for_run
+from .executors import WAIT, Executor, check_borrowed, check_pool, pool_for_run
 from .frontier import (
     FEW,
     INFINITE,
@@ -175,7 +175,8 @@ class ThresholdReport:
         return self.stop_reason is None
 
 
-def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | None = None,
+def threshold_search(space: ThresholdSpace, *, workers: int | None = None,
+                     backend: str | None = None,
                      executor: Executor | None = None, complete_last: bool = False,
                      per_worker: int = PER_WORKER, timeout: float | None = None,
                      parent_nodes: int | None = PARENT_NODES, order: str = "tree",
@@ -192,8 +193,9 @@ def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | 
         ``is_solution(state)`` and ``search_below(state, bound, complete, stop)``
         (a ``CutSpace`` adds the fast hooks; see the module's glossary).
     workers, backend, executor
-        The pool, as in ``count``: a positive integer or -1, a backend's name, or a
-        pool you made (kept open for you).
+        The pool, as in ``count``: a positive integer or -1 (None: 1), a backend's
+        name, or a pool you made (kept open for you; a ``workers`` other than its own
+        or a ``backend`` other than its name is then a ValueError).
     complete_last
         Search the whole of the last iteration, not only up to its first solution
         (node counts then do not depend on the workers or the split).
@@ -225,6 +227,7 @@ def threshold_search(space: ThresholdSpace, *, workers: int = 1, backend: str | 
     """
     check_space(space, THRESHOLD_METHODS, "a threshold search space (ThresholdSpace)")
     check_pool(executor, backend, None)
+    check_borrowed(executor, workers, backend)
     check_count("per_worker", per_worker, none=False)
     check_seconds("timeout", timeout, positive=False)
     check_count("parent_nodes", parent_nodes, low=0)

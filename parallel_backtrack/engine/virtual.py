@@ -106,6 +106,7 @@ from typing import Any
 
 import cloudpickle  # type: ignore[import-untyped]
 
+from .arguments import check_count
 from .executors import Executor
 from .pull import Puller
 from .split import TaskResult
@@ -144,8 +145,7 @@ class VirtualExecutor(Executor):
                  timer: Callable[[], float] = time.thread_time,
                  stop_after: float | None = STOP_AFTER, renew: bool = True,
                  pulls: bool = True) -> None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise ValueError(f"workers must be a positive integer, got {workers!r}")
+        check_count("workers", workers, none=False)
         super().__init__(workers)
         self.dispatch = dispatch
         self.start_cost = boot  # the parent searches alone while the virtual pool boots

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import tempfiles
+from .arguments import check_count
 
 UNBOUNDED = 1 << 62
 _SLOT = struct.Struct("<q")
@@ -51,8 +52,7 @@ class SharedBounds:
     """``slots`` integers the parent raises and tasks read (see the module doc)."""
 
     def __init__(self, slots: int, initial: int = -UNBOUNDED, shared: bool = False) -> None:
-        if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
-            raise ValueError(f"slots must be a positive integer, got {slots!r}")
+        check_count("slots", slots, none=False)
         self.slots, self.initial = slots, initial
         self.values = [initial] * slots  # the parent's copy, and a task's snapshot
         self._top = 0  # slots from here on still hold ``initial``

@@ -25,6 +25,8 @@ from collections.abc import Iterable
 from functools import reduce
 from operator import xor
 
+from ..engine.arguments import check_count
+from ..engine.checks import WrongTypeError, is_integer
 from .game import BaseGame
 
 MAX, MIN = "MAX", "MIN"
@@ -37,19 +39,20 @@ def other(player: str) -> str:
 
 
 def check_sticks(sticks: object) -> int:
-    """``sticks`` when it is a positive integer (not a bool); else ValueError."""
-    if isinstance(sticks, bool) or not isinstance(sticks, int) or sticks < 1:
-        raise ValueError(f"sticks must be a positive integer, got {sticks!r}")
-    return sticks
+    """``sticks`` when it is a positive integer (not a bool); else WrongTypeError (a
+    TypeError) or ValueError."""
+    return check_count("sticks", sticks, none=False) or 0  # (never None: none=False)
 
 
 def check_heaps(heaps: object) -> tuple[int, ...]:
     """``heaps`` as a tuple when they are non-negative integers (not bools): TypeError
-    when not a sequence, ValueError for a bad heap."""
+    when not a sequence or a heap is no integer, ValueError for a negative heap."""
     if isinstance(heaps, (str, bytes)) or not isinstance(heaps, Iterable):
         raise TypeError(f"heaps must be a sequence of non-negative integers, got {heaps!r}")
     heaps = tuple(heaps)
-    if any(isinstance(h, bool) or not isinstance(h, int) or h < 0 for h in heaps):
+    if not all(is_integer(h) for h in heaps):
+        raise WrongTypeError(f"heaps must be non-negative integers, got {heaps!r}")
+    if any(h < 0 for h in heaps):
         raise ValueError(f"heaps must be non-negative integers, got {heaps!r}")
     return heaps
 

@@ -45,6 +45,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..engine.arguments import check_count
 from ..engine.executors import LEARN_TASKS, Executor, OwnTime
 from .ybw import YoungBrothersWait
 
@@ -100,8 +101,7 @@ def probe_range(start: Callable[[int, bool], YoungBrothersWait], executor: Execu
     (``final``: see the glossary).  ``deadline`` (``time.perf_counter()``): past it,
     the running probes are stopped and ``ProbeTimeout`` gives the range left.
     ``on_answer(low, high)``: the range before the first probe and after each answer."""
-    if isinstance(at_once, bool) or not isinstance(at_once, int) or at_once < 1:
-        raise ValueError(f"at_once must be a positive integer, got {at_once!r}")
+    check_count("at_once", at_once, none=False)
     low, high = limits
     tally = tally if tally is not None else ProbeTally()
     running = tally.running  # point -> run, eldest first

@@ -17,6 +17,7 @@ Example: ``RandomTree(4, 6, seed=1)`` has 4^6 = 4,096 leaves.
 
 from __future__ import annotations
 
+from ..engine.checks import check_int
 from .game import BaseGame
 
 MAX, MIN = "MAX", "MIN"
@@ -38,8 +39,7 @@ class RandomTree(BaseGame):
     def __init__(self, branching: int, depth: int, seed: int = 0) -> None:
         for name, value, low in (("branching", branching, 1), ("depth", depth, 0),
                                  ("seed", seed, 0)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+            check_int(name, value, low=low)
         self.branching, self.depth, self.seed = branching, depth, seed
         self.initial: RandomState = (0, 0)
         self._moves = list(range(branching))

@@ -231,7 +231,8 @@ def absorb(frame: _Frame, action: Any, value: float, pv: Line) -> None:
 
 
 def check_depth(name: str, depth: object) -> None:
-    """ValueError unless ``depth`` is None or an integer >= 0 (not a bool)."""
+    """None, or an integer >= 0 (not a bool): else WrongTypeError (a TypeError) or
+    ValueError."""
     if depth is not None:
         check_int(name, depth, low=0)
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from ..engine.arguments import check_count
+
 EXACT, LOWER, UPPER = 0, 1, 2
 FULL_DEPTH = 1 << 30
 DEFAULT_CAPACITY = 1 << 20
@@ -36,8 +38,7 @@ class TranspositionTable:
     """At most ``capacity`` entries, one slot per key, always-replace."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
-        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
-            raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
+        check_count("capacity", capacity, none=False)
         self.capacity = capacity
         self._slots: list[Entry | None] = [None] * capacity
         self.stores = 0

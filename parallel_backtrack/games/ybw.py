@@ -57,7 +57,14 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.checks import check_int
-from ..engine.executors import Executor, OwnTime, pool_for_run, run_shipped
+from ..engine.executors import (
+    Executor,
+    OwnTime,
+    check_borrowed,
+    check_pool,
+    pool_for_run,
+    run_shipped,
+)
 from ..engine.window import UNBOUNDED, shared_bounds
 from ..engine.worker import call_pickled, pickled
 from .chain import ALL, CUT, ParallelResult, SplitNode, Task, chain_window, search_task, task_bounds
@@ -437,7 +444,7 @@ class YoungBrothersWait(Twins):
             stack.extend(below.children)
 
 
-def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
+def parallel_alphabeta(game: Game, state: Any = None, *, workers: int | None = None,
                        backend: str | None = None, split_depth: int = 2,
                        pv_depth: int | None = None,
                        alpha: int = -UNBOUNDED, beta: int = UNBOUNDED,
@@ -445,10 +452,11 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
                        **pool_options: Any) -> ParallelResult:
     """Young Brothers Wait alpha-beta from ``state`` (None: ``game.initial``); the
     value equals the sequential alpha-beta's.  ``executor``: a pool to borrow (else
-    one is made from ``workers``, ``backend`` and ``pool_options``, e.g.
-    ``address`` for Dask, and closed at the end).  ``speculative``: idle workers take
-    younger brothers early, and the search goes ``by_kind`` (None: both from
-    ``SPECULATE_WORKERS`` workers on).
+    one is made from ``workers`` (None: 2), ``backend`` and ``pool_options``, e.g.
+    ``address`` for Dask, and closed at the end; with ``executor`` a ``workers`` other
+    than its own, a ``backend`` other than its name or a pool option is a
+    ValueError).  ``speculative``: idle workers take younger brothers early, and the
+    search goes ``by_kind`` (None: both from ``SPECULATE_WORKERS`` workers on).
 
     ``split_depth`` (an integer >= 1): the plies the parent splits (it may reach the
     leaves: a split node's leaf children are evaluated in the parent; a run that needs
@@ -460,6 +468,10 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int = 2,
     (fail-hard: ``exact`` False when the value is a bound, at most ``alpha`` or at
     least ``beta``)."""
     check_game(game, initial=state is None)
+    if executor is None and workers is None:
+        workers = 2
+    check_pool(executor, backend, None)
+    check_borrowed(executor, workers, backend, **pool_options)
     check_int("split_depth", split_depth, low=1)
     check_depth("pv_depth", pv_depth)
     check_window(alpha, beta)

@@ -6,12 +6,14 @@ queens[row]
     The column of the queen in ``row`` for rows already placed; entries at and
     after the current row are scratch space, overwritten as the search moves.
 
-Example: ``lab_count(8)`` returns 92.  It shares nothing with the engine, which
+Example: ``lab_count(8)`` returns 92.  Its search shares nothing with the engine, which
 makes it an independent check of the engine's counts.  (``engine.sequential_count``
 is another thing: the engine's one-worker search of any Space.)
 """
 
 from __future__ import annotations
+
+from ..engine.checks import check_int
 
 
 def _safe(queens: list[int], row: int, col: int) -> bool:
@@ -37,6 +39,5 @@ def _count_from(queens: list[int], row: int) -> int:
 
 def lab_count(n: int) -> int:
     """The number of ways to place n non-attacking queens on an n x n board."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"board size must be a positive integer, got {n!r}")
-    return _count_from([0] * n, 0)
+    size = check_int("board size", n, low=1)
+    return _count_from([0] * size, 0)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.checks import check_int
 from .board import ImmutableQueenLocations
 from .orders import RowOrder, as_order
 
@@ -93,10 +94,12 @@ def _row_mask(board: ImmutableQueenLocations, row: int) -> int:
 
 def record_queens(n: int, order: RowOrder | str | None = None,
                   limit: int = 5_000) -> QueensTrace:
-    """Walk the reference search of ``n`` queens, recording up to ``limit`` steps;
-    ``order`` is a row order, its name or None (``orders.as_order``)."""
-    if not 1 <= n <= MAX_TRACE_QUEENS:
-        raise ValueError(f"the step trace shows 1 to {MAX_TRACE_QUEENS} queens, got n = {n}")
+    """Walk the reference search of ``n`` queens (an integer in 1..``MAX_TRACE_QUEENS``),
+    recording up to ``limit`` steps (an integer >= 1); ``order`` is a row order, its name
+    or None (``orders.as_order``).  WrongTypeError (a TypeError) for an ``n`` or a
+    ``limit`` that is not an integer, ValueError for one out of range."""
+    n = check_int("n", n, low=1, high=MAX_TRACE_QUEENS)
+    limit = check_int("limit", limit, low=1)
     chosen = as_order(order)
     trace = QueensTrace(n, getattr(chosen, "name", type(chosen).__name__), limit)
     board = ImmutableQueenLocations(n)

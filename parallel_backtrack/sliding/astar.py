@@ -38,6 +38,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.arguments import check_count
 from . import fastastar
 from .board import Board, UnsolvableError, WorldState
 
@@ -95,9 +96,7 @@ class Solver:
         if heuristic is not None and not isinstance(heuristic, str) and not callable(heuristic):
             raise TypeError("heuristic must be a name (str), a function heuristic(state) "
                             f"or None, got {heuristic!r}")
-        if max_nodes is not None and (isinstance(max_nodes, bool) or
-                                      not isinstance(max_nodes, int) or max_nodes < 1):
-            raise ValueError(f"max_nodes must be a positive integer or None, got {max_nodes!r}")
+        check_count("max_nodes", max_nodes)
         if isinstance(initial, Board) and not initial.is_solvable():
             raise UnsolvableError("unsolvable: the tile parity differs from the goal's")
         self._initial = (f"size={initial.size()}" if isinstance(initial, Board)

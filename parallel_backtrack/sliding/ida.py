@@ -21,7 +21,7 @@ move order
 workers
     1 (the default of ``solve``): every iteration runs here, in the compiled
     pass.  More: each iteration worth a dispatch is cut into subtrees run on a
-    pool (``solve_parallel``'s default is 2).
+    pool (``solve_parallel``'s default is 2), or on an ``executor`` given instead.
 on_iteration
     ``on_iteration(bound, nodes so far)`` after each iteration.
 
@@ -40,7 +40,8 @@ from typing import Any
 
 from .._jit_cache import compile_notice
 from ..engine.backends import backend_names
-from ..engine.checks import check_int, check_name
+from ..engine.checks import check_int, check_name, check_workers
+from ..engine.executors import check_borrowed, check_pool
 from ..engine.threshold import ORDERS, PARENT_NODES, PER_WORKER, threshold_search
 from .board import Board, UnsolvableError, board_moves, to_frame
 from .heuristics import tables_for
@@ -71,7 +72,7 @@ COMPILE_WHAT = "the sliding-puzzle IDA* kernel"
 COMPILE_SECONDS = "5-30 s"
 
 
-def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
+def solve(board: Board, heuristic: str = "manhattan", *, workers: int | None = None,
           backend: str | None = None, executor: Any = None, complete_last: bool = False,
           max_nodes: int | None = None, deadline: float | None = None,
           timeout: float | None = None, stop: Callable[[], bool] | None = None,
@@ -90,9 +91,10 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
         ``pdb-exact``, ``pdb-555``, ``pdb-663``, ``pdb-78`` or ``auto`` (a database
         is built, or read from the cache, before the search).
     workers, backend, executor
-        1 (the default): every iteration runs here.  More (or -1, every core): on a
-        pool of the engine's ``backend`` (``loky`` by default), or on ``executor``
-        when one is given (its workers count then).
+        1 (None, the default, is 1): every iteration runs here.  More (or -1, every
+        core): on a pool of the engine's ``backend`` (``loky`` by default).  Or a pool
+        you made as ``executor`` (its workers count then): a ``workers`` other than
+        its own or a ``backend`` other than its name is a ValueError.
     complete_last
         Run the final iteration to its end, so ``nodes`` does not depend on the
         workers.
@@ -123,7 +125,7 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
     if not isinstance(board, Board):
         raise TypeError(f"board must be a Board, e.g. Board((8, 1, 3, 4, 0, 2, 7, 6, 5)), "
                         f"got {type(board).__name__} {board!r}")
-    _check_options(heuristic, workers, backend, max_nodes, deadline, timeout, stop,
+    _check_options(heuristic, workers, backend, executor, max_nodes, deadline, timeout, stop,
                    chunk, on_iteration, per_worker, parent_nodes, order)
     if not board.is_solvable():
         raise UnsolvableError("unsolvable: the tile parity differs from the goal's")
@@ -159,31 +161,33 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int = 1,
                      len(report.iterations), bound, seconds, None, tasks, cost)
 
 
-def solve_parallel(board: Board, heuristic: str = "manhattan", *, workers: int = 2,
-                   **options: Any) -> IdaResult:
-    """``solve`` over ``workers`` processes (2 by default): the same parameters (any
-    keyword of ``solve``) and the same ``IdaResult``."""
+def solve_parallel(board: Board, heuristic: str = "manhattan", *,
+                   workers: int | None = None, **options: Any) -> IdaResult:
+    """``solve`` over ``workers`` processes (None: 2, or the ``executor``'s when one is
+    given): the same parameters (any keyword of ``solve``) and the same ``IdaResult``."""
     unknown = sorted(set(options) - _OPTIONS)
     if unknown:
         raise TypeError(f"solve_parallel() got an unexpected keyword argument {unknown[0]!r}; "
                         f"expected some of {sorted(_OPTIONS)}")
+    if workers is None and options.get("executor") is None:
+        workers = 2
     return solve(board, heuristic, workers=workers, **options)
 
 
-def _check_options(heuristic: object, workers: object, backend: object, max_nodes: object,
-                   deadline: object, timeout: object, stop: object, chunk: object,
-                   on_iteration: object, per_worker: object, parent_nodes: object,
-                   order: object) -> None:
+def _check_options(heuristic: object, workers: object, backend: object, executor: object,
+                   max_nodes: object, deadline: object, timeout: object, stop: object,
+                   chunk: object, on_iteration: object, per_worker: object,
+                   parent_nodes: object, order: object) -> None:
     """TypeError or ValueError for the first bad argument of ``solve``, saying what
     arrived and what is accepted."""
     if not isinstance(heuristic, str):
         raise TypeError(f"heuristic must be a name (str), got {heuristic!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or (
-            workers < 1 and workers != -1):
-        raise ValueError(f"workers must be a positive integer or -1 (all cores), "
-                         f"got {workers!r}")
+    if workers is not None:
+        check_workers(workers)
+    check_pool(executor, backend, None)
     if backend is not None:
         check_name("backend", backend, backend_names())  # type: ignore[arg-type]
+    check_borrowed(executor, workers, backend)  # type: ignore[arg-type]
     if max_nodes is not None:
         check_int("max_nodes", max_nodes, low=1)
     _check_seconds("timeout", timeout, positive=True)

@@ -142,8 +142,10 @@ def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, A
     executor = _executor(workers, pool) if workers > 1 or pool.get("address") else None
     kill = True
     try:
-        result = solve(board, heuristic, workers=workers, executor=executor,
-                       complete_last=job.complete_last, max_nodes=job.max_nodes,
+        # The executor is the pool: its workers are not repeated (a cluster's differ).
+        result = solve(board, heuristic, workers=workers if executor is None else None,
+                       executor=executor, complete_last=job.complete_last,
+                       max_nodes=job.max_nodes,
                        timeout=timeout, on_iteration=report if job.progress else None,
                        **tuning)
         kill = result.stop_reason is not None

@@ -14,12 +14,17 @@ from __future__ import annotations
 
 from numbers import Integral
 
+from ..engine.checks import WrongTypeError
+
 BOX_SIZES = (2, 3, 4, 5, 6)
 
 
 def check_box(box: object) -> int:
     """``box`` as an int when it is a supported box size (a numpy integer will do),
-    else ValueError naming the choices."""
-    if isinstance(box, bool) or not isinstance(box, Integral) or int(box) not in BOX_SIZES:
-        raise ValueError(f"box size must be one of {list(BOX_SIZES)}, got {box!r}")
+    else ValueError naming the choices (WrongTypeError, a TypeError, for no integer)."""
+    message = f"box size must be one of {list(BOX_SIZES)}, got {box!r}"
+    if isinstance(box, bool) or not isinstance(box, Integral):
+        raise WrongTypeError(message)
+    if int(box) not in BOX_SIZES:
+        raise ValueError(message)
     return int(box)

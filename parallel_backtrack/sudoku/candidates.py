@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Set
 from typing import Any
 
+from ..engine.checks import WrongTypeError
+
 
 def low_bit(mask: int) -> int:
     """The smallest value of ``mask`` as a one-bit mask (0 for the empty mask)."""
@@ -56,10 +58,13 @@ def values_of(mask: int) -> list[int]:
 
 
 def mask_of(values: Iterable[int]) -> int:
-    """The mask of some positive values; raises ValueError on a value below 1."""
+    """The mask of some positive values; raises ValueError on a value below 1,
+    WrongTypeError (a TypeError) on one that is no int."""
     mask = 0
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise WrongTypeError(f"candidate values are ints >= 1, got {value!r}")
+        if value < 1:
             raise ValueError(f"candidate values are ints >= 1, got {value!r}")
         mask |= 1 << (value - 1)
     return mask
@@ -77,7 +82,9 @@ class CandidateSet(Set[int]):
     @classmethod
     def from_mask(cls, mask: int) -> CandidateSet:
         """The set whose bit v - 1 is set in ``mask`` for each value v."""
-        if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0:
+        if isinstance(mask, bool) or not isinstance(mask, int):
+            raise WrongTypeError(f"a candidate mask is an int >= 0, got {mask!r}")
+        if mask < 0:
             raise ValueError(f"a candidate mask is an int >= 0, got {mask!r}")
         made = object.__new__(cls)
         object.__setattr__(made, "_mask", mask)

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..engine.checks import check_int
 from .boxes import check_box
 from .candidates import CandidateSet, bits
 from .formats import format_grid, format_line, parse_one
@@ -265,8 +266,7 @@ class ImmutableSudokuPuzzle:
         """
         grid = self.grid
         s = grid.square(square)
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= grid.size:
-            raise ValueError(f"value must be an int in 1..{grid.size}, got {value!r}")
+        value = check_int("value", value, low=1, high=grid.size)
         if self._dead:
             raise ValueError("this puzzle is dead (propagation met a contradiction): "
                              "no puzzle follows it")

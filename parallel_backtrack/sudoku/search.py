@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parallel_backtrack import engine
+from parallel_backtrack.engine.arguments import check_count
 from parallel_backtrack.engine.space import depth_first
 
 from .orders import SquareOrder, as_order
@@ -141,8 +142,7 @@ def _reached(findings: Findings, limit: int | None) -> bool:
 
 
 def _check_limit(limit: int | None) -> None:
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise ValueError(f"limit must be a positive integer or None, got {limit!r}")
+    check_count("limit", limit)
 
 
 def _workers(workers: int) -> int:

@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.checks import check_int
 from .candidates import bits
 from .grid import Grid
 from .orders import SquareOrder, as_order
@@ -248,8 +249,9 @@ class _Walk:
 def record_sudoku(givens: Any, propagation: str = "units", order: SquareOrder | str = "fewest",
                   limit: int = 5_000) -> SudokuTrace:
     """Walk the reference search of one puzzle to its first solution, up to ``limit``
-    steps; raises ``InvalidPuzzleError`` for bad givens, ValueError above 25x25.
-    ``order`` is an order or its name (see ``orders.as_order``)."""
+    steps (an integer >= 1); raises ``InvalidPuzzleError`` for bad givens, ValueError
+    above 25x25.  ``order`` is an order or its name (see ``orders.as_order``)."""
+    limit = check_int("limit", limit, low=1)
     chosen = as_order(order)
     cells = read_givens(givens)
     grid = check_givens(cells)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...engine.arguments import check_count
 from ..game import BaseGame
 from .kernel.scores import win_score
 
@@ -55,8 +56,7 @@ class Board:
 
     def __init__(self, width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT) -> None:
         for name, value in (("width", width), ("height", height)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+            check_count(name, value, none=False)
         if width > MAX_WIDTH:
             raise ValueError(f"width must be at most {MAX_WIDTH} (one digit per move), "
                              f"got {width}")

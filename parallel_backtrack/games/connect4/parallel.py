@@ -40,7 +40,9 @@ from typing import Any
 import numpy as np
 
 from ...engine import tempfiles
-from ...engine.executors import Executor, pool_for_run
+from ...engine.arguments import check_count
+from ...engine.checks import check_int
+from ...engine.executors import Executor, check_borrowed, check_pool, pool_for_run
 from ...engine.window import SharedBounds
 from ..chain import Chain, chain_window
 from ..probes import ProbeTally, ProbeTimeout, auto_at_once, probe_range
@@ -57,7 +59,7 @@ from .kernel.scores import (
 from .kernel.search import U64, can_win_next, probe_point
 from .kernel.table import ENTRY_BYTES, load, store
 from .limited import analyze_until
-from .solver import Solver, Watch, board_table_size, ordered_columns
+from .solver import Solver, Watch, board_table_size, check_megabytes, ordered_columns
 
 # From this many workers on, a task that searched over 1/(HEAVY_SHARE * workers) of a
 # probe's mean nodes is split one ply deeper in the later probes (``ybw``'s heavy states).
@@ -231,10 +233,21 @@ class ParallelSolve:
 class ParallelSolver:
     """One pool and one table for several parallel solves (see the module doc)."""
 
-    def __init__(self, board: Board, *, workers: int = 2, backend: str | None = None,
-                 split_depth: int = 4, tt_mb: float = 64, helpers: bool = True,
-                 probes: int | None = None, executor: Executor | None = None,
-                 **pool_options: Any) -> None:
+    def __init__(self, board: Board, *, workers: int | None = None,
+                 backend: str | None = None, split_depth: int = 4, tt_mb: float = 64,
+                 helpers: bool = True, probes: int | None = None,
+                 executor: Executor | None = None, **pool_options: Any) -> None:
+        """``workers`` (None: 2), ``backend`` and ``pool_options`` make the pool, unless
+        ``executor`` is given: then a ``workers`` other than its own, a ``backend``
+        other than its name or a pool option is a ValueError.  Every argument is
+        checked here, before a pool is made (TypeError / ValueError)."""
+        check_pool(executor, backend, None)
+        if executor is None and workers is None:
+            workers = 2
+        check_borrowed(executor, workers, backend, **pool_options)
+        check_int("split_depth", split_depth, low=1)
+        check_megabytes(tt_mb)
+        check_count("probes", probes)
         self.board, self.split_depth, self.helpers = board, split_depth, helpers
         self.probes = probes  # null-window probes at once (None: by the pool's size)
         self.game = SplitGame(board, tt_mb)
@@ -322,18 +335,21 @@ def _drop_table(path: str) -> None:
     os.remove(path)
 
 
-def parallel_solve(board: Board, position: Position, *, workers: int = 2,
+def parallel_solve(board: Board, position: Position, *, workers: int | None = None,
                    backend: str | None = None, split_depth: int = 4, tt_mb: float = 64,
                    weak: bool = False, executor: Executor | None = None,
                    helpers: bool = True, probes: int | None = None) -> ParallelSolve:
     """The exact (or ``weak``) score with every probe split over the workers;
     ``helpers``: idle workers search twins of running tasks (``ybw``); ``probes``:
-    null-window probes at once (``games.probes``; None: by the pool's size)."""
-    game = SplitGame(board, tt_mb)
+    null-window probes at once (``games.probes``; None: by the pool's size).  The
+    pool is ``executor`` or one made of ``workers`` (None: 2) and ``backend``, not
+    both (``ParallelSolver``)."""
+    solver = ParallelSolver(board, workers=workers, backend=backend,
+                            split_depth=split_depth, tt_mb=tt_mb, helpers=helpers,
+                            probes=probes, executor=executor)
+    game = solver.game
     if game.is_terminal(position):  # no pool for a position decided at once
         value = game.utility(position, position.moves % 2)
         return ParallelSolve(value, 1, 0, 0, 0.0, 1, value)
-    with ParallelSolver(board, workers=workers, backend=backend, split_depth=split_depth,
-                        tt_mb=tt_mb, helpers=helpers, probes=probes,
-                        executor=executor) as solver:
+    with solver:
         return solver.solve(position, weak)

@@ -18,6 +18,7 @@ Example: ``Solver(Board()).solve(Board().parse("4453"))`` gives ``(score, nodes)
 
 from __future__ import annotations
 
+import numbers
 import threading
 import time
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ... import _jit_cache
+from ...engine.checks import WrongTypeError
 from .board import Board, Position
 from .kernel.scores import win_score
 from .kernel.search import NO_CHAIN, NO_WATCH, U64, _ordered, negamax, non_losing_moves, solve
@@ -111,14 +113,24 @@ def board_table_size(board: Board, megabytes: float) -> int:
     return table_size(megabytes, (board.height + 1) * board.width)
 
 
+def check_megabytes(tt_mb: object) -> float:
+    """A table's size in MB: a positive number (not a bool); else WrongTypeError (a
+    TypeError) or ValueError."""
+    message = f"the table needs a positive size in MB (tt_mb), got {tt_mb!r}"
+    if isinstance(tt_mb, bool) or not isinstance(tt_mb, numbers.Real):
+        raise WrongTypeError(message)
+    if not float(tt_mb) > 0:  # NaN too
+        raise ValueError(message)
+    return float(tt_mb)
+
+
 class Solver:
     """Pons' solver for one board size, with its own table (kept between positions)."""
 
     def __init__(self, board: Board, tt_mb: float = DEFAULT_TT_MB,
                  table: np.ndarray | None = None) -> None:
         """``table``: an entry array to use (a shared one) instead of a new one."""
-        if not tt_mb > 0:
-            raise ValueError(f"the table needs a positive size in MB, got {tt_mb}")
+        check_megabytes(tt_mb)
         self.board = board
         self.table = np.zeros(board_table_size(board, tt_mb), np.uint64) \
             if table is None else table

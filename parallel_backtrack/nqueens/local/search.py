@@ -51,7 +51,14 @@ from typing import Any
 import numpy as np
 
 from ...engine import BACKENDS, first_hit, resolve_workers
-from ...engine.checks import UnknownNameError, check_int, check_name, did_you_mean
+from ...engine.checks import (
+    UnknownNameError,
+    WrongTypeError,
+    check_int,
+    check_name,
+    did_you_mean,
+    is_integer,
+)
 from ..board import MAX_BOARD_SIZE, from_columns
 from ..verify import is_queens_solution
 from .kernel.methods import ELITE, annealing, constructive, genetic, hill_climbing
@@ -230,13 +237,8 @@ _RUNNERS: dict[str, Callable[[int, np.ndarray, int, dict[str, Any]], tuple]] = {
 }
 
 
-def _plain(value: object) -> object:
-    """A numpy integer as a Python int (anything else as it is), for ``check_int``."""
-    return int(value) if isinstance(value, np.integer) else value
-
-
 def _check_n(n: object) -> int:
-    n = check_int("n", _plain(n))
+    n = check_int("n", n)
     if not 1 <= n <= MAX_N:
         raise ValueError(f"n must be between 1 and {MAX_N}, got {n}")
     return int(n)
@@ -245,17 +247,21 @@ def _check_n(n: object) -> int:
 def _check_seed(seed: object) -> int:
     if seed is None:
         return secrets.randbits(32)  # reported in the result, so the run can be repeated
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-    return int(seed)
+    return _count("seed", seed)
 
 
 def _check_max_steps(max_steps: object) -> int:
-    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)):
-        raise ValueError(f"max_steps must be a non-negative integer or None, got {max_steps!r}")
-    if max_steps < 0:
-        raise ValueError(f"max_steps must be a non-negative integer or None, got {max_steps}")
-    return int(min(max_steps, UNLIMITED))
+    return min(_count("max_steps", max_steps), UNLIMITED)
+
+
+def _count(name: str, value: object) -> int:
+    """An integer >= 0 (a seed, a step limit): WrongTypeError or ValueError naming it."""
+    message = f"{name} must be a non-negative integer or None, got {value!r}"
+    if not is_integer(value):
+        raise WrongTypeError(message)
+    if int(value) < 0:  # type: ignore[call-overload]
+        raise ValueError(message)
+    return int(value)  # type: ignore[call-overload]
 
 
 def _check_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -277,17 +283,18 @@ def _check_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def _integer(low: int) -> Callable[[str, Any], int]:
     def check(name: str, value: Any) -> int:
-        return check_int(name, _plain(value), low=low)
+        return check_int(name, value, low=low)
     return check
 
 
 def _number(low: float, high: float, closed: bool) -> Callable[[str, Any], float]:
     def check(name: str, value: Any) -> float:
-        ok = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
-        inside = ok and (low <= value <= high if closed else low < value < high)
-        if not inside:
-            interval = f"[{low}, {high}]" if closed else f"({low}, {high})"
-            raise ValueError(f"{name} must be a number in {interval}, got {value!r}")
+        interval = f"[{low}, {high}]" if closed else f"({low}, {high})"
+        message = f"{name} must be a number in {interval}, got {value!r}"
+        if not isinstance(value, (int, float, np.number)) or isinstance(value, bool):
+            raise WrongTypeError(message)
+        if not (low <= value <= high if closed else low < value < high):
+            raise ValueError(message)
         return float(value)
     return check
 

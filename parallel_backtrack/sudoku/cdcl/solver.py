@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...engine.arguments import check_count
 from ..formats import PuzzleEntry, value_symbol
 from ..grid import box_for_cells, grid_for
 from ..kernel.calls import call_kernel
@@ -202,15 +203,12 @@ def solve_cdcl(givens: str | Sequence[int | None], *, max_conflicts: int | None 
         ``deadline`` ended the search first, with the conflicts, decisions and
         propagations spent.
 
-    InvalidPuzzleError for unreadable givens; ValueError for a bad ``max_conflicts``
-    or a ``deadline`` that is no ``time.time()`` reading (below 10^9, as a
+    InvalidPuzzleError for unreadable givens; ValueError for a ``max_conflicts``
+    below 1 or a ``deadline`` that is no ``time.time()`` reading (below 10^9, as a
     ``time.perf_counter()`` or ``time.monotonic()`` value is, or NaN), TypeError for
-    a ``deadline`` that is no number.
+    a ``max_conflicts`` that is no integer or a ``deadline`` that is no number.
     """
-    if max_conflicts is not None and (isinstance(max_conflicts, bool)
-                                      or not isinstance(max_conflicts, int)
-                                      or max_conflicts < 1):
-        raise ValueError(f"max_conflicts must be None or an int >= 1, got {max_conflicts!r}")
+    check_count("max_conflicts", max_conflicts)
     _check_deadline(deadline)
     started = time.perf_counter()
     cnf = sudoku_cnf(givens)

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from parallel_backtrack._jit_cache import compile_notice
+from parallel_backtrack.engine.arguments import check_count
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
 from ..kernel9.search import UNFINISHED, scratch, search_many9
@@ -211,9 +212,7 @@ def _run_batch(givens: np.ndarray, order: str, propagation: str, limit: int, wor
 
     if backend not in BACKENDS:
         raise UnknownNameError(did_you_mean("backend", backend, BACKENDS))
-    if budget is not None and (isinstance(budget, bool)
-                               or not isinstance(budget, (int, np.integer)) or budget < 1):
-        raise ValueError(f"budget must be None or a positive integer, got {budget!r}")
+    check_count("budget", budget)
     array, box = _check_givens_array(givens)
     code = _propagation(propagation, box, order)
     codes = (FEWEST if code == BANDS and order == "fewest" else order_code(order), code, limit,
@@ -244,8 +243,6 @@ def count_batch(givens: np.ndarray, order: str = "fewest", propagation: str = "a
                 budget: int | None = None) -> BatchResult:
     """Count the solutions of every row (up to ``limit``), keeping the first of each;
     ``UNFINISHED`` (-1) where a count needed more than ``budget`` nodes."""
-    if limit is not None and (isinstance(limit, bool)
-                              or not isinstance(limit, (int, np.integer)) or limit < 1):
-        raise ValueError(f"limit must be None or a positive integer, got {limit!r}")
+    check_count("limit", limit)
     return _run_batch(givens, order, propagation, int(limit or 0), workers, backend,
                       None if budget is None else int(budget))

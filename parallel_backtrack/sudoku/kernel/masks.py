@@ -45,6 +45,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from parallel_backtrack.engine.arguments import check_count
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
 from .bits import full_mask
@@ -74,12 +75,9 @@ class KernelRun:
 
 
 def _check_count(name: str, value: int | None, smallest: int) -> int:
-    """0 for None (no limit), else ``value`` when it is an int >= ``smallest``."""
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < smallest:
-        raise ValueError(f"{name} must be None or an integer >= {smallest}, got {value!r}")
-    return int(value)
+    """0 for None (no limit), else ``value`` when it is an int >= ``smallest``
+    (``engine.arguments.check_count``: WrongTypeError or ValueError otherwise)."""
+    return check_count(name, value, low=smallest) or 0
 
 
 def mask_rows(box: int, masks: MaskRows) -> np.ndarray:
