@@ -367,7 +367,7 @@ def bench_gecode_25_cdcl(seconds: float,
     for line in gecode_25_lines(instances):
         puzzle, _, note = line.partition("\t")
         cells = [0 if ch == "." else NorvigSolver.SYMBOLS.index(ch) + 1 for ch in puzzle]
-        result = solve_cdcl(cells, deadline=time.time() + seconds)
+        result = solve_cdcl(cells, timeout=seconds)
         found.append({
             "instance": note.strip() or puzzle[:10], "givens": sum(1 for v in cells if v),
             "solved": result.cells is not None and is_valid_solution(cells, result.cells),

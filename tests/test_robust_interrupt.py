@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -383,6 +384,79 @@ def test_ctrl_c_stops_a_connect4_solve_on_one_worker_with_its_range() -> None:
         "interrupted); " in last, last
     low, high = (int(word) for word in last.split()[2:5:2])
     assert low <= EMPTY_BOARD_SCORE <= high
+
+
+def interrupt_when_said(argv: list[str], said: str) -> tuple[int, str, str]:
+    """Start ``python -m ARGV...``, send SIGINT once its stderr holds ``said`` (a
+    progress bar's text), and check it exits within ``STOP_WITHIN``; returns its exit
+    status, stdout and stderr."""
+    child = subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    err = bytearray()
+
+    def read() -> None:  # the bar never ends a line: read what comes, as it comes
+        while chunk := os.read(child.stderr.fileno(), 4096):
+            err.extend(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 90
+    while said.encode() not in err:
+        assert child.poll() is None and time.monotonic() < deadline, bytes(err[-500:])
+        time.sleep(0.05)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out = child.stdout.read()
+    child.wait(timeout=60)
+    reader.join(timeout=60)
+    assert time.monotonic() - sent < STOP_WITHIN, bytes(err[-500:])
+    return child.returncode, out.decode(), err.decode(errors="replace")
+
+
+# Solved in about 0.6 s on one core, then its columns scored: 1 in about 0.9 s, 2 in
+# 2.5 s more; every column's score (the position's, +4, is column 3's).
+SCORED_LATE = "4453111"
+SCORED_LATE_MOVES = {1: 2, 2: -1, 3: 4, 4: 2, 5: 2, 6: 2, 7: 2}
+
+
+@pytest.mark.timeout(150)
+def test_ctrl_c_while_connect4_scores_the_moves_prints_the_columns_scored() -> None:
+    code, out, err = interrupt_when_said(
+        [*GAMES, "connect4", SCORED_LATE, "--progress"], said="1/7 columns")
+    assert code == 130, err[-500:]
+    assert "Traceback" not in err
+    *_, score, moves = out.splitlines()
+    assert score.startswith("score +4 for the player to move (win); ") and " nodes, " in score
+    assert moves == "move scores: 1:+2 2:? 3:? 4:? 5:? 6:? 7:? (partial: interrupted; ? " \
+        "not scored)", out
+
+
+@pytest.mark.timeout(150)
+def test_ctrl_c_while_connect4_scores_the_moves_gives_json_with_the_columns_scored() -> None:
+    code, out, err = interrupt_when_said(
+        [*GAMES, "connect4", SCORED_LATE, "--progress", "--json"], said="1/7 columns")
+    assert code == 130, err[-500:]
+    report = json.loads(out)
+    assert report["complete"] is False and report["stop_reason"] == "interrupted"
+    assert report["score"] == report["score_low"] == report["score_high"] == 4
+    assert report["move_scores"] == {"1": 2} and report["unscored_moves"] == [2, 3, 4, 5, 6, 7]
+    assert report["best_moves"] == [] and report["nodes"] > 0
+
+
+@pytest.mark.timeout(150)
+def test_a_timeout_while_connect4_scores_the_moves_prints_the_columns_scored() -> None:
+    # The solve is done well within the 3 s on a loaded machine; the columns take 5 s.
+    done = subprocess.run([sys.executable, "-m", *GAMES, "connect4", SCORED_LATE,
+                           "--timeout", "3", "--json"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=100)
+    assert done.returncode == _cli.EXIT_TIMEOUT == 3, done.stderr[-500:]
+    report = json.loads(done.stdout)
+    assert report["complete"] is False and report["stop_reason"] == "timeout"
+    assert report["score"] == 4 and report["unscored_moves"], report
+    scored = {int(col): value for col, value in report["move_scores"].items()}
+    assert scored == {col: SCORED_LATE_MOVES[col] for col in scored}
+    assert sorted([*scored, *report["unscored_moves"]]) == list(range(1, 8))
 
 
 @pytest.mark.timeout(150)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
+import time
 from pathlib import Path
 
 import pytest
+from clocks import JumpingWallClock
 from sudoku_data import DATA
 
-from parallel_backtrack.sudoku.formats import read_puzzles
+from parallel_backtrack.sudoku.formats import PuzzleEntry, read_puzzles
 from parallel_backtrack.sudoku.results import PuzzleResult, Summary
 from parallel_backtrack.sudoku.runner import Job, solve_entries, solve_entry
 from parallel_backtrack.sudoku.space import is_valid_solution
@@ -79,3 +82,24 @@ def test_workers_split_the_puzzles_and_change_nothing() -> None:
 
     sequential = [key(r) for r in solve_entries(entries, job)]
     assert [key(r) for r in solve_entries(entries, job, workers=2)] == sequential
+
+
+# HARDEST with its first six givens gone: 449,065 solutions, some 900k nodes (several
+# slices, a look at the deadline between each).
+OPENED = ".................9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
+
+
+def test_a_deadline_is_on_the_steady_clock_a_wall_clock_jump_does_not_end_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from parallel_backtrack.sudoku import runner
+
+    search = importlib.import_module("parallel_backtrack.sudoku.search")  # not the function
+    clock = JumpingWallClock()
+    monkeypatch.setattr(runner, "time", clock)
+    monkeypatch.setattr(search, "time", clock)
+    clock.time()  # the jump: a wall-clock deadline would have passed
+    entry = PuzzleEntry(1, cells=tuple(0 if ch == "." else int(ch) for ch in OPENED))
+    result = solve_entry(0, entry, Job(count=True, deadline=time.perf_counter() + 60))
+    assert (result.status, result.count, result.stop_reason) == ("solved", 449_065, None)
+    stopped = solve_entry(0, entry, Job(count=True, deadline=time.perf_counter() - 1))
+    assert stopped.status == "stopped" and stopped.stop_reason == "timeout"

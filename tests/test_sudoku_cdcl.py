@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from clocks import JumpingWallClock
 from sudoku_data import DATA, FIXTURES, HARDEST, gecode_25x25, gecode_25x25_solutions
 
 from parallel_backtrack.sudoku import count_solutions, read_puzzles, solve
@@ -180,6 +182,57 @@ def test_the_deadline_is_on_the_time_time_clock_and_another_clock_is_refused() -
     with pytest.raises(TypeError, match=r"deadline must be a time\.time\(\) value in seconds "
                                         r"or None, got '10'"):
         solve_cdcl(four, deadline="10")  # type: ignore[arg-type]
+
+
+# Gecode #33: some 124k conflicts, 12 s; slices of 5,000 conflicts, under 0.5 s each.
+LONG_GECODE = "gecode 33"
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("limit", ["timeout", "deadline"])
+def test_a_time_limit_stops_a_hard_search_in_about_the_time_asked(limit: str) -> None:
+    line = dict(gecode_25x25())[LONG_GECODE]
+    solve_cdcl("1...3.1..4.2...3")  # the kernel loaded
+    given = {"timeout": 1.5} if limit == "timeout" else {"deadline": time.time() + 1.5}
+    started = time.perf_counter()
+    result = solve_cdcl(line, **given)
+    spent = time.perf_counter() - started
+    assert result.status == STOPPED_AT_LIMIT and result.cells is None
+    assert 1.5 <= spent < 1.5 + 3.0, spent  # a slice past the limit, on a loaded machine
+    assert 0 < result.conflicts < 124_000
+
+
+@pytest.mark.parametrize(("timeout", "error", "message"), [
+    (0, ValueError, "timeout must be a positive number of seconds or None, got 0"),
+    (-1, ValueError, "timeout must be a positive number of seconds or None, got -1"),
+    (float("nan"), ValueError, "timeout must be a positive number of seconds or None, got nan"),
+    (float("inf"), ValueError, "timeout must be a positive number of seconds or None, got inf"),
+    ("10", TypeError, "timeout must be a positive number of seconds or None, got '10'"),
+    (True, TypeError, "timeout must be a positive number of seconds or None, got True"),
+])
+def test_a_bad_timeout_is_refused(timeout: object, error: type, message: str) -> None:
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        solve_cdcl("1...3.1..1.4...1", timeout=timeout)  # type: ignore[arg-type]
+
+
+def test_timeout_and_deadline_together_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"^give timeout or deadline, not both \(got "
+                                         r"timeout=5, deadline="):
+        solve_cdcl("1...3.1..1.4...1", timeout=5, deadline=time.time() + 5)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("limit", ["timeout", "deadline"])
+def test_a_wall_clock_jump_moves_no_time_limit(monkeypatch: pytest.MonkeyPatch,
+                                               limit: str) -> None:
+    line = dict(gecode_25x25())["gecode 23"]  # some 10,400 conflicts: three slices
+    clock = JumpingWallClock()
+    monkeypatch.setattr(cdcl, "time", clock)
+    given = {"timeout": 60} if limit == "timeout" else {"deadline": clock.time() + 60}
+    clock.readings = 0  # the call reads the wall clock once, then it jumps a day
+    result = solve_cdcl(line, **given)
+    assert result.status == SOLVED and result.conflicts > 2 * cdcl.SLICE_CONFLICTS
+    assert result.cells is not None and is_valid_solution(line, result.cells)
 
 
 @pytest.mark.timeout(120)

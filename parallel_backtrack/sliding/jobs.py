@@ -53,7 +53,10 @@ class Job:
     heuristic: str
     max_nodes: int | None = None
     complete_last: bool = False
-    ends_at: float | None = None  # wall clock (time.time()): a task may start late
+    # time.time(), the one clock a cluster's machines share (a task may start late, on
+    # another machine); read once as the job starts, the seconds left then run on the
+    # steady clock (ida.solve's timeout), so a clock set mid-search moves nothing.
+    ends_at: float | None = None
     progress: bool = False
     per_worker: int | None = None  # IDA* subtrees per worker (None: the engine's choice)
 

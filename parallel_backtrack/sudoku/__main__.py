@@ -209,19 +209,19 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _python_until(args: argparse.Namespace, puzzles: int) -> float | None:
-    """Until when (``time.time()``) one worker searches on the Python path before the
+    """Until when (``time.perf_counter()``) one worker searches on the Python path before the
     kernel takes over: one puzzle, or a few when the kernel is not compiled yet (see
     ``PYTHON_SECONDS``); None for the kernel at once."""
     if args.kernel != "fast" or args.workers != 1 or not 1 <= puzzles <= SMALL_FILE_LINES:
         return None
     if not is_compiled(KERNEL_DIR, *ONE_PUZZLE_KERNEL):
-        return time.time() + PYTHON_SECONDS_UNCOMPILED
-    return time.time() + PYTHON_SECONDS if puzzles == 1 else None
+        return time.perf_counter() + PYTHON_SECONDS_UNCOMPILED
+    return time.perf_counter() + PYTHON_SECONDS if puzzles == 1 else None
 
 
 def _job(args: argparse.Namespace, puzzles: int = 0, checkpoint: Any = None) -> Job:
     """The job; the time limit starts now (it is for searching, not reading)."""
-    deadline = None if args.timeout is None else time.time() + args.timeout
+    deadline = None if args.timeout is None else time.perf_counter() + args.timeout
     options = {key: value for key, value in _cli.engine_options(args).items()
                if key not in ("workers", "timeout", "progress") and value is not None}
     return Job(args.order, args.propagation, args.count, args.limit, deadline, args.verify,

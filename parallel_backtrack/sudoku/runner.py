@@ -10,10 +10,11 @@ entry
     (``formats.PuzzleEntry``).
 job
     What to do with each entry: order, propagation, whether to count (up to
-    ``limit``), the wall-clock ``deadline`` of ``--timeout`` (``time.time()``
-    seconds, so it means the same in every worker) and whether to ``verify``.
-    Until ``python_until`` (``time.time()`` seconds; one worker, fast kernel) the
-    search runs on the Python path, in slices of ``PYTHON_SLICE`` nodes, and the
+    ``limit``), the ``deadline`` of ``--timeout`` (``time.perf_counter()`` seconds:
+    the monotonic clock, which setting the system clock does not move, and one for
+    every process of the machine, where joblib's workers run) and whether to
+    ``verify``.  Until ``python_until`` (``time.perf_counter()``; one worker, fast
+    kernel) the search runs on the Python path, in slices of ``PYTHON_SLICE`` nodes, and the
     kernel takes the rest: a small job ends there without loading numba, or without
     waiting for its compile (the tree, the answers and the node counts are the same).
     ``engine_options`` (backend, budget, address...) go to the engine's scheduler
@@ -102,7 +103,7 @@ class Job:
 
 
 def _seconds_left(deadline: float | None) -> float | None:
-    return None if deadline is None else deadline - time.time()
+    return None if deadline is None else deadline - time.perf_counter()
 
 
 def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) -> None:
@@ -112,7 +113,7 @@ def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) ->
     options: dict[str, Any] = {"count": job.count, "limit": job.limit, "deadline": job.deadline}
     if job.kernel == "fast" and job.python_until is not None:
         python = space_for(puzzle, job.order, "reference")
-        while time.time() < job.python_until:
+        while time.perf_counter() < job.python_until:
             roots = solve_then_count(python, findings, roots=roots, nodes=PYTHON_SLICE,
                                      **options)
             if not roots or findings.stop is not None:

@@ -78,7 +78,7 @@ def _explore(space: SudokuSpace, roots: Sequence[ImmutableSudokuPuzzle], *,
     call sees no deadline: its ``budget`` bounds it)."""
     if space.fast:
         return space.explore_fast(roots, budget=budget, stop_after=stop_after, keep=keep)
-    until = None if deadline is None else (lambda: time.time() >= deadline)
+    until = None if deadline is None else (lambda: time.perf_counter() >= deadline)
     return engine.explore(space, roots, budget=budget, stop_after=stop_after, keep=keep,
                           until=until)
 
@@ -108,7 +108,7 @@ def solve_then_count(
     rest of the tree up to ``limit`` solutions, each node visited once.
 
     It runs in slices of ``space.node_budget`` nodes (some 0.1 s), so a ``deadline``
-    (``time.time()`` seconds; ``findings.stop`` becomes ``"timeout"``) is met within
+    (``time.perf_counter()`` seconds; ``findings.stop`` becomes ``"timeout"``) is met within
     one.  Starts from ``roots`` (default: the root); stops after about ``nodes`` nodes
     when given and returns the unexplored rest (empty when the job is done), which
     another space over the same tree (the kernel after the Python path) can finish.
@@ -118,7 +118,7 @@ def solve_then_count(
     while todo and findings.stop is None and (nodes is None or spent < nodes):
         if findings.first is not None and (not count or _reached(findings, limit)):
             return []
-        if deadline is not None and time.time() >= deadline:
+        if deadline is not None and time.perf_counter() >= deadline:
             findings.stop = "timeout"
             break
         budget = space.node_budget if nodes is None else min(space.node_budget, nodes - spent)

@@ -19,10 +19,13 @@ weak
     ``--weak``: win (+1), draw (0) or loss (-1) only, a faster search.
 time limit
     ``--timeout``: with MOVES, the probes stop at the deadline and the range of
-    scores they left is printed (exit 3); see ``limited``.
+    scores they left is printed (exit 3); see ``limited``.  Past the solve, the
+    columns scored in time are printed, the rest as ``?``.  A Ctrl-C prints the same
+    (``partial: interrupted``, exit 130): ``progress.Known`` follows the solve.
 progress
     ``--progress`` (default: when stderr is a terminal), with MOVES: a bar that fills
-    as the probes narrow the range of scores, the range beside it.
+    as the probes narrow the range of scores, the range beside it; then one over the
+    columns scored (``progress.ScoreBar``).
 
 Example: ``connect4 44`` prints the score of the position after two stones in
 the centre column and the score of each move there.
@@ -35,7 +38,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ... import _cli
@@ -49,6 +52,7 @@ if TYPE_CHECKING:
     from .parallel import ParallelSolve
 
 from .board import DEFAULT_HEIGHT, DEFAULT_WIDTH, Board, InvalidMoveError, Position
+from .progress import Found, Known, ScoreBar, Watchers
 
 DEFAULT_TT_MB = 64
 MAX_TT_MB = 4096
@@ -138,130 +142,83 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
 def _print_position(args: argparse.Namespace, board: Board, position: Position,
                     pool: Executor | None, found: Found, out: TextIO) -> int:
     """The board, the score (or the range left) and the move scores; the exit status."""
-    moves = found.moves
     if args.html and found.complete:
         from ..pages import write_connect4_html
         from .solver import Solver
 
         print(write_connect4_html(args.html, args.moves, board, Solver(board, args.tt_mb),
                                   position, args.weak), file=sys.stderr)
-    best = [col for col, value in moves.items() if value == max(moves.values())] if moves \
-        else []
-    payload = {"moves": args.moves, "width": board.width, "height": board.height,
-               "score": found.low if found.low == found.high else None,
-               "weak": args.weak, "nodes": found.nodes,
-               "workers": 1 if pool is None else pool.workers,  # a cluster's, or -1's count
-               "seconds": round(found.seconds, 6), "move_scores": moves, "best_moves": best,
-               "complete": found.complete}
-    if pool is not None and found.stop_reason != "interrupted":  # what the probes sent,
-        payload.update(tasks=found.tasks, task_cost=round(found.task_cost, 9))  # a task's cost
-    if not found.complete:  # the range of scores left, the moves solved
-        payload.update(score_low=found.low, score_high=found.high,
-                       stop_reason=found.stop_reason)
+    moves, best = found.moves, _best(found)
+    unscored = [col for col in playable(board, position) if col not in moves]
     code = _cli.stop_code(found.stop_reason)
     if args.json:
+        payload = {"moves": args.moves, "width": board.width, "height": board.height,
+                   "score": found.low if found.low == found.high else None,
+                   "weak": args.weak, "nodes": found.nodes,
+                   "workers": 1 if pool is None else pool.workers,  # a cluster's, -1's count
+                   "seconds": round(found.seconds, 6), "move_scores": moves,
+                   "best_moves": best, "complete": found.complete}
+        if pool is not None and found.stop_reason != "interrupted":  # what the probes sent,
+            payload.update(tasks=found.tasks, task_cost=round(found.task_cost, 9))  # a cost
+        if not found.complete:  # the range of scores left, the columns not scored
+            payload.update(score_low=found.low, score_high=found.high,
+                           stop_reason=found.stop_reason, unscored_moves=unscored)
         print(json.dumps(payload, sort_keys=True), file=out)
         return code
     print(board.show(position), file=out)
     spent = ("" if found.nodes is None else f"{found.nodes:,} nodes, ") + \
         f"{found.seconds:.3f} s"
     stopped = "time is up" if found.stop_reason == "timeout" else "partial: interrupted"
-    if found.low == found.high:
-        unsolved = "" if found.complete else f" ({stopped}: the move scores not solved)"
-        print(f"score {found.low:+d} for the player to move ({_outcome(found.low)}){unsolved}; "
-              f"{spent}", file=out)
-    else:
+    if found.low != found.high:  # the probes did not finish: no move scored
         print(f"score between {found.low:+d} and {found.high:+d} for the player to move "
               f"({stopped}); {spent}", file=out)
-    if moves or found.complete:
-        print("move scores: " + " ".join(f"{c}:{v:+d}" for c, v in moves.items())
-              + f"; best: {', '.join(map(str, best))}"
-              + ("" if found.complete else " (the columns solved in time)"), file=out)
+        return code
+    print(f"score {found.low:+d} for the player to move ({_outcome(found.low)}); {spent}",
+          file=out)
+    scores = [f"{col}:{moves[col]:+d}" if col in moves else f"{col}:?"
+              for col in sorted([*moves, *unscored])]
+    print("move scores: " + " ".join(scores) + (f"; best: {', '.join(map(str, best))}"
+                                                if best else "")
+          + ("" if found.complete else f" ({stopped}; ? not scored)"), file=out)
     return code
 
 
-@dataclass(frozen=True)
-class Found:
-    """One position's solve: the range of scores left (one score unless time ran out),
-    nodes, seconds, the scores of the moves solved, and whether all of it was; on a
-    pool, the tasks sent and the parent's own seconds a task (``ParallelSolve``)."""
-
-    low: int
-    high: int
-    nodes: int | None  # None: not known (a Ctrl-C)
-    seconds: float
-    moves: dict[int, int]
-    complete: bool
-    tasks: int = 0
-    task_cost: float = 0.0
-    stop_reason: str | None = None  # when not complete: "timeout" or "interrupted"
-
-
-@dataclass
-class Known:
-    """What a solve has found so far, for a Ctrl-C: the range of scores the finished
-    probes left (``update`` is their ``on_probe``) and when the solve started."""
-
-    low: int
-    high: int
-    weak: bool
-    started: float
-
-    @staticmethod
-    def before(board: Board, position: Position, weak: bool) -> Known:
-        """Every score the position's stone count allows: nothing probed yet."""
-        from .kernel.scores import loss_score, win_score
-
-        if weak:
-            return Known(-1, 1, weak, time.perf_counter())
-        cells, plies = board.cells, position.moves
-        return Known(loss_score(cells, plies), win_score(cells, plies), weak,
-                     time.perf_counter())
-
-    def update(self, low: int, high: int) -> None:
-        self.low, self.high = low, high
-
-    def found(self) -> Found:
-        """The interrupted solve's ``Found``: its range, no nodes, no move scores."""
-        low, high = self.low, self.high
-        if self.weak:
-            low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
-        return Found(low, high, None, time.perf_counter() - self.started, {}, False,
-                     stop_reason="interrupted")
+def _best(found: Found) -> list[int]:
+    """The columns whose score is the position's: all the best moves when every column
+    was scored, else those of the columns scored (more may be among the rest)."""
+    if found.low != found.high:
+        return []
+    return [col for col, value in found.moves.items() if value == found.low]
 
 
 def solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
                       pool: Executor | None, known: Known | None = None) -> Found:
     """The score and the score of each move: the move scores are searched on the table
     the solve filled (with a pool: the run's shared table).  With ``--timeout`` both
-    stop at the deadline (``limited``); with a progress bar the probes show on it;
-    ``known`` follows the probes' range (what a Ctrl-C prints)."""
+    stop at the deadline (``limited``); with a progress bar the probes and the columns
+    scored show on it; ``known`` follows both (what a Ctrl-C prints)."""
     from .solver import Solver
 
     Solver.warm()  # load the compiled kernels before the clock starts
     bar = ScoreBar.wanted(args.progress)
-    watchers = [w.update for w in (known, bar) if w is not None]
-
-    def on_probe(low: int, high: int) -> None:
-        for watch in watchers:
-            watch(low, high)
-
+    watch = Watchers(known, bar)
     try:
         return _solve_and_analyze(args, board, position, pool,
-                                  on_probe if watchers else None)
+                                  watch if watch.watchers else None)
     finally:
         if bar is not None:
             bar.close()
 
 
 def _solve_and_analyze(args: argparse.Namespace, board: Board, position: Position,
-                       pool: Executor | None,
-                       on_probe: Callable[[int, int], None] | None) -> Found:
+                       pool: Executor | None, watch: Watchers | None) -> Found:
     from .limited import Limited, analyze_until, solve_until
     from .solver import Solver
 
     start = time.perf_counter()
     deadline = None if args.timeout is None else start + args.timeout
+    on_probe = None if watch is None else watch.update
+    on_score = None if watch is None else watch.scored
     if pool is None:
         solver = Solver(board, args.tt_mb)
         if deadline is None and on_probe is None:  # nothing to stop or follow: compiled
@@ -269,8 +226,8 @@ def _solve_and_analyze(args: argparse.Namespace, board: Board, position: Positio
             solved = Limited(score, score, nodes)
         else:
             solved = solve_until(solver, position, args.weak, deadline, on_probe)
-        return _found(solved, time.perf_counter() - start,
-                      lambda: analyze_until(solver, position, args.weak, deadline))
+        return _found(solved, time.perf_counter() - start, board, position, watch,
+                      lambda: analyze_until(solver, position, args.weak, deadline, on_score))
     from ...engine.executors import pool_for_run
     from .parallel import ParallelSolver
 
@@ -278,50 +235,32 @@ def _solve_and_analyze(args: argparse.Namespace, board: Board, position: Positio
             ParallelSolver(board, executor=pool, tt_mb=args.tt_mb,
                            split_depth=args.split_depth, helpers=not args.no_helpers) as run:
         found = run.solve(position, args.weak, deadline, on_probe)
-        return replace(_found(found, found.seconds,
-                              lambda: run.analyze_until(position, args.weak, deadline)),
+        return replace(_found(found, found.seconds, board, position, watch,
+                              lambda: run.analyze_until(position, args.weak, deadline,
+                                                        on_score)),
                        tasks=found.tasks, task_cost=found.task_cost)
 
 
-def _found(solved: Limited | ParallelSolve, seconds: float,
+def _found(solved: Limited | ParallelSolve, seconds: float, board: Board, position: Position,
+           watch: Watchers | None,
            analyze: Callable[[], tuple[dict[int, int], bool]]) -> Found:
     """``Found`` for a solve and ``seconds``, with the move scores ``analyze`` gives
-    (``limited.analyze_until``) when the solve finished in time."""
-    moves, complete = analyze() if solved.complete else ({}, False)
-    return Found(solved.low, solved.high, solved.nodes, seconds, moves, complete,
-                 stop_reason=None if complete else "timeout")
+    (``limited.analyze_until``) when the solve finished in time; ``watch`` hears that
+    it did before the columns are scored."""
+    found = Found(solved.low, solved.high, solved.nodes, seconds, {}, False,
+                  stop_reason="timeout")
+    if not solved.complete:
+        return found
+    if watch is not None:
+        watch.solved(found, len(playable(board, position)))
+    moves, complete = analyze()
+    return replace(found, moves=moves, complete=complete,
+                   stop_reason=None if complete else "timeout")
 
 
-# The scores excluded so far of all the range allows, the time, the range left.
-BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {elapsed} {postfix}"
-
-
-class ScoreBar:
-    """A tqdm bar on stderr over the range of scores the probes have not excluded: it
-    fills as the range narrows to one score."""
-
-    def __init__(self) -> None:
-        self._bar: Any = None
-
-    @staticmethod
-    def wanted(progress: bool | None) -> ScoreBar | None:
-        """A bar when asked, or (None) when stderr is a terminal."""
-        from ...engine.progress import wanted
-
-        return ScoreBar() if wanted(progress) else None
-
-    def update(self, low: int, high: int) -> None:
-        if self._bar is None:
-            from tqdm import tqdm  # type: ignore[import-untyped]
-
-            self._bar = tqdm(desc="probes", file=sys.stderr, leave=False,
-                             total=high - low + 1, bar_format=BAR_FORMAT)
-        self._bar.update(self._bar.total - (high - low + 1) - self._bar.n)
-        self._bar.set_postfix_str(f"score in [{low:+d}, {high:+d}]")
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
+def playable(board: Board, position: Position) -> list[int]:
+    """The columns (1-based) a stone can go in."""
+    return [col + 1 for col in range(board.width) if board.can_play(position, col)]
 
 
 def _pool(args: argparse.Namespace, prog: str) -> Executor | None | int:

@@ -35,7 +35,7 @@ from ...engine.window import UNBOUNDED
 from .board import Position
 from .kernel.scores import loss_score, win_score
 from .kernel.search import U64, can_win_next, probe_point
-from .solver import Solver, in_thread, move_scores
+from .solver import OnScore, Solver, in_thread, move_scores
 
 
 @dataclass(frozen=True)
@@ -100,11 +100,13 @@ def _probes(solver: Solver, position: Position, weak: bool, watch: np.ndarray,
 
 
 def analyze_until(solver: Solver, position: Position, weak: bool,
-                  deadline: float | None) -> tuple[dict[int, int], bool]:
+                  deadline: float | None, on_score: OnScore | None = None,
+                  ) -> tuple[dict[int, int], bool]:
     """The score of each playable column (1-based) solved before ``deadline``, and
-    whether every column was (with no deadline, ``Solver.analyze``: compiled)."""
+    whether every column was (with no deadline, ``Solver.analyze``: compiled);
+    ``on_score(column, score)`` as each is found."""
     if deadline is None:
-        return solver.analyze(position, weak), True
+        return solver.analyze(position, weak, on_score), True
 
     def solved(after: Position) -> int | None:
         if deadline is not None and time.perf_counter() >= deadline:
@@ -112,4 +114,4 @@ def analyze_until(solver: Solver, position: Position, weak: bool,
         found = solve_until(solver, after, weak, deadline)
         return found.low if found.complete else None
 
-    return move_scores(solver.board, position, weak, solved)
+    return move_scores(solver.board, position, weak, solved, on_score)

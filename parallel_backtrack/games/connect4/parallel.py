@@ -59,7 +59,7 @@ from .kernel.scores import (
 from .kernel.search import U64, can_win_next, probe_point
 from .kernel.table import ENTRY_BYTES, load, store
 from .limited import analyze_until
-from .solver import Solver, Watch, board_table_size, check_megabytes, ordered_columns
+from .solver import OnScore, Solver, Watch, board_table_size, check_megabytes, ordered_columns
 
 # From this many workers on, a task that searched over 1/(HEAVY_SHARE * workers) of a
 # probe's mean nodes is split one ply deeper in the later probes (``ybw``'s heavy states).
@@ -296,11 +296,11 @@ class ParallelSolver:
         (the shared table; on a cluster, this process's own)."""
         return worker_solver(self.game).analyze(position, weak)
 
-    def analyze_until(self, position: Position, weak: bool,
-                      deadline: float | None) -> tuple[dict[int, int], bool]:
+    def analyze_until(self, position: Position, weak: bool, deadline: float | None,
+                      on_score: OnScore | None = None) -> tuple[dict[int, int], bool]:
         """``analyze`` until ``deadline``: the columns solved by then, and whether all
-        were (``limited.analyze_until``)."""
-        return analyze_until(worker_solver(self.game), position, weak, deadline)
+        were (``limited.analyze_until``; ``on_score(column, score)`` as each is found)."""
+        return analyze_until(worker_solver(self.game), position, weak, deadline, on_score)
 
     def _probes(self, position: Position, limits: tuple[int, int], tally: ProbeTally,
                 deadline: float | None = None,

@@ -181,27 +181,39 @@ class Solver:
         value = negamax(*args)
         return int(value), int(self.nodes[0]), bool(self.nodes[1])
 
-    def analyze(self, position: Position, weak: bool = False) -> dict[int, int]:
-        """The score of every playable column (1-based) for the player to move."""
+    def analyze(self, position: Position, weak: bool = False,
+                on_score: OnScore | None = None) -> dict[int, int]:
+        """The score of every playable column (1-based) for the player to move;
+        ``on_score(column, score)`` as each is found (``move_scores``)."""
         return move_scores(self.board, position, weak,
-                           lambda after: self.solve(after, weak)[0])[0]
+                           lambda after: self.solve(after, weak)[0], on_score)[0]
+
+
+# on_score(column, score): one column's score, as soon as it is known.
+OnScore = Callable[[int, int], None]
 
 
 def move_scores(board: Board, position: Position, weak: bool,
-                solved: Callable[[Position], int | None]) -> tuple[dict[int, int], bool]:
+                solved: Callable[[Position], int | None],
+                on_score: OnScore | None = None) -> tuple[dict[int, int], bool]:
     """The score of each playable column (1-based), in order, and whether every one
     was scored: ``solved(after)`` gives the opponent's score after a move that does
-    not win at once, or None to stop there (the columns before it are kept)."""
+    not win at once, or None to stop there (the columns before it are kept).
+    ``on_score(column, score)`` hears each one as it comes, so a Ctrl-C in the middle
+    loses none of those already scored."""
     scores: dict[int, int] = {}
     for col in range(board.width):
         if not board.can_play(position, col):
             continue
         after = board.play(position, col)
         if board.last_mover_won(after):
-            scores[col + 1] = 1 if weak else win_score(board.cells, position.moves)
-            continue
-        theirs = solved(after)
-        if theirs is None:
-            return scores, False
-        scores[col + 1] = -theirs
+            score = 1 if weak else win_score(board.cells, position.moves)
+        else:
+            theirs = solved(after)
+            if theirs is None:
+                return scores, False
+            score = -theirs
+        scores[col + 1] = score
+        if on_score is not None:
+            on_score(col + 1, score)
     return scores, True

@@ -21,14 +21,14 @@ clauses
 status
     ``solved`` (``cells`` holds the solution), ``unsatisfiable`` (no solution,
     proved; givens that repeat a value in a unit are simply unsatisfiable
-    here) or ``limit`` (``max_conflicts`` or the deadline came first).
+    here) or ``limit`` (``max_conflicts`` or the time limit came first).
 conflicts, decisions, propagations
     The search's effort: dead ends met (each teaches one clause), guesses
     made, literals propagated.  The CLI reports decisions as ``nodes``.
 slice
     One kernel call of at most ``SLICE_CONFLICTS`` conflicts (about a second
     on 25x25); the kernel then hands back what it learnt and is called again,
-    so Ctrl-C and deadlines are honoured within a slice.  Slices are counted
+    so Ctrl-C and time limits are honoured within a slice.  Slices are counted
     in conflicts, not seconds, so a run does not depend on the machine's speed.
 
 Example::
@@ -40,6 +40,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -178,7 +179,7 @@ def _decode(cnf: Cnf, values: np.ndarray) -> tuple[int, ...]:
 
 
 def solve_cdcl(givens: str | Sequence[int | None], *, max_conflicts: int | None = None,
-               deadline: float | None = None) -> CdclResult:
+               timeout: float | None = None, deadline: float | None = None) -> CdclResult:
     """One solution of the puzzle, or a proof there is none, by clause learning.
 
     Parameters
@@ -188,28 +189,39 @@ def solve_cdcl(givens: str | Sequence[int | None], *, max_conflicts: int | None 
         None for a blank).
     max_conflicts
         Stop after about this many conflicts (an int >= 1), or None.
+    timeout
+        Stop after this many seconds (a positive number), or None.  They are
+        counted on ``time.perf_counter()``, the monotonic clock of every time
+        limit in the package: setting the system clock does not move them.  It is
+        checked between slices (about a second each on 25x25).
     deadline
-        Stop at this wall-clock time, on the ``time.time()`` clock (seconds since
-        the epoch: ``time.time() + 10`` gives it ten seconds), or None.  This is not
-        the engine's clock: the engine and ``sliding``'s ``ida.solve`` time out on
-        ``time.perf_counter()``; the sudoku command line and ``search.solve_then_count``
-        share this ``time.time()`` deadline.  It is checked between slices (about a
-        second each on 25x25).
+        Kept for compatibility: a ``time.time()`` reading to stop at (seconds since
+        the epoch: ``time.time() + 10`` gives it ten seconds), or None.  It becomes
+        the seconds left when the call starts, a ``timeout``; ``inf`` is no limit.
+        Give ``timeout`` or ``deadline``, not both.
 
     Returns
     -------
     CdclResult
         Status ``solved``, ``unsatisfiable``, or ``limit`` when ``max_conflicts`` or
-        ``deadline`` ended the search first, with the conflicts, decisions and
+        the time limit ended the search first, with the conflicts, decisions and
         propagations spent.
 
-    InvalidPuzzleError for unreadable givens; ValueError for a ``max_conflicts``
-    below 1 or a ``deadline`` that is no ``time.time()`` reading (below 10^9, as a
-    ``time.perf_counter()`` or ``time.monotonic()`` value is, or NaN), TypeError for
-    a ``max_conflicts`` that is no integer or a ``deadline`` that is no number.
+    InvalidPuzzleError for unreadable givens; ValueError for a bad ``max_conflicts``,
+    a ``timeout`` that is no positive finite number, a ``deadline`` that is no
+    ``time.time()`` reading (below 10^9, as a ``time.perf_counter()`` or
+    ``time.monotonic()`` value is, or NaN) or both given; TypeError for a
+    ``timeout`` or ``deadline`` that is no number, or a ``max_conflicts`` that is no
+    integer (``engine.WrongTypeError``, also a ValueError).
     """
     check_count("max_conflicts", max_conflicts)
-    _check_deadline(deadline)
+    return _solve_until(givens, max_conflicts, stop_at(time.perf_counter(), timeout, deadline))
+
+
+def _solve_until(givens: str | Sequence[int | None], max_conflicts: int | None,
+                 until: float | None) -> CdclResult:
+    """``solve_cdcl`` with its time limit as a ``time.perf_counter()`` value (None: no
+    limit), looked at after each slice: the first slice always runs."""
     started = time.perf_counter()
     cnf = sudoku_cnf(givens)
     activity = np.zeros(cnf.nvars)
@@ -229,7 +241,7 @@ def solve_cdcl(givens: str | Sequence[int | None], *, max_conflicts: int | None 
             break
         if max_conflicts is not None and stats[CONFLICTS] >= max_conflicts:
             break
-        if deadline is not None and time.time() >= deadline:
+        if until is not None and time.perf_counter() >= until:
             break
     name = {SATISFIED: SOLVED, LIMIT: STOPPED_AT_LIMIT}.get(status, UNSATISFIABLE)
     cells = _decode(cnf, values) if status == SATISFIED else None
@@ -237,22 +249,45 @@ def solve_cdcl(givens: str | Sequence[int | None], *, max_conflicts: int | None 
                       int(stats[PROPAGATIONS]), time.perf_counter() - started)
 
 
+def stop_at(now: float, timeout: object, deadline: object) -> float | None:
+    """The ``time.perf_counter()`` value to stop at, from ``now`` (a reading of it) and
+    ``solve_cdcl``'s ``timeout`` or ``deadline``; None for no limit.  TypeError or
+    ValueError for a bad value, or for both."""
+    if timeout is not None and deadline is not None:
+        raise ValueError(f"give timeout or deadline, not both (got timeout={timeout!r}, "
+                         f"deadline={deadline!r})")
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise TypeError(f"timeout must be a positive number of seconds or None, "
+                            f"got {timeout!r}")
+        if not 0 < timeout < math.inf:  # NaN too
+            raise ValueError(f"timeout must be a positive number of seconds or None, "
+                             f"got {timeout!r}")
+        return now + timeout
+    wall = _check_deadline(deadline)
+    if wall is None or wall == math.inf:
+        return None
+    return now + (wall - time.time())  # the seconds left, from now on the steady clock
+
+
 # 10^9 seconds after the epoch is September 2001: a smaller deadline was read off
 # another clock (perf_counter and monotonic count from boot), and would stop at once.
 EPOCH_DEADLINE_MIN = 1e9
 
 
-def _check_deadline(deadline: object) -> None:
-    """A ``time.time()`` deadline or None; else TypeError or ValueError."""
+def _check_deadline(deadline: object) -> float | None:
+    """A ``time.time()`` deadline or None, as it came; else TypeError or ValueError."""
     if deadline is None:
-        return
+        return None
     if isinstance(deadline, bool) or not isinstance(deadline, (int, float)):
         raise TypeError(f"deadline must be a time.time() value in seconds or None, "
                         f"got {deadline!r}")
     if not deadline >= EPOCH_DEADLINE_MIN:
         raise ValueError(f"deadline must be a time.time() value (seconds since the epoch, "
                          f"such as time.time() + 10), got {deadline!r}: a time.perf_counter() "
-                         "or time.monotonic() reading would end the search at once")
+                         "or time.monotonic() reading would end the search at once "
+                         "(for seconds from now, give timeout=)")
+    return float(deadline)
 
 
 def warm_up() -> None:
@@ -264,7 +299,8 @@ def solve_entry_cdcl(index: int, entry: PuzzleEntry, *, deadline: float | None =
                      verify: bool = False) -> PuzzleResult:
     """``batch.solve_entry`` for the CLI's ``--solver cdcl``: one file entry, solved in
     this process; ``nodes`` are decisions.  Repeated givens are ``invalid`` here, as
-    with the other solvers; a deadline or Ctrl-C gives a ``stopped`` result."""
+    with the other solvers; ``deadline`` (``time.perf_counter()``, the command line's
+    time limit) or Ctrl-C gives a ``stopped`` result."""
     if entry.cells is None:
         return invalid(index, entry.line, entry.error)
     try:
@@ -273,7 +309,7 @@ def solve_entry_cdcl(index: int, entry: PuzzleEntry, *, deadline: float | None =
         return invalid(index, entry.line, error)
     started = time.perf_counter()
     try:
-        found = solve_cdcl(entry.cells, deadline=deadline)
+        found = _solve_until(entry.cells, None, deadline)
     except KeyboardInterrupt:
         return PuzzleResult(index, entry.line, STOPPED, seconds=time.perf_counter() - started,
                             stop_reason="interrupted")
