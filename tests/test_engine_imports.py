@@ -123,6 +123,26 @@ def test_the_executors_module_imports_no_other_backend():
         "parallel_backtrack.engine.dask_executor"]
 
 
+def test_a_local_pool_loads_no_other_backend():
+    """Checking a backend's name loads only that backend: a run on threads, fork, loky
+    or one process imports neither Dask's module nor asyncio (some 30 ms)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from parallel_backtrack.engine import count, make_executor\n"
+            "from parallel_backtrack.engine.examples import NoAdjacentOnes\n"
+            "for backend in ('serial', 'threads', 'fork', 'loky'):\n"
+            "    make_executor(2, backend).close()\n"
+            "assert count(NoAdjacentOnes(10), workers=2, backend='threads').count == 144\n"
+            "print(sorted(m for m in ('asyncio', 'parallel_backtrack.engine.dask_executor',"
+            " 'parallel_backtrack.engine.dask_bounds') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() == "[]"
+
+
 def test_the_engine_exports_what_problem_packages_use():
     """``from parallel_backtrack.engine import threshold_search`` (docs/sliding.md) works,
     and each exported name is the object of its home module, loaded on first use."""

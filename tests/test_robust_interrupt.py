@@ -183,6 +183,8 @@ from parallel_backtrack.nqueens.space import QueensSpace
 
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, signal.default_int_handler)  # as the command lines do
+    # A small count first: the engine's modules load now, not under the interrupt.
+    assert count(QueensSpace(ImmutableQueenLocations(6)), workers=2, backend="threads").count == 4
     space = QueensSpace(ImmutableQueenLocations(18))
     threading.Timer(0.05, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
     try:

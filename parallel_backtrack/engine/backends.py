@@ -127,6 +127,12 @@ def backend_names() -> tuple[str, ...]:
     return tuple(sorted(REGISTRY))
 
 
+def known_names() -> tuple[str, ...]:
+    """``backend_names()`` without loading a backend's module: a name is checked
+    without importing Dask's module (and asyncio) for a run on threads."""
+    return tuple(sorted(set(BUILT_IN) | set(REGISTRY)))
+
+
 def backend_named(name: str) -> Backend | None:
     """The backend registered as ``name`` (a built-in one is loaded first), or None."""
     _load_built_in([name])

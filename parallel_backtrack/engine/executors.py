@@ -72,8 +72,10 @@ from . import forkserver, heap, tempfiles
 from .arguments import short_repr
 from .backends import (
     REGISTRY,
+    backend_named,
     backend_names,
     cpu_count,  # noqa: F401 - re-exported: it lived here before backends.py
+    known_names,
     register_built_in,
     resolve_workers,
 )
@@ -495,8 +497,9 @@ def make_executor(workers: int = 1, backend: str | None = None, **options: Any) 
     count = resolve_workers(workers)
     if backend is None:
         backend = "serial" if count == 1 else "loky"
-    check_name("backend", backend, backend_names())
-    chosen = REGISTRY[backend]
+    check_name("backend", backend, known_names())
+    chosen = backend_named(backend)
+    assert chosen is not None  # a built-in name registers when its module loads
     for option, value in options.items():
         if value is not None and option not in chosen.options:
             takers = [name for name in backend_names() if option in REGISTRY[name].options]
