@@ -178,3 +178,26 @@ def test_a_scheduler_lost_while_a_result_is_fetched_is_named():
     with pytest.raises(FileNotFoundError):
         executor.result(Fetched("error", FileNotFoundError("the task's own")))
     executor.close()
+
+
+def test_dask_and_its_event_loop_log_no_traceback_in_a_command(caplog):
+    # A Ctrl-C at the start of one of Dask's calls makes its cancel callback fail
+    # (NameError in distributed.utils.sync), which tornado logs with a traceback.
+    import logging
+
+    from parallel_backtrack import _cli
+
+    names = ["distributed", "distributed.client", "tornado", "tornado.application"]
+    levels = {name: logging.getLogger(name).level for name in names}
+    try:
+        _cli.quiet_dask_logs()
+        with caplog.at_level(logging.DEBUG):
+            try:
+                raise NameError("cannot access free variable 'future'")
+            except NameError:
+                logging.getLogger("tornado.application").exception("Exception in callback")
+            logging.getLogger("distributed.client").error("reconnecting")
+        assert caplog.records == []
+    finally:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
