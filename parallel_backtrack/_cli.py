@@ -351,15 +351,17 @@ def engine_options(args: argparse.Namespace) -> dict[str, Any]:
 def quiet_dask_logs() -> None:
     """A command speaks in one line: Dask's client logs its reconnects to a scheduler
     gone mid-run, with tracebacks, and the command says what happened
-    (``engine.PoolLostError``)."""
+    (``engine.PoolLostError``); its event loop, tornado's, logs the errors of its
+    callbacks with tracebacks too (Dask's own ``sync`` cancel callback fails so when a
+    Ctrl-C lands at the start of a call), and the command says it was interrupted."""
     import logging
 
     try:  # it sets its loggers' levels as it loads: load it first
         import distributed  # noqa: F401
     except ImportError:  # the engine names the missing extra
         return
-    for name in ["distributed", *logging.root.manager.loggerDict]:
-        if name.startswith("distributed"):
+    for name in ["distributed", "tornado", *logging.root.manager.loggerDict]:
+        if name.startswith(("distributed", "tornado")):
             logging.getLogger(name).setLevel(logging.CRITICAL)
 
 

@@ -80,11 +80,13 @@ def scheduler_address(text: str) -> str:
 def scheduler_file(text: str) -> str:
     """An argparse type for ``--scheduler-file``: the address in the JSON file that
     ``dask scheduler --scheduler-file PATH`` writes (its ``"address"``), checked as
-    ``scheduler_address`` checks one."""
+    ``scheduler_address`` checks one.  A leading ``~`` is the user's home, also where
+    the shell leaves it (``--scheduler-file=~/scheduler.json``)."""
     import json
+    import os
 
     try:
-        with open(text, encoding="utf-8") as stream:
+        with open(os.path.expanduser(text), encoding="utf-8") as stream:
             written = json.loads(stream.read(1 << 20))
     except OSError as error:
         raise argparse.ArgumentTypeError(

@@ -150,3 +150,54 @@ def test_a_lost_scheduler_is_named_and_a_wait_time_out_is_not():
         with executor._talking():
             raise TimeoutError("a wait's own")
     executor.close()
+
+
+def test_a_scheduler_lost_while_a_result_is_fetched_is_named():
+    # A finished task's result comes through the scheduler: losing it then (between
+    # wait_any and result) ends the run as PoolLostError, not as a raw OSError that a
+    # command line would call a usage error; a task's own OSError stays what it is.
+    from distributed.comm.core import CommClosedError
+
+    from parallel_backtrack.engine import PoolLostError
+    from parallel_backtrack.engine.dask_executor import DaskExecutor
+
+    class Fetched:
+        def __init__(self, status, error):
+            self.status, self.error = status, error
+
+        def result(self):
+            raise self.error
+
+    executor = DaskExecutor(1)  # nothing started until its client is used
+    closed = CommClosedError("in <TCP (closed) ConnectionPool.gather local=tcp://"
+                             "127.0.0.1:1 remote=tcp://127.0.0.1:2>: ConnectionResetError: "
+                             "[Errno 104] Connection reset by peer")
+    with pytest.raises(PoolLostError, match=r"^lost the Dask scheduler at the private "
+                       r"cluster in the middle of the run \(ConnectionResetError: "):
+        executor.result(Fetched("finished", closed))
+    with pytest.raises(FileNotFoundError):
+        executor.result(Fetched("error", FileNotFoundError("the task's own")))
+    executor.close()
+
+
+def test_dask_and_its_event_loop_log_no_traceback_in_a_command(caplog):
+    # A Ctrl-C at the start of one of Dask's calls makes its cancel callback fail
+    # (NameError in distributed.utils.sync), which tornado logs with a traceback.
+    import logging
+
+    from parallel_backtrack import _cli
+
+    names = ["distributed", "distributed.client", "tornado", "tornado.application"]
+    levels = {name: logging.getLogger(name).level for name in names}
+    try:
+        _cli.quiet_dask_logs()
+        with caplog.at_level(logging.DEBUG):
+            try:
+                raise NameError("cannot access free variable 'future'")
+            except NameError:
+                logging.getLogger("tornado.application").exception("Exception in callback")
+            logging.getLogger("distributed.client").error("reconnecting")
+        assert caplog.records == []
+    finally:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)

@@ -33,6 +33,14 @@ def test_the_address_is_read_and_checked(tmp_path: Path, monkeypatch) -> None:
     assert checked == ["tcp://10.0.0.7:8786"]
 
 
+def test_a_tilde_is_the_home_folder(tmp_path: Path, monkeypatch) -> None:
+    # --scheduler-file=~/scheduler.json: the shell leaves a "~" after "=" as it is.
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr(_cluster, "scheduler_address", lambda text: f"checked {text}")
+    (tmp_path / "scheduler.json").write_text(json.dumps({"address": "tcp://10.0.0.7:8786"}))
+    assert _cluster.scheduler_file("~/scheduler.json") == "checked tcp://10.0.0.7:8786"
+
+
 @pytest.mark.parametrize(("content", "message"), [
     (None, "cannot read '.*': No such file or directory"),
     (b"", r"is not a Dask scheduler file \(JSON\): Expecting value"),

@@ -232,6 +232,15 @@ class DaskExecutor(Executor):
             return {future for future in futures if future.status != "pending"}
         return set(done)
 
+    def result(self, future: Any) -> Any:
+        """The result is fetched through the scheduler: losing it then ends the run
+        (``PoolLostError``), as in ``wait_any``; a task's own error (an ``OSError``
+        too) is raised as the task raised it."""
+        if future.status == "error":
+            return future.result()
+        with self._talking():
+            return future.result()
+
     def ship(self, obj: Any) -> Any:
         with self._talking():
             future = self.client.scatter(obj, broadcast=True, hash=False)

@@ -232,6 +232,12 @@ class Executor:
                 pass
             _RAISED.append((time.monotonic(), flag.path))
 
+    def result(self, future: Any) -> Any:
+        """A finished task's result (``future.result()``), or the error the task
+        raised; a pool whose link to the workers broke while fetching it (Dask's
+        scheduler lost) raises ``PoolLostError`` instead."""
+        return future.result()
+
     def is_crash(self, error: BaseException) -> bool:
         """Did a worker process die under this task (rather than the task fail)?"""
         return False

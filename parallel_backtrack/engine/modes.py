@@ -265,7 +265,7 @@ def first_hit(fn: Callable[..., Any], arguments: Sequence[tuple[Any, ...]], *,
         while futures and winner[0] < 0:
             for future in executor.wait_any(list(futures)):
                 index = futures.pop(future)
-                value = future.result()
+                value = executor.result(future)
                 if value is not None and (winner[0] < 0 or index < winner[0]):
                     winner = (index, value)
     finally:

@@ -109,7 +109,7 @@ class Probe:
                 continue
             error = future.exception()
             if error is None:
-                self.report.setup_seconds += future.result()
+                self.report.setup_seconds += self.executor.result(future)
             elif self.executor.is_crash(error):
                 self.executor.restart()
                 self.report.restarts += 1

@@ -318,7 +318,7 @@ class Run:
             return
         started = time.perf_counter()
         try:
-            result: TaskResult = future.result()
+            result: TaskResult = self.executor.result(future)
         except Exception as error:
             if not self.executor.is_crash(error):
                 raise

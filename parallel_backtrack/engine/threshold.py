@@ -494,7 +494,7 @@ class _Search:
         assert source.pulls is not None
         self.pulling -= 1
         try:
-            ran = future.result()
+            ran = self.pool.result(future)
         except Exception as error:  # lost with its worker
             if not self.pool.lost_alone(error):
                 raise
@@ -536,7 +536,7 @@ class _Search:
         if self.tail is not None and self.tail.back(future):
             idle = max(1, self.tail.idle(len(self.inflight)))
         try:
-            result = future.result()
+            result = self.pool.result(future)
         except Exception as error:  # lost with its worker (Dask): sent again
             if not self.pool.lost_alone(error):
                 raise

@@ -359,7 +359,7 @@ class YoungBrothersWait(Twins):
             node = task.node
             node.futures.discard(future)
             try:
-                value, nodes, pv = future.result()
+                value, nodes, pv = self.executor.result(future)
             except Exception as error:  # a task lost with its worker runs again
                 if not self.executor.lost_alone(error):
                     raise

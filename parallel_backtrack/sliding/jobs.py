@@ -241,7 +241,7 @@ def _ordered(pool: Any, jobs: list[Job], deadline: float | None
             else:
                 futures[submit(jobs[index])] = index
         for future in pool.wait_any(list(futures), timeout=0.25) if futures else ():
-            done[futures.pop(future)] = future.result()
+            done[futures.pop(future)] = pool.result(future)
         while emitted in done:
             yield done.pop(emitted)
             emitted += 1

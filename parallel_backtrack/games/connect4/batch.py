@@ -82,4 +82,4 @@ def _solve_shared_out(board: Board, positions: list[Position], weak: bool, tt_mb
         pending = set(futures)
         while pending:
             pending -= pool.wait_any(pending)
-        return [row for future in futures for row in future.result()]
+        return [row for future in futures for row in pool.result(future)]
