@@ -102,6 +102,7 @@ def test_every_games_json_result_says_whether_it_is_complete(tmp_path, capsys):
     assert main(["connect4", "1122", "--width", "4", "--height", "4", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["complete"] is True and "stop_reason" not in payload
+    assert payload["seconds"] > 0 and payload["scores_seconds"] > 0  # each timed apart
     positions = tmp_path / "p.txt"
     positions.write_text("1122\n5\n")
     assert main(["connect4", "--file", str(positions), "--width", "4", "--height", "4",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -430,8 +431,8 @@ def test_ctrl_c_while_connect4_scores_the_moves_prints_the_columns_scored() -> N
     assert "Traceback" not in err
     *_, score, moves = out.splitlines()
     assert score.startswith("score +4 for the player to move (win); ") and " nodes, " in score
-    assert moves == "move scores: 1:+2 2:? 3:? 4:? 5:? 6:? 7:? (partial: interrupted; ? " \
-        "not scored)", out
+    assert re.fullmatch(r"move scores: 1:\+2 2:\? 3:\? 4:\? 5:\? 6:\? 7:\?; scored in "
+                        r"\d+\.\d{3} s \(partial: interrupted; \? not scored\)", moves), out
 
 
 @pytest.mark.timeout(150)
@@ -444,6 +445,7 @@ def test_ctrl_c_while_connect4_scores_the_moves_gives_json_with_the_columns_scor
     assert report["score"] == report["score_low"] == report["score_high"] == 4
     assert report["move_scores"] == {"1": 2} and report["unscored_moves"] == [2, 3, 4, 5, 6, 7]
     assert report["best_moves"] == [] and report["nodes"] > 0
+    assert report["scores_seconds"] > 0  # the columns' own time, apart from the solve's
 
 
 @pytest.mark.timeout(150)
@@ -459,6 +461,8 @@ def test_a_timeout_while_connect4_scores_the_moves_prints_the_columns_scored() -
     scored = {int(col): value for col, value in report["move_scores"].items()}
     assert scored == {col: SCORED_LATE_MOVES[col] for col in scored}
     assert sorted([*scored, *report["unscored_moves"]]) == list(range(1, 8))
+    # The solve and the scoring, each timed, end near the limit together.
+    assert 2.0 < report["seconds"] + report["scores_seconds"] < 10.0, report
 
 
 @pytest.mark.timeout(150)

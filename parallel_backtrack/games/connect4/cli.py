@@ -158,6 +158,8 @@ def _print_position(args: argparse.Namespace, board: Board, position: Position,
                    "workers": 1 if pool is None else pool.workers,  # a cluster's, -1's count
                    "seconds": round(found.seconds, 6), "move_scores": moves,
                    "best_moves": best, "complete": found.complete}
+        if found.scoring_seconds is not None:
+            payload["scores_seconds"] = round(found.scoring_seconds, 6)
         if pool is not None and found.stop_reason != "interrupted":  # what the probes sent,
             payload.update(tasks=found.tasks, task_cost=round(found.task_cost, 9))  # a cost
         if not found.complete:  # the range of scores left, the columns not scored
@@ -177,8 +179,10 @@ def _print_position(args: argparse.Namespace, board: Board, position: Position,
           file=out)
     scores = [f"{col}:{moves[col]:+d}" if col in moves else f"{col}:?"
               for col in sorted([*moves, *unscored])]
+    took = ("" if found.scoring_seconds is None
+            else f"; scored in {found.scoring_seconds:.3f} s")
     print("move scores: " + " ".join(scores) + (f"; best: {', '.join(map(str, best))}"
-                                                if best else "")
+                                                if best else "") + took
           + ("" if found.complete else f" ({stopped}; ? not scored)"), file=out)
     return code
 
@@ -253,9 +257,11 @@ def _found(solved: Limited | ParallelSolve, seconds: float, board: Board, positi
         return found
     if watch is not None:
         watch.solved(found, len(playable(board, position)))
+    scoring = time.perf_counter()
     moves, complete = analyze()
     return replace(found, moves=moves, complete=complete,
-                   stop_reason=None if complete else "timeout")
+                   stop_reason=None if complete else "timeout",
+                   scoring_seconds=time.perf_counter() - scoring)
 
 
 def playable(board: Board, position: Position) -> list[int]:

@@ -36,8 +36,9 @@ from .board import Board, Position
 @dataclass(frozen=True)
 class Found:
     """One position's solve: the range of scores left (one score unless time ran out),
-    nodes, seconds, the scores of the moves solved, and whether all of it was; on a
-    pool, the tasks sent and the parent's own seconds a task (``ParallelSolve``)."""
+    nodes, seconds, the scores of the moves solved (and their seconds, apart: each
+    column is a search of its own), and whether all of it was; on a pool, the tasks
+    sent and the parent's own seconds a task (``ParallelSolve``)."""
 
     low: int
     high: int
@@ -48,6 +49,7 @@ class Found:
     tasks: int = 0
     task_cost: float = 0.0
     stop_reason: str | None = None  # when not complete: "timeout" or "interrupted"
+    scoring_seconds: float | None = None  # the move scores' time (None: none scored)
 
 
 @dataclass
@@ -62,6 +64,7 @@ class Known:
     started: float
     nodes: int | None = None  # the solve's, once it finished
     seconds: float | None = None
+    scoring: float | None = None  # when the columns began to be scored
     moves: dict[int, int] = field(default_factory=dict)
 
     @staticmethod
@@ -83,6 +86,7 @@ class Known:
         playable are scored next."""
         self.low, self.high = solve.low, solve.high
         self.nodes, self.seconds = solve.nodes, solve.seconds
+        self.scoring = time.perf_counter()
 
     def scored(self, column: int, score: int) -> None:
         self.moves[column] = score
@@ -93,9 +97,11 @@ class Known:
         low, high = self.low, self.high
         if self.weak:
             low, high = (low > 0) - (low < 0), (high > 0) - (high < 0)
-        seconds = time.perf_counter() - self.started if self.seconds is None else self.seconds
+        now = time.perf_counter()
+        seconds = now - self.started if self.seconds is None else self.seconds
+        scoring = None if self.scoring is None else now - self.scoring
         return Found(low, high, self.nodes, seconds, dict(self.moves), False,
-                     stop_reason="interrupted")
+                     stop_reason="interrupted", scoring_seconds=scoring)
 
 
 # The scores excluded so far of all the range allows, the time, the range left.
