@@ -48,6 +48,7 @@ OTHER_LEGEND = (
     ("#fff59d", "yellow square: the square guessed in this step"),
     ("#ffcdd2", "pink square: no candidate left (a dead end)"),
     ("#1f5fa8", "blue digit: filled by the search; black: a given"),
+    ("#ffd54a", "gold frame: the solution"),
 )
 
 
