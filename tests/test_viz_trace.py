@@ -32,6 +32,7 @@ from parallel_backtrack.sudoku.search import solve
 from parallel_backtrack.sudoku.trace import USED, record_sudoku
 from parallel_backtrack.viz import PageError, check_path, check_target, timeline_data
 from parallel_backtrack.viz.page import MAX_PAGE_BYTES, Section, json_block, render_page, write_page
+from parallel_backtrack.viz.timeline import timeline_section
 
 ORDERS = [FirstAvailableRow(), FewestCandidatesRow()]
 PROPAGATORS = ["none", "peers", "units", "twins", "locked", "matching"]
@@ -219,6 +220,16 @@ def test_timeline_data_from_a_report() -> None:
                        tasks=2)
     packed = timeline_data(old)
     assert not packed["measured"] and [b[1] for b in packed["bars"]] == [0.0, 0.2]
+
+
+def test_a_stopped_run_says_its_count_is_a_lower_bound() -> None:
+    report = SearchReport("count", workers=2, count=1234, seconds=1.0, complete=False,
+                          stop_reason="timeout")
+    notes = timeline_section(report).notes
+    assert len(notes) == 1 and "stopped before its search ended (timeout)" in notes[0]
+    assert "count of 1,234 is a lower bound" in notes[0]
+    report.complete, report.stop_reason = True, None
+    assert timeline_section(report).notes == []
 
 
 def test_timeline_of_a_real_run() -> None:

@@ -136,9 +136,10 @@ def nim_traces(sticks: int) -> list[GameTrace]:
 def write_nim_page(path: str, sticks: int) -> str:
     traces = nim_traces(sticks)
     size = write_gametree_page(
-        path, traces, f"Nim with {_count(sticks, 'stick')}: negamax alpha-beta with a transposition "
-        "table", "Take 1, 2 or 3 sticks; the player facing one stick loses. Purple nodes "
-        "are answered by the table (the value of that many sticks is already known).")
+        path, traces, f"Nim with {_count(sticks, 'stick')}: negamax alpha-beta with a "
+        "transposition table", "Take 1, 2 or 3 sticks; the player facing one stick loses. "
+        "Purple nodes are answered by the table (the value of that many sticks is already "
+        "known).")
     return _done(path, size, f"{_count(traces[0].nodes_visited, 'node')} with the table")
 
 
