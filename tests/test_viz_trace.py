@@ -230,6 +230,9 @@ def test_a_stopped_run_says_its_count_is_a_lower_bound() -> None:
     assert "count of 1,234 is a lower bound" in notes[0]
     report.complete, report.stop_reason = True, None
     assert timeline_section(report).notes == []
+    report.record_task(0.1, "parent", 10, started_at=report.clock_started)
+    assert "finished the run before any task reached a worker" in (
+        timeline_section(report).notes[0])
 
 
 def test_timeline_of_a_real_run() -> None:
