@@ -247,11 +247,17 @@ def test_timeline_of_a_real_run() -> None:
 
 
 def test_queens_trace_keeps_the_page_below_2_mb(tmp_path) -> None:
-    from parallel_backtrack.viz.queens_page import write_queens_page
+    from parallel_backtrack.viz.queens_page import queens_section, write_queens_page
 
     trace = record_queens(12, limit=10**6)
     assert trace.capped and len(trace.kinds) < 10**6
     assert write_queens_page(str(tmp_path / "q.html"), trace.as_data()) < MAX_PAGE_BYTES
+    note = queens_section(trace.as_data()).notes[0]  # it says which cap stopped it
+    assert note.startswith(f"Trace capped at {len(trace.kinds):,} steps (the page's 2 MB "
+                           "budget, short of --trace-limit 1,000,000)")
+    short = record_queens(12, limit=50).as_data()
+    assert queens_section(short).notes[0].startswith("Trace capped at 50 steps "
+                                                     "(--trace-limit 50): ")
 
 
 @pytest.mark.parametrize("propagation", ["peers", "units"])
