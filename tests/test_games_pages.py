@@ -252,6 +252,10 @@ def test_nim_html(tmp_path: Path) -> None:
     text = run_games("nim", "--sticks", "10").stdout
     assert done.stdout.splitlines()[0] == text.splitlines()[0]  # the timings differ
     assert re.fullmatch(r"wrote .*n\.html \(\d+ KB\): 25 nodes with the table\n", done.stderr)
+    one = run_games("nim", "--sticks", "1", "--html", str(page))
+    assert one.returncode == 0 and "1 node with the table" in one.stderr
+    assert "<title>Nim with 1 stick:" in page.read_text()
+    assert "1 node visited, 0 table hits." in page_data(page, "gametree")["graphs"][0]["notes"][0]
     too_many = run_games("nim", "--sticks", "31", "--html", str(tmp_path / "m.html"))
     assert too_many.returncode == 2 and too_many.stdout == ""
     assert len(too_many.stderr.splitlines()) == 1 and "at most 30" in too_many.stderr

@@ -19,8 +19,15 @@ from pathlib import Path
 import pytest
 from viz_helpers import HARDEST, LoadedPage, random_path, sudoku_ok
 
+from parallel_backtrack.engine import count
+from parallel_backtrack.nqueens import ImmutableQueenLocations, QueensSpace
+from parallel_backtrack.nqueens.trace import record_queens
 from parallel_backtrack.sudoku.formats import parse_one, parse_puzzles
-from parallel_backtrack.viz import write_connect4_page, write_sliding_page
+from parallel_backtrack.sudoku.trace import record_sudoku
+from parallel_backtrack.viz import write_connect4_page, write_sliding_page, write_timeline_page
+from parallel_backtrack.viz.page import render_page, write_page
+from parallel_backtrack.viz.queens_page import write_queens_page
+from parallel_backtrack.viz.sudoku_page import sudoku_section
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -104,6 +111,7 @@ def test_timeline_page(browser, tmp_path: Path) -> None:
     page.hover("rect.bar >> nth=0")
     assert "nodes" in page.inner_text("#timeline-tip")
     assert "speedup" in page.inner_text("#timeline-stats")
+    assert "count\t724" in page.inner_text("#timeline-stats")  # the run's answer, complete
     assert "capped at 300 steps" in page.inner_text("#section-queens")
     loaded.check_clean(tmp_path)
 
@@ -201,11 +209,15 @@ def test_connect4_page(browser, tmp_path: Path) -> None:
     assert stones_on_page(page) == expected
     assert "Red connects four" in page.inner_text("#c4-status")
     assert page.eval_on_selector_all(".hole.four", "e => e.length") == 4
+    assert page.inner_text("#c4-turn") == "nobody: the game is over"
+    assert page.inner_text("#c4-score") == "—"
     page.keyboard.press("ArrowLeft")
     assert len(stones_on_page(page)) == 6 and page.locator(".hole.four").count() == 0
     loaded.click("#first")
     loaded.click("#next-solution")  # the given position
     assert len(stones_on_page(page)) == 3
+    assert page.inner_text("#c4-turn") == "yellow"
+    assert "n given position, then the end" in page.inner_text(".help")
     loaded.check_clean(tmp_path)
 
 
@@ -228,10 +240,62 @@ def test_sliding_cli_page_plays_the_printed_solution(browser, tmp_path: Path) ->
         tiles[blank], tiles[row * 3 + col] = tiles[row * 3 + col], 0
         boards.append(tuple(tiles))
     assert boards[-1] == (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    told = f"{len(moves)} moves of standard input line 1"
+    assert re.fullmatch(rf"wrote .*s\.html \(\d+ KB\): {told}\n", done.stderr)
     loaded = Loaded(browser, html)
+    assert loaded.page.title() == f"8-puzzle, standard input line 1: {len(moves)} moves"
     assert tiles_on_page(loaded.page, 3) == start
     loaded.page.keyboard.press("End")
     assert tiles_on_page(loaded.page, 3) == boards[-1]
     loaded.page.keyboard.press("ArrowLeft")
     assert tiles_on_page(loaded.page, 3) == boards[-2]
     loaded.check_clean(tmp_path)
+
+
+def test_sliding_page_of_a_board_at_the_goal(browser, tmp_path: Path) -> None:
+    html = tmp_path / "p.html"
+    write_sliding_page(str(html), [tuple(range(1, 9)) + (0,)], 3)
+    loaded = Loaded(browser, html)
+    page = loaded.page
+    assert "step 1 of 1" in loaded.step_text()
+    assert page.inner_text("#sliding-status") == "The start board is the goal: no move needed."
+    assert "n goal." in page.inner_text(".help")  # the key does what the button says
+    loaded.check_clean(tmp_path)
+
+
+def narrow_pages(tmp_path: Path) -> dict[str, Path]:
+    """A page of each kind whose board, chart or title is wider than 400 pixels when
+    drawn at its full size."""
+    pages = {name: tmp_path / f"{name}.html" for name in
+             ("queens", "sudoku", "sliding", "connect4", "timeline", "alphabeta")}
+    write_queens_page(str(pages["queens"]), record_queens(16, limit=200).as_data())
+    sudoku = record_sudoku(HARDEST, limit=200).as_data()
+    write_page(str(pages["sudoku"]), render_page("sudoku", [sudoku_section(sudoku)]))
+    write_sliding_page(str(pages["sliding"]), random_path(4, 20, seed=2), 4, [(20, 5), (22, 40)])
+    write_connect4_page(str(pages["connect4"]), "4453637", given=3)
+    report = count(QueensSpace(ImmutableQueenLocations(8), kernel="reference"), workers=2,
+                   backend="threads", budget=200)
+    write_timeline_page(str(pages["timeline"]), report, "8-queens")
+    trees = tmp_path / ("a_file_name_with_no_space_to_break_a_line_at_" * 3 + ".txt")
+    trees.write_text("{(A,MAX),(B,MIN)} {(A,B),(B,4),(B,3)}\n")
+    done = run_cli("games", "alphabeta", str(trees), "--html", str(pages["alphabeta"]))
+    assert done.returncode == 0, done.stderr
+    return pages
+
+
+def test_pages_fit_a_narrow_window(browser, tmp_path: Path) -> None:
+    for name, html in narrow_pages(tmp_path).items():
+        loaded = Loaded(browser, html, width=400)
+        page = loaded.page
+        wide = page.evaluate("[document.documentElement.scrollWidth, "
+                             "document.documentElement.clientWidth]")
+        assert wide[0] <= wide[1], (name, wide)
+        assert loaded.errors == [] and loaded.requests == [], name
+        if name == "timeline":  # every tick label inside the chart, the last one too
+            right = page.evaluate("""() => {
+                const svg = document.querySelector('#timeline-chart svg');
+                const box = svg.viewBox.baseVal.width;
+                return [box, Math.max(...[...svg.querySelectorAll('text')].map(
+                    t => t.getBBox().x + t.getBBox().width))]; }""")
+            assert right[1] <= right[0], right
+        loaded.page.close()

@@ -32,6 +32,7 @@ from parallel_backtrack.sudoku.search import solve
 from parallel_backtrack.sudoku.trace import USED, record_sudoku
 from parallel_backtrack.viz import PageError, check_path, check_target, timeline_data
 from parallel_backtrack.viz.page import MAX_PAGE_BYTES, Section, json_block, render_page, write_page
+from parallel_backtrack.viz.timeline import timeline_section
 
 ORDERS = [FirstAvailableRow(), FewestCandidatesRow()]
 PROPAGATORS = ["none", "peers", "units", "twins", "locked", "matching"]
@@ -221,6 +222,19 @@ def test_timeline_data_from_a_report() -> None:
     assert not packed["measured"] and [b[1] for b in packed["bars"]] == [0.0, 0.2]
 
 
+def test_a_stopped_run_says_its_count_is_a_lower_bound() -> None:
+    report = SearchReport("count", workers=2, count=1234, seconds=1.0, complete=False,
+                          stop_reason="timeout")
+    notes = timeline_section(report).notes
+    assert len(notes) == 1 and "stopped before its search ended (timeout)" in notes[0]
+    assert "count of 1,234 is a lower bound" in notes[0]
+    report.complete, report.stop_reason = True, None
+    assert timeline_section(report).notes == []
+    report.record_task(0.1, "parent", 10, started_at=report.clock_started)
+    assert "finished the run before any task reached a worker" in (
+        timeline_section(report).notes[0])
+
+
 def test_timeline_of_a_real_run() -> None:
     space = QueensSpace(ImmutableQueenLocations(9), kernel="reference")
     report = count(space, workers=2, backend="threads", budget=2000)
@@ -233,11 +247,17 @@ def test_timeline_of_a_real_run() -> None:
 
 
 def test_queens_trace_keeps_the_page_below_2_mb(tmp_path) -> None:
-    from parallel_backtrack.viz.queens_page import write_queens_page
+    from parallel_backtrack.viz.queens_page import queens_section, write_queens_page
 
     trace = record_queens(12, limit=10**6)
     assert trace.capped and len(trace.kinds) < 10**6
     assert write_queens_page(str(tmp_path / "q.html"), trace.as_data()) < MAX_PAGE_BYTES
+    note = queens_section(trace.as_data()).notes[0]  # it says which cap stopped it
+    assert note.startswith(f"Trace capped at {len(trace.kinds):,} steps (the page's 2 MB "
+                           "budget, short of --trace-limit 1,000,000)")
+    short = record_queens(12, limit=50).as_data()
+    assert queens_section(short).notes[0].startswith("Trace capped at 50 steps "
+                                                     "(--trace-limit 50): ")
 
 
 @pytest.mark.parametrize("propagation", ["peers", "units"])

@@ -36,10 +36,10 @@ def browser():
 class LoadedPage:
     """A page loaded from a file, with the errors it logged and what it asked for."""
 
-    def __init__(self, browser, path: Path) -> None:
+    def __init__(self, browser, path: Path, width: int = 1280) -> None:
         self.errors: list[str] = []
         self.requests: list[str] = []
-        self.page = browser.new_page(viewport={"width": 1280, "height": 800})
+        self.page = browser.new_page(viewport={"width": width, "height": 800})
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: r.url.startswith("file://")

@@ -49,6 +49,11 @@ def _same(what: str, recorded: Any, answered: Any) -> None:
                                 f"{answered!r}")
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 node``, ``25 nodes``."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 def _done(path: str, size: int, what: str) -> str:
     return f"wrote {path} ({size / 1000:,.0f} KB): {what}"
 
@@ -123,17 +128,19 @@ def nim_traces(sticks: int) -> list[GameTrace]:
         traces.append(plain)
     for trace in traces:
         trace.notes = [f"Labels are the sticks left; MAX moves first. {trace.title}: "
-                       f"{trace.nodes_visited:,} nodes visited, {trace.tt_hits:,} table hits."]
+                       f"{_count(trace.nodes_visited, 'node')} visited, "
+                       f"{_count(trace.tt_hits, 'table hit')}."]
     return traces
 
 
 def write_nim_page(path: str, sticks: int) -> str:
     traces = nim_traces(sticks)
     size = write_gametree_page(
-        path, traces, f"Nim with {sticks} sticks: negamax alpha-beta with a transposition "
-        "table", "Take 1, 2 or 3 sticks; the player facing one stick loses. Purple nodes "
-        "are answered by the table (the value of that many sticks is already known).")
-    return _done(path, size, f"{traces[0].nodes_visited} nodes with the table")
+        path, traces, f"Nim with {_count(sticks, 'stick')}: negamax alpha-beta with a "
+        "transposition table", "Take 1, 2 or 3 sticks; the player facing one stick loses. "
+        "Purple nodes are answered by the table (the value of that many sticks is already "
+        "known).")
+    return _done(path, size, f"{_count(traces[0].nodes_visited, 'node')} with the table")
 
 
 def tictactoe_sections() -> tuple[GameTrace, list[Any]]:

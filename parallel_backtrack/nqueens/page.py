@@ -12,7 +12,7 @@ report
     than one worker (or handed tasks to a pool).
 
 Example: ``queens_html(args, report)`` writes the page and returns
-``"wrote q.html (136 KB): 4,849 steps of the search"``.
+``"wrote q.html (141 KB): 4,849 steps of the search"``.
 """
 
 from __future__ import annotations

@@ -271,10 +271,14 @@ def _write_page(path: str, outcome: dict[str, Any] | None) -> None:
     boards = [Board(outcome["tiles"], outcome["goal"])]
     for move in outcome["solution"]:
         boards.append(boards[-1].move(move))
-    size = write_sliding_page(path, [board.tiles for board in boards], boards[0].size(),
-                              title=f"{outcome['source']}:{outcome['line']}: "
-                              f"{outcome['moves']} moves")
-    print(f"page: {path} ({size:,} bytes)", file=sys.stderr)
+    source = "standard input" if outcome["source"] == "-" else outcome["source"]
+    moves = f"{outcome['moves']:,} move{'' if outcome['moves'] == 1 else 's'}"
+    side = boards[0].size()
+    size = write_sliding_page(path, [board.tiles for board in boards], side,
+                              title=f"{side * side - 1}-puzzle, {source} line "
+                              f"{outcome['line']}: {moves}")
+    print(f"wrote {path} ({size / 1000:,.0f} KB): {moves} of {source} line "
+          f"{outcome['line']}", file=sys.stderr)
 
 
 def _prepare(jobs: list[Any], args: argparse.Namespace) -> None:

@@ -52,6 +52,14 @@ class Section:
     notes: list[str] = field(default_factory=list)
 
 
+def capped_at(steps: int, limit: int) -> str:
+    """The start of a capped trace's note: which cap stopped it, the ``--trace-limit``
+    or the page's size budget (a trace stopped short of its limit)."""
+    why = (f"--trace-limit {limit:,}" if steps >= limit else
+           f"the page's 2 MB budget, short of --trace-limit {limit:,}")
+    return f"Trace capped at {steps:,} steps ({why})"
+
+
 def _shown(path: str) -> str:
     return repr(path) if len(path) <= 80 else f"{path[:60]!r}.. ({len(path)} characters)"
 

@@ -12,7 +12,7 @@ section
     The part of a page this module fills (see ``page.Section``).
 
 Example: ``write_queens_page("q.html", record_queens(8).as_data())`` writes a page of
-about 130 KB that steps through all 4,849 steps of the 8-queens search.
+about 140 KB that steps through all 4,849 steps of the 8-queens search.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .page import Section, render_page, write_page
+from .page import Section, capped_at, render_page, write_page
 
 LEGEND = (
     ("#8fd694", "queen just placed"),
@@ -45,8 +45,7 @@ def queens_section(trace: Mapping[str, Any]) -> Section:
     notes = []
     if trace["capped"]:
         notes.append(
-            f"Trace capped at {len(trace['kinds']):,} steps (--trace-limit "
-            f"{trace['limit']:,}, or the page's 2 MB budget): it stops after "
+            f"{capped_at(len(trace['kinds']), trace['limit'])}: it stops after "
             f"{trace['nodes']:,} nodes and {trace['solutions']:,} solutions, before the "
             "search ended.")
     return Section(

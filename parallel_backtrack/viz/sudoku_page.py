@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .page import Section
+from .page import Section, capped_at
 
 RULE_COLOURS = ("#9e9e9e", "#e57373", "#64b5f6", "#ba68c8", "#ffb74d", "#4db6ac", "#000000")
 RULE_HELP = (
@@ -48,6 +48,7 @@ OTHER_LEGEND = (
     ("#fff59d", "yellow square: the square guessed in this step"),
     ("#ffcdd2", "pink square: no candidate left (a dead end)"),
     ("#1f5fa8", "blue digit: filled by the search; black: a given"),
+    ("#ffd54a", "gold frame: the solution"),
 )
 
 
@@ -55,8 +56,7 @@ def sudoku_section(trace: Mapping[str, Any]) -> Section:
     legend = tuple((RULE_COLOURS[k], RULE_HELP[k]) for k in trace["used"]) + OTHER_LEGEND
     notes = []
     if trace["capped"]:
-        notes.append(f"Trace capped at {len(trace['kinds']):,} steps (--trace-limit "
-                     f"{trace['limit']:,}, or the page's 2 MB budget): it stops after "
+        notes.append(f"{capped_at(len(trace['kinds']), trace['limit'])}: it stops after "
                      f"{trace['nodes']:,} nodes, before the search found a solution.")
     size = trace["box"] * trace["box"]
     heading = (f"{size}x{size} Sudoku, propagation '{trace['propagation']}', "

@@ -120,6 +120,16 @@ def timeline_section(report: SearchReport, what: str = "") -> Section:
                      "back to back (their lengths are measured, their places are not).")
     if data["shown"] < report.tasks:
         notes.append(f"Only the first {data['shown']:,} of {report.tasks:,} tasks are drawn.")
+    if report.task_workers and all(w == "parent" for w in report.task_workers):
+        notes.append("The parent's own search (its probe rounds) finished the run before "
+                     "any task reached a worker: the worker lanes are empty and the "
+                     "speedup is 0.")
+    if not report.complete:
+        why = f" ({report.stop_reason})" if report.stop_reason else ""
+        found = (f": its count of {report.count:,} is a lower bound"
+                 if report.mode == "count" else "")
+        notes.append(f"The run stopped before its search ended{why}{found}; the chart "
+                     "shows the tasks that ran until then.")
     heading = f"Timeline of the parallel run{': ' + what if what else ''}"
     return Section(heading, BODY, "timeline", data, ("player.js", "timeline.js"), LEGEND, notes)
 

@@ -3,7 +3,7 @@
 (function () {
   const data = readData("c4");
   const W = data.width, H = data.height, total = data.columns.length + 1;
-  const px = Math.max(36, Math.min(70, Math.floor(460 / Math.max(W, H))));
+  const px = fitCells(W, Math.max(36, Math.min(70, Math.floor(460 / Math.max(W, H)))), 24);
   const boardEl = document.getElementById("c4-board");
   boardEl.style.gridTemplateColumns = "repeat(" + W + ", " + px + "px)";
   const holes = [];  // holes[row][col], row 0 at the bottom
@@ -35,10 +35,12 @@
       if (i - 1 === data.won && fourSet.has(c + "," + r)) hole.classList.add("four");
     }
     document.getElementById("c4-stones").textContent = i;
-    document.getElementById("c4-turn").textContent = i % 2 ? "yellow" : "red";
+    const over = i - 1 === data.won || i === W * H;
+    document.getElementById("c4-turn").textContent = over ? "nobody: the game is over" :
+      i % 2 ? "yellow" : "red";
     const score = data.scores ? data.scores[i] : null;
     document.getElementById("c4-score").textContent =
-      score === null || score === undefined ? "?" : String(score);
+      over ? "—" : score === null || score === undefined ? "?" : String(score);
     const who = (k) => (k % 2 ? "Yellow" : "Red");
     status.textContent = i === 0 ? "The empty board." :
       i - 1 === data.won ? who(i - 1) + " connects four and wins." :
@@ -47,5 +49,6 @@
       (i === total - 1 && data.won < 0 ? " End of the line." : "");
   }
   makePlayer(document.getElementById("c4-controls"), total, render,
-    (i) => i === data.given || i === total - 1, "Next mark ▶▶");
+    (i) => i === data.given || i === total - 1, "Position, end ▶▶",
+    "given position, then the end of the line");
 })();

@@ -117,8 +117,9 @@
     if (i === 0) return "Nothing searched yet: the root is entered with α = −∞, β = +∞.";
     if (i > total) {
       const line = g.pv.map((v) => g.labels[v]).join(" → ");
-      return "Done: value " + fmt(g.value) + " for " + g.view + "; " + g.leaves +
-        " leaves examined; principal variation " + line + ".";
+      return "Done: value " + fmt(g.value) + " for " + g.view + "; " +
+        g.leaves.toLocaleString() + (g.leaves === 1 ? " leaf" : " leaves") +
+        " examined; principal variation " + line + ".";
     }
     const [k, v, value, a, b, pa, pb, extra] = g.steps[i - 1];
     const name = g.labels[v], p = g.parents[v], pname = p >= 0 ? g.labels[p] : "";
@@ -206,16 +207,15 @@
     const cut = (i) => i >= 1 && i <= g.steps.length && KINDS[g.steps[i - 1][0]] === "cut";
     const leaf = (i) => i >= 1 && i <= g.steps.length && KINDS[g.steps[i - 1][0]] === "leaf";
     player = makePlayer(controls, total, render, g.pruned ? cut : leaf,
-      g.pruned ? "Next cut-off ▶▶" : "Next leaf ▶▶");
-    controls.querySelector(".help").textContent = "Keys: space play/pause, ← → step, " +
-      "Home/End first/last, n next " + (g.pruned ? "cut-off." : "leaf.");
+      g.pruned ? "Next cut-off ▶▶" : "Next leaf ▶▶", g.pruned ? "next cut-off" : "next leaf");
   }
 
   if (all.length > 1) {
     const label = el("label", { for: "gt-graph" }, "Graph ");
     const pick = el("select", { id: "gt-graph", "aria-label": "graph" });
     all.forEach((g, k) => pick.appendChild(el("option", { value: k },
-      g.title + ": value " + fmt(g.value) + ", " + g.leaves + " leaves examined, " +
+      g.title + ": value " + fmt(g.value) + ", " + g.leaves.toLocaleString() +
+      (g.leaves === 1 ? " leaf" : " leaves") + " examined, " +
       g.nodes + " nodes")));
     pick.onchange = () => { build(all[Number(pick.value)]); pick.blur(); };
     label.appendChild(pick);

@@ -10,12 +10,24 @@ function el(tag, attrs, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
+function fitCells(count, px, min) {
+  // A square's size in pixels: px, or less so that count squares fit across the window
+  // (a narrow window; never below min).
+  const room = document.documentElement.clientWidth - 56;  // main's padding, a border
+  return Math.max(min, Math.min(px, Math.floor(room / count)));
+}
 const SVG_NS = "http://www.w3.org/2000/svg";
-function svgChart(width, height, label) {
+function svgChart(width, height, label, shrink) {
   // An empty SVG chart and add(tag, attrs, text), which appends an element to it.
+  // shrink: the chart scales down, text and all, to fit a narrower window.
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("width", width);
   svg.setAttribute("height", height);
+  if (shrink) {
+    svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+    svg.style.maxWidth = "100%";
+    svg.style.height = "auto";
+  }
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", label);
   const add = (tag, attrs, text) => {
@@ -27,8 +39,9 @@ function svgChart(width, height, label) {
   };
   return { svg, add };
 }
-function makePlayer(root, total, render, isSolution, nextLabel) {
-  // root: the .controls element; render(i) draws step i; isSolution(i) for the jump.
+function makePlayer(root, total, render, isSolution, nextLabel, nextHelp) {
+  // root: the .controls element; render(i) draws step i; isSolution(i) for the jump;
+  // nextLabel, nextHelp: the jump button's label and what key n does ("next solution").
   const state = { index: 0, timer: null };
   const bar = el("div", { class: "controls", role: "toolbar", "aria-label": "player" });
   const btn = (id, label, title) => {
@@ -40,8 +53,9 @@ function makePlayer(root, total, render, isSolution, nextLabel) {
   const back = btn("back", "◀ Back", "one step back (left arrow)");
   const play = btn("play", "▶ Play", "play or pause (space)");
   const fwd = btn("forward", "Step ▶", "one step forward (right arrow)");
+  const jumpTo = nextHelp || "next solution";
   const next = btn("next-solution", nextLabel || "Next solution ▶▶",
-    "jump to the next solution (n)");
+    "jump to the " + jumpTo + " (n)");
   const last = btn("last", "End ▶|", "to the last step (End)");
   const speedLabel = el("label", { for: "speed" }, "Speed");
   const speed = el("input", { id: "speed", type: "range", min: "1", max: "60", value: "8",
@@ -54,7 +68,7 @@ function makePlayer(root, total, render, isSolution, nextLabel) {
   bar.appendChild(where);
   root.appendChild(bar);
   root.appendChild(el("div", { class: "help" },
-    "Keys: space play/pause, ← → step, Home/End first/last, n next solution."));
+    "Keys: space play/pause, ← → step, Home/End first/last, n " + jumpTo + "."));
 
   function show(i) {
     state.index = Math.max(0, Math.min(total - 1, i));

@@ -4,7 +4,7 @@
   const data = readData("queens");
   const n = data.n, total = data.kinds.length;
   const boardEl = document.getElementById("queens-board");
-  const size = Math.max(26, Math.min(64, Math.floor(480 / n)));
+  const size = fitCells(n, Math.max(26, Math.min(64, Math.floor(480 / n))), 16);
   boardEl.style.gridTemplateColumns = "repeat(" + n + ", " + size + "px)";
   boardEl.style.fontSize = Math.floor(size * 0.7) + "px";
   const cells = [];

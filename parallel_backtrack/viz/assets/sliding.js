@@ -11,7 +11,7 @@
     next[b1] = 0;
     boards.push(next);
   }
-  const px = Math.max(24, Math.min(96, Math.floor(440 / size)));
+  const px = fitCells(size, Math.max(24, Math.min(96, Math.floor(440 / size))), 16);
   const boardEl = document.getElementById("sliding-board");
   boardEl.style.width = boardEl.style.height = size * px + "px";
   boardEl.style.fontSize = Math.floor(px * 0.42) + "px";
@@ -53,17 +53,18 @@
     document.getElementById("sliding-moves").textContent = i;
     document.getElementById("sliding-misplaced").textContent = misplaced;
     document.getElementById("sliding-manhattan").textContent = manhattan;
-    status.textContent = i === 0 ? "The start board." : i === total - 1 ?
+    status.textContent = total === 1 ? "The start board is the goal: no move needed." :
+      i === 0 ? "The start board." : i === total - 1 ?
       "Goal reached in " + (total - 1) + " moves." : "Move " + i + ": tile " + moved +
       " slides into the blank.";
     status.className = "status" + (i === total - 1 ? " kind-s" : "");
   }
   makePlayer(document.getElementById("sliding-controls"), total, render,
-    (i) => i === total - 1, "Goal ▶▶");
+    (i) => i === total - 1, "Goal ▶▶", "goal");
   if (!data.iterations.length) return;
   // Nodes per IDA* iteration: one bar each, on a log scale (they grow geometrically).
   const w = 560, h = 230, left = 60, bottom = 40;
-  const { svg, add } = svgChart(w, h, "nodes per IDA* iteration");
+  const { svg, add } = svgChart(w, h, "nodes per IDA* iteration", true);
   const top = Math.max(...data.iterations.map((r) => r[1]), 1);
   const logTop = Math.log10(top) + 0.2;
   const y = (v) => h - bottom - (v > 0 ? (Math.log10(v) + 0.2) / logTop : 0) * (h - bottom - 30);

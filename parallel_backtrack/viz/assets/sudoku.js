@@ -32,7 +32,11 @@
     counts.push([guesses, deads, backs]);
   }
   const boardEl = document.getElementById("sudoku-board");
-  const cellPx = Math.max(22, Math.min(62, Math.floor(540 / n)));
+  // 9x9 in 540 pixels; 16x16 and 25x25 take what a wide window leaves beside the
+  // controls (up to 1,000 pixels), so their candidates stay legible.
+  const room = document.documentElement.clientWidth - 660;
+  const across = n <= 9 ? 540 : Math.max(540, Math.min(1000, room));
+  const cellPx = fitCells(n, Math.max(22, Math.min(62, Math.floor(across / n))), 14);
   boardEl.style.gridTemplateColumns = "repeat(" + n + ", " + cellPx + "px)";
   const cells = [];
   for (let s = 0; s < n * n; s++) {

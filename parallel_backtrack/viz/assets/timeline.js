@@ -13,7 +13,7 @@
   const x = (t) => left + (t / end) * (width - left - 10);
   const height = top + lanes.length * laneH + axisH;
   const { svg, add } = svgChart(width, height,
-    "timeline: one lane per worker, one bar per task");
+    "timeline: one lane per worker, one bar per task", true);
   lanes.forEach((name, i) => {
     const y = top + i * laneH;
     add("rect", { class: "lane", x: left, y: y, width: width - left - 10, height: laneH - 4,
@@ -26,7 +26,8 @@
   for (let k = 0; k <= ticks; k++) {
     const t = (end * k) / ticks, xt = x(t), y = top + lanes.length * laneH;
     add("line", { x1: xt, x2: xt, y1: top, y2: y, stroke: "#bbb", "stroke-width": "0.5" });
-    add("text", { x: xt, y: y + 14, "text-anchor": "middle", "font-size": "11" },
+    add("text", { x: xt, y: y + 14, "text-anchor": k === ticks ? "end" : "middle",
+      "font-size": "11" },
       t < 0.1 ? (t * 1000).toFixed(1) + " ms" : t.toFixed(2) + " s");
   }
   add("text", { x: left, y: height - 2, "font-size": "11", fill: "#555" },
@@ -66,12 +67,16 @@
     ["wall clock", s.seconds.toFixed(3) + " s"],
     ["tasks", s.tasks.toLocaleString() + " (frontier " + s.frontier + ", depth " + s.depth + ")"],
     ["nodes", s.nodes.toLocaleString()],
+  ];
+  if (s.mode === "count") {
+    rows.push(["count", s.count.toLocaleString() + (s.complete ? "" : " (a lower bound)")]);
+  }
+  rows.push(
     ["speedup", s.speedup.toFixed(2) + "× (busy seconds / wall clock)"],
     ["efficiency", (100 * s.efficiency).toFixed(0) + "% (speedup / workers)"],
     ["parent's own search", s.parent_search.toFixed(3) + " s (probe rounds)"],
     ["parent dispatch + collect", (s.dispatch + s.collect).toFixed(3) + " s (the serial part)"],
-    ["worker setup", s.setup.toFixed(3) + " s (loading kernels)"],
-  ];
+    ["worker setup", s.setup.toFixed(3) + " s (loading kernels)"]);
   const table = el("table", { class: "stats", id: "timeline-stats" });
   for (const [k, v] of rows) {
     const tr = el("tr");
