@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "parallel_backtrack"
@@ -57,6 +59,14 @@ def engine_graph() -> dict[str, set[str]]:
             for name, path in modules.items()}
 
 
+def fresh_python(code: str) -> str:
+    """What ``code`` prints in a new interpreter (it must exit 0)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    return done.stdout.strip()
+
+
 def test_the_problem_packages_are_found():
     assert {"games", "nqueens", "sliding", "sudoku"} <= set(PROBLEMS)
 
@@ -83,19 +93,13 @@ def test_viz_imports_no_problem_package():
 
 
 def test_importing_viz_loads_no_problem_package():
-    import subprocess
-    import sys
-
     code = ("import sys, importlib, pkgutil\n"
             "import parallel_backtrack.viz as viz\n"
             "for module in pkgutil.iter_modules(viz.__path__):\n"
             "    importlib.import_module(f'parallel_backtrack.viz.{module.name}')\n"
             f"print(sorted(m for m in sys.modules if m.split('.')[1:2] and "
             f"m.split('.')[0] == 'parallel_backtrack' and m.split('.')[1] in {PROBLEMS!r}))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr[-500:]
-    assert done.stdout.strip() == "[]"
+    assert fresh_python(code) == "[]"
 
 
 def test_the_engine_modules_import_each_other_without_a_circle():
@@ -126,9 +130,6 @@ def test_the_executors_module_imports_no_other_backend():
 def test_a_local_pool_loads_no_other_backend():
     """Checking a backend's name loads only that backend: a run on threads, fork, loky
     or one process imports neither Dask's module nor asyncio (some 30 ms)."""
-    import subprocess
-    import sys
-
     code = ("import sys\n"
             "from parallel_backtrack.engine import count, make_executor\n"
             "from parallel_backtrack.engine.examples import NoAdjacentOnes\n"
@@ -137,18 +138,12 @@ def test_a_local_pool_loads_no_other_backend():
             "assert count(NoAdjacentOnes(10), workers=2, backend='threads').count == 144\n"
             "print(sorted(m for m in ('asyncio', 'parallel_backtrack.engine.dask_executor',"
             " 'parallel_backtrack.engine.dask_bounds') if m in sys.modules))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr[-500:]
-    assert done.stdout.strip() == "[]"
+    assert fresh_python(code) == "[]"
 
 
 def test_the_engine_exports_what_problem_packages_use():
     """``from parallel_backtrack.engine import threshold_search`` (docs/sliding.md) works,
     and each exported name is the object of its home module, loaded on first use."""
-    import subprocess
-    import sys
-
     code = ("import sys\n"
             "import parallel_backtrack.engine as engine\n"
             "assert 'parallel_backtrack.engine.threshold' not in sys.modules\n"
@@ -161,6 +156,4 @@ def test_the_engine_exports_what_problem_packages_use():
             "assert {'Bounded', 'SharedBounds', 'shared_bounds', 'threshold_search'} <= "
             "set(engine.__all__)\n"
             "print('ok')\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
-    assert done.stdout.strip() == "ok", done.stderr[-500:]
+    assert fresh_python(code) == "ok"
