@@ -40,6 +40,7 @@ from typing import Any, NoReturn, TextIO
 from ._cluster import backend_type, scheduler_address, scheduler_file
 from ._text import SNIFF_BYTES, not_text  # noqa: F401 - what the command lines read them as
 from .engine import BACKENDS, PoolLostError, SearchReport, WorkerCrashError, resolve_workers
+from .engine.backends import MissingExtraError
 from .engine.checks import did_you_mean, is_interrupt
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_TIMEOUT, EXIT_ERROR = 0, 1, 2, 3, 4
@@ -436,6 +437,8 @@ def failure(prog: str, error: BaseException) -> int:
     if interrupted(error):
         print(f"{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if isinstance(error, MissingExtraError):  # --backend dask without a working extra
+        return usage_error(prog, " ".join(str(error).split()))
     if isinstance(error, MemoryError):
         message = "out of memory; try a smaller problem or fewer workers"
     elif isinstance(error, (WorkerCrashError, PoolLostError)):

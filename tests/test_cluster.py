@@ -247,6 +247,20 @@ def test_dask_without_the_extra_names_the_install(argv: list[str], command: str)
             r'"parallel_backtrack\[dask\]"', code=NO_DASK, command=command)
 
 
+@pytest.mark.parametrize("command", ["nqueens", "connect4", "random"])
+def test_dask_installed_but_broken_is_a_usage_error(command: str, tmp_path: Path) -> None:
+    """A ``distributed`` that is found but fails to import (a half-upgraded install) is
+    the same one-line usage error in every command, naming the reinstall."""
+    broken = tmp_path / "distributed"
+    broken.mkdir()
+    (broken / "__init__.py").write_text('raise ImportError("cannot import name x")\n')
+    path = os.pathsep.join([str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")])
+    refused(["--backend", "dask"], r"the dask backend needs dask\.distributed, which is "
+            r"installed but does not import \(cannot import name x\): pip install "
+            r'--force-reinstall "parallel_backtrack\[dask\]"',
+            env={"PYTHONPATH": path}, command=command)
+
+
 def test_a_backend_name_resolves_without_a_prior_import() -> None:
     code = ("import sys\n"
             "from parallel_backtrack.engine.backends import backend_named, backend_names\n"

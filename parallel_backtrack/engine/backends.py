@@ -139,6 +139,11 @@ def backend_named(name: str) -> Backend | None:
     return REGISTRY.get(name)
 
 
+class MissingExtraError(ImportError):
+    """A backend whose extra is not installed, or is installed but does not import:
+    its message is the one line ``missing_extra`` gives (a command line's usage error)."""
+
+
 def missing_extra(name: str) -> str | None:
     """Why backend ``name`` cannot run here (its extra is not installed), or None:
     ``the dask backend needs dask.distributed: pip install "parallel_backtrack[dask]"``."""

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
 from typing import Any
 
-from .backends import missing_extra, register_built_in
+from .backends import MissingExtraError, missing_extra, register_built_in
 from .dask_bounds import DaskBounds, DaskStopFlag, Pusher, new_stop_flag, push_stop
 from .executors import Executor
 from .report import PoolLostError
@@ -59,9 +59,11 @@ QUIET_HTTP = {"dashboard_address": "127.0.0.1:0"}
 def _distributed() -> Any:
     try:
         import distributed
-    except ImportError:
-        raise ImportError(missing_extra("dask") or "the dask backend needs "
-                          'dask.distributed: pip install "parallel_backtrack[dask]"') from None
+    except ImportError as error:  # not installed, or installed and broken
+        raise MissingExtraError(missing_extra("dask") or "the dask backend needs "
+                                f"dask.distributed, which is installed but does not import "
+                                f"({error}): pip install --force-reinstall "
+                                '"parallel_backtrack[dask]"') from None
     return distributed
 
 
