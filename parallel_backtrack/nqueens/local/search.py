@@ -51,13 +51,13 @@ from typing import Any
 import numpy as np
 
 from ...engine import BACKENDS, first_hit, resolve_workers
+from ...engine.arguments import check_count
 from ...engine.checks import (
     UnknownNameError,
     WrongTypeError,
     check_int,
     check_name,
     did_you_mean,
-    is_integer,
 )
 from ..board import MAX_BOARD_SIZE, from_columns
 from ..verify import is_queens_solution
@@ -247,21 +247,11 @@ def _check_n(n: object) -> int:
 def _check_seed(seed: object) -> int:
     if seed is None:
         return secrets.randbits(32)  # reported in the result, so the run can be repeated
-    return _count("seed", seed)
+    return check_count("seed", seed, low=0) or 0
 
 
 def _check_max_steps(max_steps: object) -> int:
-    return min(_count("max_steps", max_steps), UNLIMITED)
-
-
-def _count(name: str, value: object) -> int:
-    """An integer >= 0 (a seed, a step limit): WrongTypeError or ValueError naming it."""
-    message = f"{name} must be a non-negative integer or None, got {value!r}"
-    if not is_integer(value):
-        raise WrongTypeError(message)
-    if int(value) < 0:  # type: ignore[call-overload]
-        raise ValueError(message)
-    return int(value)  # type: ignore[call-overload]
+    return min(check_count("max_steps", max_steps, low=0) or 0, UNLIMITED)
 
 
 def _check_params(method: str, params: dict[str, Any]) -> dict[str, Any]:
