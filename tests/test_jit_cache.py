@@ -216,7 +216,8 @@ def test_kernel_directories_are_derived_from_njit_in_any_spelling(tmp_path: Path
         (tmp_path / name / "m.py").write_text(text)
     assert _jit_paths.kernel_directories(tmp_path) == tuple(tmp_path / n for n in "abc")
     found = {str(d.relative_to(_jit_paths.PACKAGE)) for d in _jit_paths.kernel_directories()}
-    assert {"nqueens/kernel", "nqueens/local/kernel", "sudoku/kernel", "sudoku/cdcl"} <= found
+    assert {"nqueens/kernel", "nqueens/local/kernel", "sudoku/kernel",
+            "sudoku/cdcl/kernel"} <= found
 
 
 def _problem_packages() -> list[str]:
