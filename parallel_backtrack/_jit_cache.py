@@ -34,9 +34,12 @@ Glossary
 kernel directory
     A package directory with ``@njit(cache=True)`` functions; the list is derived
     (``_jit_paths.kernel_directories``): ``nqueens/kernel``,
-    ``nqueens/local/kernel``, ``sudoku/kernel``, ``sudoku/cdcl``, and the sliding
-    and game kernels.  Each module there imports this one before it decorates a
-    function, so its kernels cache here whichever is imported first.
+    ``nqueens/local/kernel``, ``sudoku/kernel``, ``sudoku/kernel9``,
+    ``sudoku/cdcl/kernel``, ``sliding/kernel`` and ``games/connect4/kernel``.  Each
+    module there imports this one before it decorates a function, so its kernels
+    cache here whichever is imported first.  It holds compiled code and what that
+    code reads or compiles, never the plain Python that drives it (that would make
+    an edit of the driver recompile the kernels).
 stamp
     sha256 over the names and contents of the directory's ``.py`` files.
 cache root

@@ -54,12 +54,12 @@ sys.path.insert(0, str(ROOT))
 from _args import Parser, input_file, name_list, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
 
-from parallel_backtrack.sudoku.batch_io import read_batch  # noqa: E402
-from parallel_backtrack.sudoku.kernel.batch import (  # noqa: E402
+from parallel_backtrack.sudoku.batch import (  # noqa: E402
     BATCH_PROPAGATIONS,
     count_batch,
     solve_batch,
 )
+from parallel_backtrack.sudoku.batch_io import read_batch  # noqa: E402
 from parallel_backtrack.sudoku.kernel.propagate import PROPAGATION_CODES  # noqa: E402
 
 SETS = ("hard", "hard-published", "17-clue")

@@ -3,7 +3,9 @@ compile, and the commands' small jobs that never load numba."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import importlib
 import json
 import os
 import shutil
@@ -216,7 +218,8 @@ def test_kernel_directories_are_derived_from_njit_in_any_spelling(tmp_path: Path
         (tmp_path / name / "m.py").write_text(text)
     assert _jit_paths.kernel_directories(tmp_path) == tuple(tmp_path / n for n in "abc")
     found = {str(d.relative_to(_jit_paths.PACKAGE)) for d in _jit_paths.kernel_directories()}
-    assert {"nqueens/kernel", "nqueens/local/kernel", "sudoku/kernel", "sudoku/cdcl"} <= found
+    assert {"nqueens/kernel", "nqueens/local/kernel", "sudoku/kernel",
+            "sudoku/cdcl/kernel"} <= found
 
 
 def _problem_packages() -> list[str]:
@@ -246,6 +249,74 @@ def test_kernel_directories_hold_no_command_line(problem: str) -> None:
         for path in directory.glob("*.py"):
             assert not path.stem.startswith("cli"), path
             assert "argparse" not in path.read_text(), path
+
+
+def _dotted(directory: Path) -> str:
+    return ".".join(directory.relative_to(_jit_paths.PACKAGE.parent).parts)
+
+
+def _compiled_stems(directory: Path) -> set[str]:
+    """The modules of ``directory`` (by stem) whose functions numba compiles: those a
+    dispatcher (``njit`` in any spelling, ``hot_njit``) or an ``@intrinsic`` of any
+    module there wraps, wherever it was applied (``search`` compiles ``scores``')."""
+    package = _dotted(directory)
+    stems = set()
+    for path in directory.glob("*.py"):
+        name = package if path.stem == "__init__" else f"{package}.{path.stem}"
+        for value in vars(importlib.import_module(name)).values():
+            function = getattr(value, "py_func", None) or getattr(value, "_defn", None)
+            defined_in = getattr(function, "__module__", None) or ""
+            if defined_in.startswith(package + "."):
+                stems.add(defined_in.rsplit(".", 1)[1])
+    return stems
+
+
+def _sibling_imports(path: Path) -> set[str]:
+    """The stems of the modules of its own directory that ``path`` imports, anywhere
+    in it (function-local imports too), relatively or by the full dotted name."""
+    package = _dotted(path.parent)
+    stems = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                stems.add(node.module.split(".")[0])
+            else:
+                stems.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == package:
+                stems.update(alias.name for alias in node.names)
+            elif node.module.startswith(package + "."):
+                stems.add(node.module[len(package) + 1:].split(".")[0])
+        elif isinstance(node, ast.Import):
+            stems.update(alias.name[len(package) + 1:].split(".")[0] for alias in node.names
+                         if alias.name.startswith(package + "."))
+    return stems
+
+
+@pytest.mark.parametrize("directory", [
+    pytest.param(d, id=str(d.relative_to(_jit_paths.PACKAGE)))
+    for d in _jit_paths.kernel_directories()])
+def test_kernel_directories_hold_only_compiled_code_and_what_it_reads(directory: Path) -> None:
+    """Every ``.py`` file of a kernel directory is in its cache stamp, so an edit of any
+    of them recompiles every kernel there: each module there has functions numba
+    compiles, or is imported by one that has (tables, helpers), and the package file
+    imports nothing.  Plain Python that only drives the kernels (a solver's driver, a
+    batch runner, name-to-code look-ups) lives outside, in the problem's package."""
+    compiled = _compiled_stems(directory)
+    assert compiled, directory
+    modules = {path.stem: path for path in directory.glob("*.py") if path.stem != "__init__"}
+    kept, grown = set(compiled), True
+    while grown:  # what the compiled modules import, and what that imports, in turn
+        reached = set().union(*(_sibling_imports(modules[stem])
+                                for stem in kept if stem in modules))
+        grown = not reached <= kept
+        kept |= reached
+    wrong = [f"{stem}.py: plain Python no kernel uses" for stem in sorted(set(modules) - kept)]
+    init = directory / "__init__.py"
+    if init.exists() and any(isinstance(node, (ast.Import, ast.ImportFrom))
+                             for node in ast.walk(ast.parse(init.read_bytes()))):
+        wrong.append("__init__.py: imports (a kernel directory's package file imports nothing)")
+    assert not wrong, (str(directory), wrong)
 
 
 def _kernel_modules() -> list[str]:

@@ -8,8 +8,8 @@ import pytest
 from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack.sudoku.__main__ import main
+from parallel_backtrack.sudoku.batch import UNFINISHED, count_batch, solve_batch
 from parallel_backtrack.sudoku.batch_io import read_batch
-from parallel_backtrack.sudoku.kernel.batch import UNFINISHED, count_batch, solve_batch
 from parallel_backtrack.sudoku.kernel9.search import scratch, search_many9
 from parallel_backtrack.sudoku.kernel9.tables import BAND_KEEP, KEEP9, PEERS
 from parallel_backtrack.sudoku.space import is_valid_solution
@@ -235,7 +235,7 @@ def test_the_numpy_givens_check_equals_the_compiled_one() -> None:
 
 COMPILE_ONCE = """
 import numpy as np
-from parallel_backtrack.sudoku.kernel.batch import count_batch, solve_batch
+from parallel_backtrack.sudoku.batch import count_batch, solve_batch
 from parallel_backtrack.sudoku.kernel9 import band, search
 givens = np.zeros((2, 81), np.uint8)
 givens[1, :9] = np.arange(1, 10)

@@ -1,4 +1,4 @@
-"""The clause-learning solver (sudoku/cdcl/solver.py, sudoku/cdcl/kernel.py) and --solver."""
+"""The clause-learning solver (sudoku/cdcl/solver.py, sudoku/cdcl/kernel/search.py) and --solver."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from sudoku_data import DATA, FIXTURES, HARDEST, gecode_25x25, gecode_25x25_solu
 
 from parallel_backtrack.sudoku import count_solutions, read_puzzles, solve
 from parallel_backtrack.sudoku.__main__ import main
+from parallel_backtrack.sudoku.batch import solve_batch
 from parallel_backtrack.sudoku.batch_io import puzzle_lines, read_batch
 from parallel_backtrack.sudoku.cdcl import (
     SOLVED,
@@ -26,7 +27,7 @@ from parallel_backtrack.sudoku.cdcl import (
     sudoku_cnf,
 )
 from parallel_backtrack.sudoku.cdcl import solver as cdcl
-from parallel_backtrack.sudoku.cdcl.kernel import (
+from parallel_backtrack.sudoku.cdcl.kernel.search import (
     LIMIT,
     SATISFIED,
     cdcl_search,
@@ -35,7 +36,6 @@ from parallel_backtrack.sudoku.cdcl.kernel import (
     new_stats,
     new_tuning,
 )
-from parallel_backtrack.sudoku.kernel.batch import solve_batch
 from parallel_backtrack.sudoku.puzzle import InvalidPuzzleError
 from parallel_backtrack.sudoku.space import is_valid_solution
 

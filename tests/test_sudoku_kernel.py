@@ -10,11 +10,13 @@ import pytest
 from sudoku_data import HARDEST, sudoku_file
 
 from parallel_backtrack.engine import explore, sequential_count
+from parallel_backtrack.sudoku.batch import UNFINISHED, count_batch, solve_batch
 from parallel_backtrack.sudoku.batch_io import parse_batch, read_batch
-from parallel_backtrack.sudoku.kernel.batch import UNFINISHED, count_batch, solve_batch
+from parallel_backtrack.sudoku.calls import call_kernel, check_box
 from parallel_backtrack.sudoku.kernel.bits import low_bit, low_bit_index, popcount
-from parallel_backtrack.sudoku.kernel.calls import call_kernel, check_box
-from parallel_backtrack.sudoku.kernel.masks import (
+from parallel_backtrack.sudoku.kernel.search import explore_roots, search_many
+from parallel_backtrack.sudoku.kernel.tables import kernel_tables
+from parallel_backtrack.sudoku.masks import (
     branch_masks,
     count_masks,
     explore_masks,
@@ -24,8 +26,6 @@ from parallel_backtrack.sudoku.kernel.masks import (
     trusted_rows,
     values_of,
 )
-from parallel_backtrack.sudoku.kernel.search import explore_roots, search_many
-from parallel_backtrack.sudoku.kernel.tables import kernel_tables
 from parallel_backtrack.sudoku.orders import order_named
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
 from parallel_backtrack.sudoku.space import SudokuSpace

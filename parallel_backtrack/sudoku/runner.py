@@ -1,7 +1,7 @@
 """Running a file's puzzles: one result per file entry, split across processes by joblib.
 
 (A *batch* elsewhere is one array of puzzles solved in one compiled call:
-``kernel.batch``; ``kernel_results`` below hands a bulk-read file to it.)
+``batch``; ``kernel_results`` below hands a bulk-read file to it.)
 
 Glossary
 --------
@@ -79,7 +79,7 @@ from .space import SudokuSpace, is_valid_solution
 if TYPE_CHECKING:
     import numpy as np
 
-    from .kernel.batch import BatchResult
+    from .batch import BatchResult
     from .kernel.read import Batch
 
 # Nodes of one Python-path slice between looks at the clock (9x9: some 0.03 s).
@@ -312,8 +312,8 @@ def kernel_results(batch: Batch, job: Job, *, workers: int = 1, slice_puzzles: i
         return
     import numpy as np
 
+    from .batch import UNFINISHED
     from .batch_io import puzzle_lines
-    from .kernel.batch import UNFINISHED
     for first in range(0, len(batch.givens), slice_puzzles):
         done = min(first + slice_puzzles, len(batch.givens))
         found = _slice(batch.givens[first:done], job, workers, bands)
@@ -334,8 +334,8 @@ def kernel_results(batch: Batch, job: Job, *, workers: int = 1, slice_puzzles: i
 
 
 def _slice(givens: np.ndarray, job: Job, workers: int, bands: bool) -> BatchResult:
-    """One slice through ``kernel.batch``, each puzzle on a budget of ``BULK_BUDGET``."""
-    from .kernel.batch import count_batch, solve_batch
+    """One slice through ``batch``, each puzzle on a budget of ``BULK_BUDGET``."""
+    from .batch import count_batch, solve_batch
 
     propagation = "auto" if bands else job.propagation
     if job.count:
@@ -354,8 +354,8 @@ def _one_by_one(batch: Batch, index: int, row: int, job: Job, workers: int) -> P
 def _each_result(batch: Batch, job: Job, workers: int, slice_puzzles: int,
                  bands: bool) -> Iterator[PuzzleResult]:
     """``kernel_results`` one result per puzzle, bad lines and ``verify`` included."""
+    from .batch import UNFINISHED
     from .batch_io import puzzle_lines
-    from .kernel.batch import UNFINISHED
 
     rows = {int(line): row for row, line in enumerate(batch.lines)}
     errors = dict(batch.errors)

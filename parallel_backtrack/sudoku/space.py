@@ -21,7 +21,7 @@ solution
 
 kernel
     ``fast`` (the default) runs every subtree below the root in the compiled
-    kernel (``kernel.masks.explore_masks``) through the engine's hooks
+    kernel (``masks.explore_masks``) through the engine's hooks
     ``count_below`` / ``first_below``; ``reference`` keeps the Python search
     all the way down.  Both give the same answers and the same node counts.
     Orders other than ``RowMajor`` and ``FewestOptionsFirst`` always take the
@@ -50,7 +50,7 @@ KERNELS = ("fast", "reference")
 
 def _load_kernel() -> None:
     """Import the compiled search (and numba), for a space that uses it."""
-    from .kernel import masks  # noqa: F401
+    from .masks import explore_masks  # noqa: F401  (loads the kernel module)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +128,8 @@ class SudokuSpace:
         (None on the reference path, which branches one state at a time)."""
         if not self.fast:
             return None
-        from .kernel.calls import kernel_codes
-        from .kernel.masks import branch_rows, trusted_rows
+        from .calls import kernel_codes
+        from .masks import branch_rows, trusted_rows
 
         box, propagation = self.puzzle.box, self.puzzle.propagation
         live = [index for index, state in enumerate(states) if not state.is_dead()]
@@ -190,8 +190,8 @@ class SudokuSpace:
              stop_after: int | None = None, keep: bool = False,
              watch: tuple[Any, int, int] | None = None) -> Any:
         """The kernel's ``KernelRun`` below ``roots`` (see ``explore_fast``)."""
-        from .kernel.calls import kernel_codes
-        from .kernel.masks import explore_rows, trusted_rows
+        from .calls import kernel_codes
+        from .masks import explore_rows, trusted_rows
 
         # The puzzles' own masks are valid: not checked again (``explore_rows``).
         rows = trusted_rows([(0,) * len(state.masks) if state.is_dead() else state.masks

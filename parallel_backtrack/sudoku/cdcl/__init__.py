@@ -6,8 +6,9 @@ solver
     ``solver.py``: the CNF of a puzzle, ``solve_cdcl`` (a ``CdclResult``) and
     ``solve_entry_cdcl`` for the CLI's rows.
 kernel
-    ``kernel.py``: the numba CDCL search (watched literals, learnt clauses,
-    restarts) on integer arrays.
+    ``kernel/search.py``: the numba CDCL search (watched literals, learnt clauses,
+    restarts) on integer arrays, in a directory of its own so that an edit of the
+    driver does not recompile it.
 
 Example::
 

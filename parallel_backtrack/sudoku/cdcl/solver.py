@@ -1,4 +1,4 @@
-"""Solve one Sudoku by clause learning: the puzzle as CNF, ``cdcl.kernel`` decides it.
+"""Solve one Sudoku by clause learning: the puzzle as CNF, ``cdcl.kernel.search`` decides it.
 
 Backtracking with propagation, however strong, does not finish the hard minimal
 25x25 puzzles: it explores the same failing sub-grids again and again.  A
@@ -48,13 +48,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...engine.arguments import check_count
+from ..calls import call_kernel
 from ..formats import PuzzleEntry, value_symbol
 from ..grid import box_for_cells, grid_for
-from ..kernel.calls import call_kernel
 from ..puzzle import InvalidPuzzleError, check_givens, read_givens
 from ..results import STOPPED, UNSOLVABLE, PuzzleResult, invalid, wrong_solution
 from ..space import is_valid_solution
-from .kernel import (
+from .kernel.search import (
     CONFLICTS,
     DECISIONS,
     FIRST_CLEANUP,

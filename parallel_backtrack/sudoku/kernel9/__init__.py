@@ -10,5 +10,5 @@ band
     ``band.py``: one state's words, placements and the propagation rules.
 search
     ``search.py``: the depth-first search and ``search_many9``, the batch entry point
-    that ``kernel.batch`` calls for ``propagation="bands"`` (and ``"auto"`` on 9x9).
+    that ``sudoku/batch.py`` calls for ``propagation="bands"`` (and ``"auto"`` on 9x9).
 """

@@ -14,9 +14,10 @@ after ``max_conflicts`` at a restart and hands back its learnt clauses, so a
 caller can resume it (with what it learnt) or give up: that is how ``cdcl``
 keeps deadlines and Ctrl-C.
 
-It lives in ``sudoku/cdcl/``, not ``sudoku/kernel/``, on purpose: every file of
-``sudoku/kernel/`` is hashed into the cache stamp of the backtracking kernel
-(``_jit_cache.py``), and this search shares no code with it.
+It lives in ``sudoku/cdcl/kernel/``, apart from ``sudoku/kernel/`` and from its
+driver ``cdcl/solver.py``, on purpose: every file of a kernel directory is hashed
+into the cache stamp of its kernels (``_jit_cache.py``), and this search shares no
+code with the backtracking kernel, nor needs recompiling when the driver changes.
 
 Glossary
 --------
@@ -70,7 +71,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
+from .... import _jit_cache  # noqa: F401  (registers the cache locators before any @njit)
 
 UNSATISFIABLE, SATISFIED, LIMIT = 0, 1, 2
 POOL_FULL = -2

@@ -14,7 +14,8 @@ auto, bands
     The default propagation ``auto`` is ``bands`` for 9x9 puzzles in the default
     order (the band kernel of ``sudoku/kernel9``: same answers and counts, its own
     rules and branching, so its own node counts) and ``units`` otherwise.  Every
-    other name runs this directory's kernel, whose nodes equal the reference path's.
+    other name runs the general kernel (``sudoku/kernel``), whose nodes equal the
+    reference path's.
 result
     ``BatchResult``: per puzzle the first solution's values (zeros when none),
     the count (1 or 0 when solving; up to ``limit`` when counting; ``UNFINISHED``
@@ -47,10 +48,10 @@ from parallel_backtrack._jit_cache import compile_notice
 from parallel_backtrack.engine.arguments import check_count
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
-from ..kernel9.search import UNFINISHED, scratch, search_many9
 from .calls import COMPILED, call_kernel, check_box, order_code, propagation_code
-from .read import PUZZLE_CELLS
-from .tables import kernel_tables
+from .kernel.read import PUZZLE_CELLS
+from .kernel.tables import kernel_tables
+from .kernel9.search import UNFINISHED, scratch, search_many9
 
 __all__ = ["BACKENDS", "BATCH_PROPAGATIONS", "UNFINISHED", "BatchResult", "count_batch",
            "search_chunk", "solve_batch"]
@@ -116,7 +117,7 @@ def _search_part(givens: np.ndarray, box: int, codes: tuple[int, int, int, int],
     if propagation == BANDS:
         call_kernel(search_many9, givens, limit, budget, stop, values, counts, nodes, *scratch())
     else:
-        from .search import search_many
+        from .kernel.search import search_many
 
         call_kernel(search_many, givens, propagation, order, kernel_tables(box).as_tuple(),
                     limit, budget, stop, values, counts, nodes)
@@ -189,7 +190,7 @@ def _propagation(name: str, box: int, order: str) -> int:
             return propagation_code(name)
         except UnknownNameError:
             pass
-    from .propagate import PROPAGATION_CODES
+    from .kernel.propagate import PROPAGATION_CODES
 
     raise UnknownNameError(did_you_mean("propagation", name,
                                         (*BATCH_PROPAGATIONS, *PROPAGATION_CODES)))
@@ -199,7 +200,7 @@ def _notice(propagation: int) -> Any:
     """``compile_notice`` for the kernel a batch runs."""
     kernel: Any = search_many9
     if propagation != BANDS:
-        from .search import search_many
+        from .kernel.search import search_many
 
         kernel = search_many
     what, seconds = COMPILED[kernel.__module__]

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from parallel_backtrack._jit_cache import compile_notice
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean, is_interrupt
 
-from ..boxes import BOX_SIZES, check_box
+from .boxes import BOX_SIZES, check_box
 
 __all__ = ["BOX_SIZES", "call_kernel", "check_box", "kernel_codes", "order_code",
            "propagation_code"]
@@ -31,7 +31,8 @@ _CALLED: set[Any] = set()
 COMPILED = {
     "parallel_backtrack.sudoku.kernel.search": ("the Sudoku search kernel", "20-40 s"),
     "parallel_backtrack.sudoku.kernel9.search": ("the 9x9 band kernel", "5-10 s"),
-    "parallel_backtrack.sudoku.cdcl.kernel": ("the Sudoku clause-learning kernel", "10-20 s"),
+    "parallel_backtrack.sudoku.cdcl.kernel.search": ("the Sudoku clause-learning kernel",
+                                                     "10-20 s"),
 }
 
 
@@ -66,7 +67,7 @@ def kernel_codes(propagation: str, order: str) -> tuple[int, int]:
 
 def order_code(order: str) -> int:
     """The kernel's code for an order name; UnknownNameError with a "did you mean"."""
-    from .search import ORDER_CODES  # (the general kernel: not loaded for the band kernel)
+    from .kernel.search import ORDER_CODES  # (the general kernel: not loaded for the band kernel)
 
     if not isinstance(order, str) or order not in ORDER_CODES:
         raise UnknownNameError(did_you_mean("order", order, ORDER_CODES))
@@ -75,7 +76,7 @@ def order_code(order: str) -> int:
 
 def propagation_code(propagation: str) -> int:
     """The kernel's code for a propagator name; UnknownNameError with a "did you mean"."""
-    from .propagate import PROPAGATION_CODES  # (the general kernel, as in ``order_code``)
+    from .kernel.propagate import PROPAGATION_CODES  # (the general kernel, as in ``order_code``)
 
     if not isinstance(propagation, str) or propagation not in PROPAGATION_CODES:
         raise UnknownNameError(did_you_mean("propagation", propagation, PROPAGATION_CODES))

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .batch import solve_batch
-from .bits import full_mask
 from .calls import check_box
+from .kernel.bits import full_mask
+from .kernel.read import broken_rows, read_clean
 from .masks import explore_masks
-from .read import broken_rows, read_clean
 
 
 def warm_up(boxes: Sequence[int] = (3,)) -> None:

@@ -48,10 +48,10 @@ import numpy as np
 from parallel_backtrack.engine.arguments import check_count
 from parallel_backtrack.engine.checks import UnknownNameError, did_you_mean
 
-from .bits import full_mask
 from .calls import call_kernel, check_box, order_code, propagation_code
-from .search import UNWATCHED, explore_roots
-from .tables import kernel_tables
+from .kernel.bits import full_mask
+from .kernel.search import UNWATCHED, explore_roots
+from .kernel.tables import kernel_tables
 
 MODES = ("count", "first")
 T = TypeVar("T")
