@@ -52,19 +52,19 @@ sys.path.insert(0, str(ROOT))
 from _args import Parser, name_list, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402 - scripts/ is sys.path[0]
 
+from parallel_backtrack.sudoku.batch import count_batch, solve_batch  # noqa: E402
 from parallel_backtrack.sudoku.batch_io import read_batch  # noqa: E402
 from parallel_backtrack.sudoku.cdcl import solve_cdcl  # noqa: E402
 from parallel_backtrack.sudoku.cdcl import warm_up as warm_up_cdcl  # noqa: E402
-from parallel_backtrack.sudoku.kernel.batch import count_batch, solve_batch  # noqa: E402
-from parallel_backtrack.sudoku.kernel.masks import (  # noqa: E402
+from parallel_backtrack.sudoku.kernel.propagate import PROPAGATION_CODES  # noqa: E402
+from parallel_backtrack.sudoku.masks import (  # noqa: E402
     count_masks,
     explore_masks,
     masks_from_cells,
     solve_masks,
 )
-from parallel_backtrack.sudoku.kernel.propagate import PROPAGATION_CODES  # noqa: E402
-from parallel_backtrack.sudoku.kernel.warm import warm_up  # noqa: E402
 from parallel_backtrack.sudoku.space import is_valid_solution  # noqa: E402
+from parallel_backtrack.sudoku.warm import warm_up  # noqa: E402
 
 DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
 SETS = {  # label: (file, mode)
@@ -219,7 +219,7 @@ def cold_process_seconds(path: Path, mode: str, workers: int, backend: str) -> f
         "import sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from parallel_backtrack.sudoku.batch_io import read_batch\n"
-        f"from parallel_backtrack.sudoku.kernel.batch import {call}\n"
+        f"from parallel_backtrack.sudoku.batch import {call}\n"
         f"{call}(read_batch({str(path)!r}).givens, workers={workers}, backend={backend!r})\n"
     )
     started = time.perf_counter()
