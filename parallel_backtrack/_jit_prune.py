@@ -15,6 +15,10 @@ sibling
 keep
     How many siblings stay, the most recently modified first: one, so that two
     installed versions used in turn do not remove each other's cache.
+retired
+    A kernel directory that moved (``RETIRED``: its old dotted name under its new
+    one).  When the new one's cache is created, every cache of the old name goes:
+    no version of this package that still uses it is newer.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import shutil
 from pathlib import Path
 
 KEEP_SIBLINGS = 1
+RETIRED = {"sudoku.cdcl.kernel": ("sudoku.cdcl",)}  # moved out of its driver's folder
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -35,7 +40,7 @@ def prune_siblings(current: Path, keep: int = KEEP_SIBLINGS) -> list[Path]:
     ``current``'s parent are touched (no symlink is followed or removed); any error
     (another process removing or using one, no permission) leaves that one alone.
     """
-    stale = sorted(_siblings(current), reverse=True)[keep:]
+    stale = sorted(_siblings(current), reverse=True)[keep:] + _retired(current)
     for _, path in stale:
         shutil.rmtree(path, ignore_errors=True)
     return [Path(path) for _, path in stale if not os.path.lexists(path)]
@@ -57,6 +62,13 @@ def _siblings(current: Path) -> list[tuple[float, str]]:
     except OSError:  # no root, or not readable
         return []
     return found
+
+
+def _retired(current: Path) -> list[tuple[float, str]]:
+    """(0, path) of each cache of the kernel directories ``current``'s replaced."""
+    old_names = RETIRED.get(current.name[:-17], ())
+    return [(0.0, path) for name in old_names
+            for _, path in _siblings(current.parent / f"{name}-{current.name[-16:]}")]
 
 
 def _same_kernel(name: str, current: str) -> bool:

@@ -168,6 +168,17 @@ def test_a_new_stamp_removes_the_stale_caches_but_the_newest_other(tmp_path: Pat
     assert (root / f"nqueens-{8:016x}").is_symlink()
 
 
+def test_a_moved_kernel_directorys_new_cache_removes_every_cache_of_its_old_name(
+        tmp_path: Path) -> None:
+    root = tmp_path / "parallel_backtrack"
+    old_caches = [_version(root, "sudoku.cdcl", i, age) for i, age in ((1, 300.0), (2, 100.0))]
+    kept = [_version(root, "sudoku.cdcl.kernel", 3, 200.0), _version(root, "sudoku.kernel", 4)]
+    current = _version(root, "sudoku.cdcl.kernel", 5)
+    assert sorted(_jit_prune.prune_siblings(current)) == sorted(old_caches)
+    assert not any(path.exists() for path in old_caches)
+    assert all(path.exists() for path in [*kept, current])
+
+
 def test_pruning_ignores_a_vanishing_an_undeletable_and_a_missing_root(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "parallel_backtrack"
