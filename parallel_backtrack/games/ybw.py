@@ -62,6 +62,7 @@ from ..engine.executors import (
     OwnTime,
     check_borrowed,
     check_pool,
+    default_workers,
     pool_for_run,
     run_shipped,
 )
@@ -468,8 +469,7 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int | None = N
     (fail-hard: ``exact`` False when the value is a bound, at most ``alpha`` or at
     least ``beta``)."""
     check_game(game, initial=state is None)
-    if executor is None and workers is None:
-        workers = 2
+    workers = default_workers(workers, executor, 2)
     check_pool(executor, backend, None)
     check_borrowed(executor, workers, backend, **pool_options)
     check_int("split_depth", split_depth, low=1)

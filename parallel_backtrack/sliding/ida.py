@@ -41,7 +41,7 @@ from typing import Any
 from .._jit_cache import compile_notice
 from ..engine.backends import backend_names
 from ..engine.checks import check_int, check_name, check_workers
-from ..engine.executors import check_borrowed, check_pool
+from ..engine.executors import check_borrowed, check_pool, default_workers
 from ..engine.threshold import ORDERS, PARENT_NODES, PER_WORKER, threshold_search
 from .board import Board, UnsolvableError, board_moves, to_frame
 from .heuristics import tables_for
@@ -169,8 +169,7 @@ def solve_parallel(board: Board, heuristic: str = "manhattan", *,
     if unknown:
         raise TypeError(f"solve_parallel() got an unexpected keyword argument {unknown[0]!r}; "
                         f"expected some of {sorted(_OPTIONS)}")
-    if workers is None and options.get("executor") is None:
-        workers = 2
+    workers = default_workers(workers, options.get("executor"), 2)
     return solve(board, heuristic, workers=workers, **options)
 
 

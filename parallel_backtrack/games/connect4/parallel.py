@@ -42,7 +42,13 @@ import numpy as np
 from ...engine import tempfiles
 from ...engine.arguments import check_count
 from ...engine.checks import check_int
-from ...engine.executors import Executor, check_borrowed, check_pool, pool_for_run
+from ...engine.executors import (
+    Executor,
+    check_borrowed,
+    check_pool,
+    default_workers,
+    pool_for_run,
+)
 from ...engine.window import SharedBounds
 from ..chain import Chain, chain_window
 from ..probes import ProbeTally, ProbeTimeout, auto_at_once, probe_range
@@ -242,8 +248,7 @@ class ParallelSolver:
         other than its name or a pool option is a ValueError.  Every argument is
         checked here, before a pool is made (TypeError / ValueError)."""
         check_pool(executor, backend, None)
-        if executor is None and workers is None:
-            workers = 2
+        workers = default_workers(workers, executor, 2)
         check_borrowed(executor, workers, backend, **pool_options)
         check_int("split_depth", split_depth, low=1)
         check_megabytes(tt_mb)
