@@ -5,6 +5,7 @@ with it (a ValueError naming them), where they were silently ignored before; lef
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -129,3 +130,23 @@ def test_default_workers_fills_in_only_when_neither_is_given() -> None:
     assert default_workers(None, None) == 1
     assert default_workers(None, VirtualExecutor(3), 2) is None  # the executor's own count
     assert default_workers(5, None, 2) == 5
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", sorted(set(CALLS) - {"connect4 ParallelSolver"}))
+def test_what_an_executor_would_ignore_is_checked_once_a_call(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    checked: list[object] = []
+    check = executors.check_borrowed
+
+    def counted(executor: Any, workers: object = None, backend: object = None,
+                **options: object) -> None:
+        if workers is not None:
+            checked.append(workers)
+        check(executor, workers, backend, **options)
+
+    for module in list(sys.modules.values()):  # wherever it is imported
+        if getattr(module, "check_borrowed", None) is check:
+            monkeypatch.setattr(module, "check_borrowed", counted)
+    CALLS[name](executor=VirtualExecutor(2), workers=2)  # agrees: runs on the executor
+    assert checked == [2]

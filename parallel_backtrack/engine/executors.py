@@ -601,6 +601,19 @@ def check_borrowed(executor: Executor | None, workers: object = None,
                          "the pool; pass one or the other")
 
 
+def pool_arguments(executor: Executor | None, workers: int | None = None,
+                   backend: str | None = None, **options: Any) -> dict[str, Any]:
+    """The keywords of ``pool_for_run`` for a call that checks its pool's arguments
+    before the pool opens (work comes first, or a ``with`` later): ``executor`` alone
+    once ``check_borrowed`` has refused what it would ignore, else ``workers``,
+    ``backend`` and ``options``.  The check is made here, once: ``pool_for_run``
+    then has nothing left to check."""
+    check_borrowed(executor, workers, backend, **options)
+    if executor is not None:
+        return {"executor": executor}
+    return {"workers": workers, "backend": backend, **options}
+
+
 @contextmanager
 def pool_for_run(executor: Executor | None = None, workers: int | None = None,
                  backend: str | None = None, *, owned: bool = False,
