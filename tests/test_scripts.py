@@ -127,6 +127,10 @@ def test_script_help_and_usage_error(name, monkeypatch, capsys):
     ["bench_sliding.py", "--only", "korf,bogus"],
     ["bench_games.py", "--simulate-c4", "4443"],
     ["local_search_table.py", "--methods", "annealing:sideways=2"],
+    ["ab_trees.py", "q17", "--repeats", "0", "."],
+    ["ab_trees.py", "q17", ".", "./"],  # one tree twice
+    ["ab_trees.py", "q17", "no/such/tree"],
+    ["ab_trees.py", "s16", "tests"],  # not a checkout
 ])
 def test_bad_input_is_one_line(argv, monkeypatch, capsys):
     with pytest.raises(SystemExit) as stop:
