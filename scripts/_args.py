@@ -59,10 +59,11 @@ def int_list(text: str) -> list[int]:
 
 
 def name_list(*choices: str) -> Callable[[str], list[str]]:
-    """A ``type=`` for a comma-separated list of some of ``choices``: "a,b" -> ["a", "b"]."""
+    """A ``type=`` for a comma-separated list of some of ``choices``: "a,b" (or "a, b")
+    -> ["a", "b"]."""
 
     def names(text: str) -> list[str]:
-        found = [part for part in text.split(",") if part]
+        found = [part.strip() for part in text.split(",") if part.strip()]
         unknown = [part for part in found if part not in choices]
         if unknown:
             raise argparse.ArgumentTypeError(

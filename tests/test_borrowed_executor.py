@@ -5,14 +5,23 @@ with it (a ValueError naming them), where they were silently ignored before; lef
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from parallel_backtrack.engine import VirtualExecutor, count, solutions, solve, threshold_search
+from parallel_backtrack.engine import (
+    VirtualExecutor,
+    count,
+    executors,
+    modes,
+    solutions,
+    solve,
+    threshold_search,
+)
 from parallel_backtrack.engine.examples import NoAdjacentOnes
-from parallel_backtrack.engine.executors import check_borrowed, pool_for_run
+from parallel_backtrack.engine.executors import check_borrowed, default_workers, pool_for_run
 from parallel_backtrack.games import RandomTree
 from parallel_backtrack.games.connect4.board import Board as Connect4Board
 from parallel_backtrack.games.connect4.parallel import ParallelSolver, parallel_solve
@@ -93,3 +102,51 @@ def test_pool_for_run_and_check_borrowed_refuse_what_the_executor_ignores() -> N
             pass
     with pool_for_run(None) as made:  # no executor, no workers: one, in this process
         assert made.workers == 1
+
+
+DEFAULTS = {"count": 1, "solve": 1, "solutions": 1, "threshold_search": 1,
+            "sliding solve": 1, "sliding solve_parallel": 2, "parallel_alphabeta": 2,
+            "connect4 parallel_solve": 2}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", sorted(DEFAULTS))
+def test_with_neither_workers_nor_executor_each_takes_its_documented_default(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[int] = []
+
+    def virtual(workers: int, backend: str | None = None, **options: Any) -> VirtualExecutor:
+        made.append(workers)
+        return VirtualExecutor(workers)
+
+    monkeypatch.setattr(executors, "make_executor", virtual)
+    monkeypatch.setattr(modes, "make_executor", virtual)
+    CALLS[name]()
+    assert made == [DEFAULTS[name]]
+
+
+def test_default_workers_fills_in_only_when_neither_is_given() -> None:
+    assert default_workers(None, None, 2) == 2
+    assert default_workers(None, None) == 1
+    assert default_workers(None, VirtualExecutor(3), 2) is None  # the executor's own count
+    assert default_workers(5, None, 2) == 5
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", sorted(set(CALLS) - {"connect4 ParallelSolver"}))
+def test_what_an_executor_would_ignore_is_checked_once_a_call(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    checked: list[object] = []
+    check = executors.check_borrowed
+
+    def counted(executor: Any, workers: object = None, backend: object = None,
+                **options: object) -> None:
+        if workers is not None:
+            checked.append(workers)
+        check(executor, workers, backend, **options)
+
+    for module in list(sys.modules.values()):  # wherever it is imported
+        if getattr(module, "check_borrowed", None) is check:
+            monkeypatch.setattr(module, "check_borrowed", counted)
+    CALLS[name](executor=VirtualExecutor(2), workers=2)  # agrees: runs on the executor
+    assert checked == [2]

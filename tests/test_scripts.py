@@ -127,6 +127,10 @@ def test_script_help_and_usage_error(name, monkeypatch, capsys):
     ["bench_sliding.py", "--only", "korf,bogus"],
     ["bench_games.py", "--simulate-c4", "4443"],
     ["local_search_table.py", "--methods", "annealing:sideways=2"],
+    ["ab_trees.py", "q17", "--repeats", "0", "."],
+    ["ab_trees.py", "q17", ".", "./"],  # one tree twice
+    ["ab_trees.py", "q17", "no/such/tree"],
+    ["ab_trees.py", "s16", "tests"],  # not a checkout
 ])
 def test_bad_input_is_one_line(argv, monkeypatch, capsys):
     with pytest.raises(SystemExit) as stop:
@@ -134,3 +138,13 @@ def test_bad_input_is_one_line(argv, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert stop.value.code == 2, err
     assert len(err.strip().splitlines()) == 1 and "error:" in err, err
+
+
+def test_bench_sudoku_sets_are_plain_names_given_with_or_without_spaces(monkeypatch):
+    module = _load("bench_sudoku.py")
+    assert all(label.replace("-", "").isalnum() for label in module.SETS), list(module.SETS)
+    parsed = _parsed(module, ["--sets", "top95, tdoku-test"], monkeypatch)
+    assert parsed.sets == ["top95", "tdoku-test"]
+    assert _parsed(module, [], monkeypatch).sets == list(module.SETS)  # the default: all
+    row = module.Row("tdoku-test", "count", 43, 1, "threads", 100.0, 5.0, 1.0)
+    assert "| tdoku-test (count all) | 43 | 1 |" in module.markdown([row])

@@ -64,7 +64,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, overload
 
 import cloudpickle  # type: ignore[import-untyped]
 
@@ -566,6 +566,19 @@ class OwnTime:
         return done
 
 
+@overload
+def default_workers(workers: int | None, executor: None, default: int = 1) -> int: ...
+@overload
+def default_workers(workers: int | None, executor: Executor | None,
+                    default: int = 1) -> int | None: ...
+def default_workers(workers: int | None, executor: Executor | None,
+                    default: int = 1) -> int | None:
+    """``workers``, or a function's documented ``default`` when neither it nor an
+    ``executor`` is given (a borrowed executor brings its own count: None stays None).
+    Example: ``default_workers(None, None, 2) == 2``."""
+    return default if workers is None and executor is None else workers
+
+
 def check_borrowed(executor: Executor | None, workers: object = None,
                    backend: object = None, **options: object) -> None:
     """Nothing when ``executor`` is None or every other argument is None (not given)
@@ -588,6 +601,19 @@ def check_borrowed(executor: Executor | None, workers: object = None,
                          "the pool; pass one or the other")
 
 
+def pool_arguments(executor: Executor | None, workers: int | None = None,
+                   backend: str | None = None, **options: Any) -> dict[str, Any]:
+    """The keywords of ``pool_for_run`` for a call that checks its pool's arguments
+    before the pool opens (work comes first, or a ``with`` later): ``executor`` alone
+    once ``check_borrowed`` has refused what it would ignore, else ``workers``,
+    ``backend`` and ``options``.  The check is made here, once: ``pool_for_run``
+    then has nothing left to check."""
+    check_borrowed(executor, workers, backend, **options)
+    if executor is not None:
+        return {"executor": executor}
+    return {"workers": workers, "backend": backend, **options}
+
+
 @contextmanager
 def pool_for_run(executor: Executor | None = None, workers: int | None = None,
                  backend: str | None = None, *, owned: bool = False,
@@ -601,7 +627,7 @@ def pool_for_run(executor: Executor | None = None, workers: int | None = None,
     (``heap.frozen``)."""
     check_borrowed(executor, workers, backend, **options)
     owned = owned or executor is None
-    pool = (make_executor(1 if workers is None else workers, backend, **options)
+    pool = (make_executor(default_workers(workers, None), backend, **options)
             if executor is None else executor)
     try:
         with heap.frozen():

@@ -28,7 +28,7 @@ from typing import Any
 
 from .arguments import check_budgets, check_space
 from .checkpoint import Checkpoint, checkpoint_for
-from .executors import Executor, check_borrowed, check_pool, make_executor
+from .executors import Executor, check_borrowed, check_pool, default_workers, make_executor
 from .report import SearchReport
 from .scheduler import Run
 from .space import Space
@@ -49,7 +49,7 @@ def _run(space: Space[Any], mode: str, *, workers: int | None, backend: str | No
     owns = executor is None
     if executor is None:
         extra = {} if address is None else {"address": address}
-        executor = make_executor(1 if workers is None else workers, backend, **extra)
+        executor = make_executor(default_workers(workers, None), backend, **extra)
     return Run(space, mode, executor, owns=owns, budget=budget,
                budget_seconds=budget_seconds, per_worker=per_worker, limit=limit,
                timeout=timeout, progress=progress, checkpoint=saved)

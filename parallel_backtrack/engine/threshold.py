@@ -91,7 +91,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .arguments import THRESHOLD_METHODS, check_count, check_seconds, check_space, short_repr
-from .executors import WAIT, Executor, check_borrowed, check_pool, pool_for_run
+from .executors import WAIT, Executor, check_pool, pool_for_run
 from .frontier import (
     FEW,
     INFINITE,
@@ -227,7 +227,6 @@ def threshold_search(space: ThresholdSpace, *, workers: int | None = None,
     """
     check_space(space, THRESHOLD_METHODS, "a threshold search space (ThresholdSpace)")
     check_pool(executor, backend, None)
-    check_borrowed(executor, workers, backend)
     check_count("per_worker", per_worker, none=False)
     check_seconds("timeout", timeout, positive=False)
     check_count("parent_nodes", parent_nodes, low=0)
@@ -237,7 +236,7 @@ def threshold_search(space: ThresholdSpace, *, workers: int | None = None,
     for name, value in (("on_iteration", on_iteration), ("stop", stop)):
         if value is not None and not callable(value):
             raise TypeError(f"{name} must be a function or None, got {short_repr(value)}")
-    with pool_for_run(executor, workers, backend) as pool:
+    with pool_for_run(executor, workers, backend) as pool:  # refuses what executor ignores
         report = ThresholdReport(pool.workers, pool.name)
         search = _Search(space, pool, report, complete_last, timeout)
         search.per_worker, search.parent_nodes, search.order = per_worker, parent_nodes, order

@@ -60,8 +60,8 @@ from ..engine.checks import check_int
 from ..engine.executors import (
     Executor,
     OwnTime,
-    check_borrowed,
     check_pool,
+    default_workers,
     pool_for_run,
     run_shipped,
 )
@@ -468,16 +468,15 @@ def parallel_alphabeta(game: Game, state: Any = None, *, workers: int | None = N
     (fail-hard: ``exact`` False when the value is a bound, at most ``alpha`` or at
     least ``beta``)."""
     check_game(game, initial=state is None)
-    if executor is None and workers is None:
-        workers = 2
+    workers = default_workers(workers, executor, 2)
     check_pool(executor, backend, None)
-    check_borrowed(executor, workers, backend, **pool_options)
     check_int("split_depth", split_depth, low=1)
     check_depth("pv_depth", pv_depth)
     check_window(alpha, beta)
     if speculative is not None and not isinstance(speculative, bool):
         raise TypeError(f"speculative must be True, False or None, got {speculative!r}")
     state = game.initial if state is None else state
+    # pool_for_run refuses what a borrowed executor would ignore, before any work
     with pool_for_run(executor, workers, backend, **pool_options) as pool:
         search = YoungBrothersWait(game, pool, split_depth=split_depth, pv_depth=pv_depth)
         search.speculative = (pool.workers >= SPECULATE_WORKERS if speculative is None

@@ -41,7 +41,7 @@ from typing import Any
 from .._jit_cache import compile_notice
 from ..engine.backends import backend_names
 from ..engine.checks import check_int, check_name, check_workers
-from ..engine.executors import check_borrowed, check_pool
+from ..engine.executors import check_pool, default_workers, pool_arguments
 from ..engine.threshold import ORDERS, PARENT_NODES, PER_WORKER, threshold_search
 from .board import Board, UnsolvableError, board_moves, to_frame
 from .heuristics import tables_for
@@ -127,6 +127,7 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int | None = N
                         f"got {type(board).__name__} {board!r}")
     _check_options(heuristic, workers, backend, executor, max_nodes, deadline, timeout, stop,
                    chunk, on_iteration, per_worker, parent_nodes, order)
+    pool = pool_arguments(executor, workers, backend)  # what executor ignores: refused
     if not board.is_solvable():
         raise UnsolvableError("unsolvable: the tile parity differs from the goal's")
     started = time.perf_counter()
@@ -145,8 +146,7 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int | None = N
     # The one kernel these tables run (the other may never be compiled on this machine).
     used = kernel.search_tile if space.tables.kind == kernel.PER_TILE else kernel.search
     with compile_notice(COMPILE_WHAT, [used], COMPILE_SECONDS):
-        report = threshold_search(space, workers=workers, backend=backend,
-                                  executor=executor, complete_last=complete_last,
+        report = threshold_search(space, **pool, complete_last=complete_last,
                                   timeout=timeout, max_nodes=max_nodes, stop=stop,
                                   on_iteration=report_row, per_worker=per_worker,
                                   parent_nodes=parent_nodes, order=order)
@@ -169,8 +169,7 @@ def solve_parallel(board: Board, heuristic: str = "manhattan", *,
     if unknown:
         raise TypeError(f"solve_parallel() got an unexpected keyword argument {unknown[0]!r}; "
                         f"expected some of {sorted(_OPTIONS)}")
-    if workers is None and options.get("executor") is None:
-        workers = 2
+    workers = default_workers(workers, options.get("executor"), 2)
     return solve(board, heuristic, workers=workers, **options)
 
 
@@ -187,7 +186,6 @@ def _check_options(heuristic: object, workers: object, backend: object, executor
     check_pool(executor, backend, None)
     if backend is not None:
         check_name("backend", backend, backend_names())  # type: ignore[arg-type]
-    check_borrowed(executor, workers, backend)  # type: ignore[arg-type]
     if max_nodes is not None:
         check_int("max_nodes", max_nodes, low=1)
     _check_seconds("timeout", timeout, positive=True)

@@ -42,7 +42,13 @@ import numpy as np
 from ...engine import tempfiles
 from ...engine.arguments import check_count
 from ...engine.checks import check_int
-from ...engine.executors import Executor, check_borrowed, check_pool, pool_for_run
+from ...engine.executors import (
+    Executor,
+    check_pool,
+    default_workers,
+    pool_arguments,
+    pool_for_run,
+)
 from ...engine.window import SharedBounds
 from ..chain import Chain, chain_window
 from ..probes import ProbeTally, ProbeTimeout, auto_at_once, probe_range
@@ -242,22 +248,19 @@ class ParallelSolver:
         other than its name or a pool option is a ValueError.  Every argument is
         checked here, before a pool is made (TypeError / ValueError)."""
         check_pool(executor, backend, None)
-        if executor is None and workers is None:
-            workers = 2
-        check_borrowed(executor, workers, backend, **pool_options)
+        pool = pool_arguments(executor, default_workers(workers, executor, 2), backend,
+                              **pool_options)
         check_int("split_depth", split_depth, low=1)
         check_megabytes(tt_mb)
         check_count("probes", probes)
         self.board, self.split_depth, self.helpers = board, split_depth, helpers
         self.probes = probes  # null-window probes at once (None: by the pool's size)
         self.game = SplitGame(board, tt_mb)
-        self._pool = (executor, workers, backend, pool_options)
+        self._pool = pool
         self._stack = ExitStack()
 
     def __enter__(self) -> ParallelSolver:
-        executor, workers, backend, options = self._pool
-        self.executor = self._stack.enter_context(
-            pool_for_run(executor, workers, backend, **options))
+        self.executor = self._stack.enter_context(pool_for_run(**self._pool))
         if self.executor.shares_files:  # tasks see this machine's files: one table
             path = self.game.table_path = make_shared_table(self.board, self.game.tt_mb)
             self._stack.callback(_drop_table, path)
