@@ -92,6 +92,13 @@ def test_the_executor_alone_or_agreeing_arguments_run_on_it() -> None:
     assert first.moves is not None and len(first.moves) == len(ida_solve(EIGHT).moves or "")
 
 
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_the_executors_own_workers_and_name_are_accepted_by_every_function(name: str) -> None:
+    pool = VirtualExecutor(2)
+    CALLS[name](executor=pool, workers=2, backend=pool.name)  # agrees: no ValueError
+
+
 def test_pool_for_run_and_check_borrowed_refuse_what_the_executor_ignores() -> None:
     pool = VirtualExecutor(2)
     check_borrowed(pool)

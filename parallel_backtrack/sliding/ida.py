@@ -184,7 +184,7 @@ def _check_options(heuristic: object, workers: object, backend: object, executor
     if workers is not None:
         check_workers(workers)
     check_pool(executor, backend, None)
-    if backend is not None:
+    if backend is not None and backend != getattr(executor, "name", None):  # its own: agrees
         check_name("backend", backend, backend_names())  # type: ignore[arg-type]
     if max_nodes is not None:
         check_int("max_nodes", max_nodes, low=1)
