@@ -1,4 +1,5 @@
-"""Make the screenshots of docs/viz.md: each page at 1280x800 in headless Chromium.
+"""Make the screenshots of docs/viz.md: each page at 1280x800 in headless Chromium (the
+25x25 Sudoku at 400x800, a phone's width).
 
 Usage: python scripts/viz_screenshots.py [OUT_DIR [NAME ...]]   (default docs/img, all)
 
@@ -10,7 +11,6 @@ Python and the system's Chromium (/usr/bin/chromium, or $CHROMIUM).
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 import tempfile
@@ -23,32 +23,31 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 NAMES = ("viz_queens.png", "viz_sudoku.png", "viz_timeline.png", "viz_sliding.png",
          "viz_connect4.png", "viz_alphabeta.png", "viz_nim.png", "viz_tictactoe.png",
-         "viz_connect4_pv.png")
+         "viz_connect4_pv.png", "viz_sudoku_25x25.png")
+WIDTHS = {"viz_sudoku_25x25.png": 400}  # the window's width, where it is not 1280
+# A 52-move 15-puzzle (Rosetta Code's): nine IDA* iterations with Manhattan.
+ROSETTA = "15 14 1 6 9 11 4 12 0 10 7 3 13 8 5 2"
 HARDEST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 
 
-def cli(*argv: str) -> None:
+def cli(*argv: str, stdin: str | None = None) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-m", *argv], check=True, env=env, cwd=ROOT,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, input=stdin, text=True)
 
 
-def random_path(size: int, moves: int, seed: int) -> list[tuple[int, ...]]:
-    rng, board = random.Random(seed), list(range(1, size * size)) + [0]
-    path = [tuple(board)]
-    for _ in range(moves):
-        z = board.index(0)
-        r, c = divmod(z, size)
-        t = rng.choice([z + d for d, ok in ((-size, r > 0), (size, r < size - 1),
-                                            (-1, c > 0), (1, c < size - 1)) if ok])
-        board[z], board[t] = board[t], board[z]
-        path.append(tuple(board))
-    return path[::-1]
+def gecode_25x25(index: str) -> str:
+    """A Gecode 25x25 puzzle of tests/data by its index (``gecode 90``)."""
+    for line in (ROOT / "tests" / "data" / "gecode_25x25.txt").read_text().splitlines():
+        puzzle, _, note = line.partition("\t")
+        if not line.startswith("#") and note.strip() == index:
+            return puzzle.strip()
+    raise ValueError(f"no puzzle {index!r} in tests/data/gecode_25x25.txt")
 
 
 def pages(tmp: Path) -> dict[str, tuple[Path, list[str]]]:
     sys.path.insert(0, str(ROOT))
-    from parallel_backtrack.viz import write_connect4_page, write_sliding_page
+    from parallel_backtrack.viz import write_connect4_page
 
     (tmp / "one.txt").write_text(HARDEST + "\n")
     cli("parallel_backtrack.nqueens", "--n", "8", "--workers", "1", "--html",
@@ -57,8 +56,11 @@ def pages(tmp: Path) -> dict[str, tuple[Path, list[str]]]:
         "--order", "row-major", "--html", str(tmp / "s.html"))
     cli("parallel_backtrack.nqueens", "--n", "16", "--workers", "2", "--trace-limit", "10",
         "--html", str(tmp / "t.html"))
-    write_sliding_page(str(tmp / "p.html"), random_path(4, 40, 1), 4,
-                       [(20, 15), (22, 120), (24, 900), (26, 5400), (28, 31000)])
+    cli("parallel_backtrack.sliding", "-", "--heuristic", "manhattan", "--html",
+        str(tmp / "p.html"), stdin=ROSETTA)
+    (tmp / "g90.txt").write_text(gecode_25x25("gecode 90") + "\n")
+    cli("parallel_backtrack.sudoku", str(tmp / "g90.txt"), "--trace-limit", "400", "--html",
+        str(tmp / "s25.html"))
     write_connect4_page(str(tmp / "c.html"), "4453637", given=3)
     trees = "tests/data/search/alphabeta/set2_remedios_alphabeta.txt"
     cli("parallel_backtrack.games", "alphabeta", trees, "--html", str(tmp / "ab.html"))
@@ -76,6 +78,8 @@ def pages(tmp: Path) -> dict[str, tuple[Path, list[str]]]:
         "viz_nim.png": (tmp / "nim.html", ["ArrowRight"] * 30),
         "viz_tictactoe.png": (tmp / "ttt.html", ["End"]),
         "viz_connect4_pv.png": (tmp / "c4.html", ["n"] + ["ArrowRight"] * 6),
+        "viz_sudoku_25x25.png": (tmp / "s25.html",
+                                 ["ArrowRight"] * 3 + ["scroll:#sudoku-wrap"]),
     }
     assert tuple(found) == NAMES, "NAMES lists the pages in order"
     return found
@@ -106,7 +110,7 @@ def main() -> None:
         for name, (page_path, actions) in pages(Path(folder)).items():
             if only and name not in only:
                 continue
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page = browser.new_page(viewport={"width": WIDTHS.get(name, 1280), "height": 800})
             page.goto(page_path.as_uri())
             for action in actions:
                 if action.startswith("scroll:"):

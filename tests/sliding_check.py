@@ -89,3 +89,59 @@ def distances_from(start: tuple[int, ...]) -> dict[tuple[int, ...], int]:
                 dist[nxt] = dist[state] + 1
                 queue.append(nxt)
     return dist
+
+
+def manhattan(tiles: tuple[int, ...] | list[int], goal: str = "blank-last") -> int:
+    """The sum of every tile's row and column distance to its goal square."""
+    n = int(round(len(tiles) ** 0.5))
+    home = {t: s for s, t in enumerate(goal_of(len(tiles), goal))}
+    return sum(abs(s // n - home[t] // n) + abs(s % n - home[t] % n)
+               for s, t in enumerate(tiles) if t)
+
+
+def ida_iterations(tiles: tuple[int, ...] | list[int],
+                   goal: str = "blank-last") -> list[tuple[int, int]]:
+    """(bound, children generated) of each IDA* iteration with Manhattan, every
+    iteration run to its end (the last one too), never undoing the move just made: a
+    plain recursive IDA* written here."""
+    target = goal_of(len(tiles), goal)
+    rows: list[tuple[int, int]] = []
+    bound = manhattan(tiles, goal)
+    if list(tiles) == target:
+        return rows
+    while True:
+        over: list[int] = []  # the f of every child past the bound
+        count, found = _iteration(list(tiles), 0, "", bound, target, goal, over)
+        rows.append((bound, count))
+        if found or not over:
+            return rows
+        bound = min(over)
+
+
+UNDO = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+
+def _iteration(cells: list[int], g: int, last: str, bound: int, target: list[int],
+               goal: str, over: list[int]) -> tuple[int, bool]:
+    """(children generated below ``cells``, was the goal met within the bound)."""
+    n = int(round(len(cells) ** 0.5))
+    count, found = 0, False
+    for move in "UDLR":
+        if last and move == UNDO[last]:
+            continue
+        blank = cells.index(0)
+        row, col = blank // n + DELTA[move][0], blank % n + DELTA[move][1]
+        if not (0 <= row < n and 0 <= col < n):
+            continue
+        child = list(cells)
+        child[blank], child[row * n + col] = child[row * n + col], 0
+        count += 1
+        f = g + 1 + manhattan(child, goal)
+        if f > bound:
+            over.append(f)
+        elif child == target:
+            found = True
+        else:
+            below, met = _iteration(child, g + 1, move, bound, target, goal, over)
+            count, found = count + below, found or met
+    return count, found

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sliding_check import CACHE, solves
+from sliding_check import CACHE, ida_iterations, solves
 
 from parallel_backtrack.sliding.__main__ import PROG, main
 
@@ -57,6 +57,22 @@ def test_json_batch_and_bad_lines(tmp_path: Path, capsys: pytest.CaptureFixture[
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"python -m parallel_backtrack.sliding: error: {path}: line 3: tile 5 "
                    "appears twice (tile 6 is missing)"]
+
+
+def test_json_gives_each_ida_iteration(tmp_path: Path) -> None:
+    boards = [(8, 6, 7, 2, 5, 4, 3, 0, 1), (8, 1, 3, 4, 0, 2, 7, 6, 5)]
+    path = tmp_path / "two.txt"
+    path.write_text("".join(" ".join(map(str, b)) + "\n" for b in boards))
+    code, text = run(str(path), "--json", "--heuristic", "manhattan",
+                     "--complete-last-iteration")
+    assert code == 0
+    outcomes = [json.loads(line) for line in text.splitlines()]
+    for board, outcome in zip(boards, outcomes, strict=True):
+        assert [tuple(row) for row in outcome["iterations"]] == ida_iterations(board)
+        assert sum(nodes for _, nodes in outcome["iterations"]) + 1 == outcome["nodes"]
+    code, text = run(str(path), "--json", "--algorithm", "astar")
+    assert code == 0 and all("iterations" not in json.loads(line)
+                             for line in text.splitlines())
 
 
 def test_text_output_has_a_line_for_each_bad_line(tmp_path: Path) -> None:

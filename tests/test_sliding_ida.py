@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sliding_check import CACHE, cs61b_expected, read_cs61b, solves
+from sliding_check import CACHE, cs61b_expected, ida_iterations, manhattan, read_cs61b, solves
 
 from parallel_backtrack.engine.checks import UnknownNameError
 from parallel_backtrack.sliding import Board, UnsolvableError
@@ -98,6 +98,33 @@ def test_complete_last_iteration_counts_more() -> None:
     first, whole = solve(board), solve(board, complete_last=True)
     assert len(first.moves or "") == len(whole.moves or "") == 31
     assert whole.nodes > first.nodes
+
+
+# A 31-move board, a 14-move one and a 2-move one (8-puzzle, blank last).
+ITERATION_BOARDS = [(8, 6, 7, 2, 5, 4, 3, 0, 1), (8, 1, 3, 4, 0, 2, 7, 6, 5),
+                    (1, 2, 3, 4, 5, 6, 0, 7, 8)]
+
+
+@pytest.mark.parametrize("tiles", ITERATION_BOARDS)
+def test_each_iteration_counts_what_an_independent_ida_counts(tiles: tuple[int, ...]) -> None:
+    result = solve(Board(tiles), "manhattan", complete_last=True)
+    assert list(result.per_iteration) == ida_iterations(tiles)
+    assert len(result.per_iteration) == result.iterations
+    assert sum(nodes for _, nodes in result.per_iteration) + 1 == result.nodes
+    stopped = solve(Board(tiles), "manhattan")  # the last iteration ends at its goal
+    assert stopped.per_iteration[:-1] == result.per_iteration[:-1]
+    assert stopped.per_iteration[-1][0] == result.per_iteration[-1][0]
+    assert sum(nodes for _, nodes in stopped.per_iteration) + 1 == stopped.nodes
+
+
+def test_per_iteration_of_a_board_at_the_goal_and_of_a_stopped_search() -> None:
+    assert solve(Board((1, 2, 3, 4, 5, 6, 7, 8, 0))).per_iteration == ()
+    tiles = (0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1)  # 80 moves
+    result = solve(Board(tiles), "manhattan", max_nodes=10**5, chunk=1 << 12)
+    assert result.stop_reason == "max-nodes" and result.per_iteration
+    assert sum(nodes for _, nodes in result.per_iteration) + 1 == result.nodes
+    bounds = [bound for bound, _ in result.per_iteration]
+    assert bounds == sorted(set(bounds)) and bounds[0] == manhattan(tiles)
 
 
 def test_limits_stop_the_search() -> None:

@@ -209,6 +209,7 @@ def test_the_next_iteration_in_the_tail_on_64_simulated_workers(
                  executor=VirtualExecutor(64), parent_nodes=0)
     assert "started" in seen and ("dropped" in seen) == wrong
     assert many.nodes == one.nodes and many.iterations == one.iterations
+    assert many.per_iteration == one.per_iteration  # the same count, iteration by iteration
     assert len(many.moves or "") == 42 and solves(board.tiles, many.moves or "", "blank-first")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import statistics
 import subprocess
@@ -17,7 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from viz_helpers import HARDEST, LoadedPage, random_path, sudoku_ok
+from sliding_check import ida_iterations
+from sudoku_data import gecode_25x25, gecode_25x25_solutions
+from viz_helpers import GECODE16, HARDEST, LoadedPage, random_path, sudoku_ok
 
 from parallel_backtrack.engine import count
 from parallel_backtrack.nqueens import ImmutableQueenLocations, QueensSpace
@@ -27,7 +30,7 @@ from parallel_backtrack.sudoku.trace import record_sudoku
 from parallel_backtrack.viz import write_connect4_page, write_sliding_page, write_timeline_page
 from parallel_backtrack.viz.page import render_page, write_page
 from parallel_backtrack.viz.queens_page import write_queens_page
-from parallel_backtrack.viz.sudoku_page import sudoku_section
+from parallel_backtrack.viz.sudoku_page import sudoku_section, sudoku_title
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -150,6 +153,101 @@ def test_sudoku_page(browser, tmp_path: Path, options: tuple[str, ...]) -> None:
     loaded.check_clean(tmp_path)
 
 
+# What a Sudoku page shows at one window width: the smallest square and the smallest
+# candidate and value fonts (pixels, as rendered), how many squares clip their
+# candidates or value, the page's and the board box's scroll and client widths, and
+# the box's right edge.
+SUDOKU_LAYOUT = """() => {
+  const px = (els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize));
+  const over = (inner, outer) => inner.scrollHeight > outer.clientHeight + 0.5 ||
+    inner.scrollWidth > outer.clientWidth + 0.5;
+  const cells = [...document.querySelectorAll('#sudoku-board .cell')];
+  const minis = [...document.querySelectorAll('#sudoku-board .mini')];
+  const bigs = [...document.querySelectorAll('#sudoku-board .big')];
+  const box = document.getElementById('sudoku-box');
+  return {
+    square: Math.min(...cells.map((c) => c.getBoundingClientRect().width)),
+    candidate_px: Math.min(...px([...document.querySelectorAll('#sudoku-board .mini span')])),
+    value_px: bigs.length ? Math.min(...px(bigs)) : null,
+    clipped: minis.filter((m) => over(m, m)).length + bigs.filter((b) => {
+      const r = b.getBoundingClientRect(), c = b.parentElement.getBoundingClientRect();
+      return r.width > c.width + 0.5 || r.height > c.height + 0.5; }).length,
+    page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+    box: [box.scrollWidth, box.clientWidth, box.getBoundingClientRect().right],
+    scrolls: box.classList.contains('scrolls'),
+    help: !document.getElementById('sudoku-scroll-help').hidden,
+  };
+}"""
+
+# (side, window width): (square px, candidate font px, does the board scroll in its
+# box).  9x9 and 16x16 on a wide window, and 9x9 on a phone, keep the squares they
+# always had; a board that does not fit the window at a legible size scrolls.
+SUDOKU_LAYOUTS = {(9, 1280): (60, 16, False), (9, 400): (38, 10, False),
+                  (16, 1280): (38, 7, False), (16, 400): (33, 7, True),
+                  (25, 1280): (41, 7, True), (25, 400): (41, 7, True)}
+
+
+def check_sudoku_layout(loaded: Loaded, side: int, width: int) -> dict:
+    shown = loaded.page.evaluate(SUDOKU_LAYOUT)
+    square, candidate_px, scrolls = SUDOKU_LAYOUTS[side, width]
+    assert (shown["square"], shown["candidate_px"], shown["scrolls"]) == (
+        square, candidate_px, scrolls), (side, width, shown)
+    assert shown["clipped"] == 0, (side, width, shown)
+    assert shown["value_px"] is None or shown["value_px"] >= 14
+    assert shown["page"][0] <= shown["page"][1], shown  # only the box scrolls sideways
+    assert shown["box"][2] <= width, shown
+    assert (shown["box"][0] > shown["box"][1]) == scrolls == shown["help"], shown
+    return shown
+
+
+def test_sudoku_25x25_page_is_legible_on_a_phone(browser, tmp_path: Path) -> None:
+    puzzle, html = tmp_path / "g90.txt", tmp_path / "s.html"
+    givens = dict(gecode_25x25())["gecode 90"]
+    puzzle.write_text(givens + "\n")
+    done = run_cli("sudoku", str(puzzle), "--trace-limit", "400", "--html", str(html))
+    assert done.returncode == 0, done.stderr
+    printed = list(parse_puzzles(done.stdout.rsplit("\n", 2)[0])[0].cells)
+    assert sudoku_ok(list(parse_one(givens)), printed)
+    assert printed == list(parse_one(gecode_25x25_solutions()["gecode 90"]))
+    for width in (400, 1280):
+        loaded = Loaded(browser, html, width=width)
+        page = loaded.page
+        assert "25x25" in page.title()
+        check_sudoku_layout(loaded, 25, width)
+        box = page.locator("#sudoku-box")
+        assert box.get_attribute("role") == "region" and box.get_attribute("tabindex") == "0"
+        for _ in range(40):  # to the first guess: the box brings its square into view
+            page.keyboard.press("ArrowRight")
+            if page.inner_text("#sudoku-status").startswith("Guess"):
+                break
+        else:
+            raise AssertionError("no guess in the first 40 steps")
+        seen = page.evaluate("""() => {
+            const r = document.querySelector('#sudoku-board .chosen').getBoundingClientRect();
+            const b = document.getElementById('sudoku-box').getBoundingClientRect();
+            return [r.left >= b.left - 0.5, r.right <= b.right + 0.5,
+                    r.top >= b.top - 0.5, r.bottom <= b.bottom + 0.5]; }""")
+        assert seen == [True] * 4
+        if width == 1280:  # the controls stay beside the board, not below it
+            beside = page.evaluate("""() => {
+                const b = document.getElementById('sudoku-box').getBoundingClientRect();
+                const c = document.getElementById('sudoku-controls').getBoundingClientRect();
+                return c.left >= b.right && c.top < b.bottom; }""")
+            assert beside
+        loaded.check_clean(tmp_path)
+
+
+def test_sudoku_9x9_and_16x16_squares_keep_their_size(browser, tmp_path: Path) -> None:
+    for side, givens in ((9, HARDEST), (16, GECODE16)):
+        trace = record_sudoku(givens, limit=50).as_data()
+        html = tmp_path / f"s{side}.html"
+        write_page(str(html), render_page(sudoku_title(trace), [sudoku_section(trace)]))
+        for width in (400, 1280):
+            loaded = Loaded(browser, html, width=width)
+            check_sudoku_layout(loaded, side, width)
+            loaded.check_clean(tmp_path)
+
+
 def tiles_on_page(page, size: int) -> tuple[int, ...]:
     board = [0] * (size * size)
     for tile, square in page.eval_on_selector_all(
@@ -250,6 +348,66 @@ def test_sliding_cli_page_plays_the_printed_solution(browser, tmp_path: Path) ->
     loaded.page.keyboard.press("ArrowLeft")
     assert tiles_on_page(loaded.page, 3) == boards[-2]
     loaded.check_clean(tmp_path)
+
+
+# The IDA* chart as drawn: each bar's bound, nodes, height and x, its tooltip, the
+# table's rows and total, the note under it, the chart's labels, and how far right its
+# text and the page reach.
+SLIDING_CHART = """() => {
+  const svg = document.querySelector('#sliding-chart svg');
+  const bars = [...svg.querySelectorAll('rect.iteration')];
+  const rows = [...document.querySelectorAll('#sliding-iterations tr[data-bound]')];
+  return {
+    bars: bars.map((b) => [+b.dataset.bound, +b.dataset.nodes, +b.getAttribute('height'),
+                           +b.getAttribute('x')]),
+    tips: bars.map((b) => b.querySelector('title').textContent),
+    rows: rows.map((r) => [...r.cells].map((c) => c.textContent)),
+    total: document.getElementById('sliding-iterations-total').textContent,
+    note: document.getElementById('sliding-iterations-note').textContent,
+    title: document.getElementById('sliding-chart-title').textContent,
+    label: svg.getAttribute('aria-label'), role: svg.getAttribute('role'),
+    caption: document.querySelector('#sliding-iterations caption').textContent,
+    right: [svg.viewBox.baseVal.width, Math.max(...[...svg.querySelectorAll('text')].map(
+      (t) => t.getBBox().x + t.getBBox().width))],
+    shown: [svg.getBoundingClientRect().right,
+            document.getElementById('sliding-chart').getBoundingClientRect().right],
+    page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+  };
+}"""
+
+
+def test_sliding_cli_page_charts_each_iteration(browser, tmp_path: Path) -> None:
+    start, html = (8, 6, 7, 2, 5, 4, 3, 0, 1), tmp_path / "s.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "parallel_backtrack.sliding", "-", "--heuristic", "manhattan",
+         "--complete-last-iteration", "--json", "--html", str(html)],
+        input=" ".join(map(str, start)), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    rounds = [tuple(row) for row in report["iterations"]]
+    assert rounds == ida_iterations(start)  # an independent IDA*'s counts, pass by pass
+    assert len(rounds) == 6 and sum(n for _, n in rounds) + 1 == report["nodes"]
+    for width in (400, 1280):
+        loaded = Loaded(browser, html, width=width)
+        chart = loaded.page.evaluate(SLIDING_CHART)
+        assert [(b, n) for b, n, _, _ in chart["bars"]] == rounds
+        assert chart["tips"] == [f"bound {b}: {n:,} nodes" for b, n in rounds]
+        assert [(int(r[1]), int(r[2].replace(",", ""))) for r in chart["rows"]] == rounds
+        assert [r[0] for r in chart["rows"]] == [str(k) for k in range(1, 7)]
+        assert chart["total"] == f"{report['nodes'] - 1:,}"
+        assert f"{report['nodes']:,}" in chart["note"]
+        # Log scale: each bar's height is log10(nodes) + 0.2 times one unit, left to right.
+        unit = [h / (math.log10(n) + 0.2) for _, n, h, _ in chart["bars"]]
+        assert max(unit) - min(unit) < 1e-6 * max(unit)
+        xs = [x for *_, x in chart["bars"]]
+        assert xs == sorted(xs) and len(set(xs)) == len(xs)
+        assert chart["title"] == "Nodes per IDA* iteration" and chart["role"] == "img"
+        assert "6 IDA* iterations" in chart["label"] and "table" in chart["caption"] + \
+            chart["label"]
+        assert chart["right"][1] <= chart["right"][0], chart["right"]
+        assert chart["shown"][0] <= chart["shown"][1] <= width, chart  # border and all
+        assert chart["page"][0] <= chart["page"][1], chart
+        loaded.check_clean(tmp_path)
 
 
 def test_sliding_page_of_a_board_at_the_goal(browser, tmp_path: Path) -> None:

@@ -261,7 +261,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _write_page(path: str, outcome: dict[str, Any] | None) -> None:
-    """The page of one solution: every board from the start to the goal."""
+    """The page of one solution: every board from the start to the goal and, for IDA*,
+    the nodes of each iteration."""
     from ..viz.sliding_page import write_sliding_page
     from .board import Board
 
@@ -275,6 +276,7 @@ def _write_page(path: str, outcome: dict[str, Any] | None) -> None:
     moves = f"{outcome['moves']:,} move{'' if outcome['moves'] == 1 else 's'}"
     side = boards[0].size()
     size = write_sliding_page(path, [board.tiles for board in boards], side,
+                              iterations=outcome.get("iterations"),
                               title=f"{side * side - 1}-puzzle, {source} line "
                               f"{outcome['line']}: {moves}")
     print(f"wrote {path} ({size / 1000:,.0f} KB): {moves} of {source} line "

@@ -63,6 +63,9 @@ class IdaResult:
     stop_reason: str | None = None
     tasks: int = 0  # sent to a pool (0: searched here)
     task_cost: float = 0.0  # the parent's measured seconds a task, when it sent any
+    # (bound, nodes) of each iteration, in order; the nodes add up to ``nodes`` - 1 (the
+    # root is counted once, before the first iteration).
+    per_iteration: tuple[tuple[int, int], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -118,7 +121,8 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int | None = N
     IdaResult
         ``moves`` (the blank's ``U L R D``, None when stopped early), ``nodes``,
         ``iterations``, the last ``bound``, ``seconds``, ``stop_reason`` (None when
-        ``complete``) and, on a pool, ``tasks`` and ``task_cost``.
+        ``complete``), ``per_iteration`` (each iteration's bound and nodes) and, on a
+        pool, ``tasks`` and ``task_cost``.
 
     A bad argument raises TypeError or ValueError before any work.
     """
@@ -154,11 +158,12 @@ def solve(board: Board, heuristic: str = "manhattan", *, workers: int | None = N
     bound = int(min(report.bound, kernel.NO_BOUND))
     tasks = len(report.task_seconds)
     cost = report.task_cost if tasks else 0.0
+    rows = tuple((int(row["bound"]), int(row["nodes"])) for row in report.iterations)
     if report.solution is None:
         return IdaResult(None, report.nodes, len(report.iterations), bound, seconds,
-                         report.stop_reason or "no solution", tasks, cost)
+                         report.stop_reason or "no solution", tasks, cost, rows)
     return IdaResult(board_moves(board, list(report.solution.moves)), report.nodes,
-                     len(report.iterations), bound, seconds, None, tasks, cost)
+                     len(report.iterations), bound, seconds, None, tasks, cost, rows)
 
 
 def solve_parallel(board: Board, heuristic: str = "manhattan", *,

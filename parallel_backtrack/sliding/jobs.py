@@ -10,8 +10,10 @@ outcome
     ``invalid`` (with ``error``: ``line N: why``), ``timeout``, ``max-nodes`` or
     ``interrupted``; when solved, ``moves`` (the count), ``solution`` (the blank's
     moves, ``U L R D``), ``nodes`` and ``seconds``.  ``nodes`` is A*'s enqueued nodes
-    or IDA*'s generated nodes.  ``marked`` adds ``complete`` (and ``stop_reason``
-    when the search stopped before its answer) for printing.
+    or IDA*'s generated nodes; an IDA* search also has ``iterations``, ``[bound,
+    nodes]`` of each iteration (their nodes add up to ``nodes`` less the root).
+    ``marked`` adds ``complete`` (and ``stop_reason`` when the search stopped before
+    its answer) for printing.
 progress
     With ``Job.progress`` IDA* prints a line to stderr after each iteration
     (bound, nodes so far, seconds), on one worker or several.
@@ -102,7 +104,8 @@ def solve_job(job: Job, workers: int = 1, pool: dict[str, Any] | None = None
     if job.algorithm == "astar":
         found, sent = _astar(board, heuristic, job.max_nodes), None
     else:
-        found, sent = _ida(board, heuristic, job, workers, pool or {}, timeout)
+        found, sent, rows = _ida(board, heuristic, job, workers, pool or {}, timeout)
+        out["iterations"] = [list(row) for row in rows]
     moves, nodes, reason = found
     out.update(nodes=nodes, seconds=time.perf_counter() - started)
     if sent is not None:  # on a pool: the tasks sent, and the parent's seconds a task
@@ -128,8 +131,10 @@ def _astar(board: Board, heuristic: str, max_nodes: int | None
 
 def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, Any],
          timeout: float | None
-         ) -> tuple[tuple[str | None, int, str | None], tuple[int, float] | None]:
-    """(moves, nodes, why it stopped) and, on a pool, (tasks, the cost of each)."""
+         ) -> tuple[tuple[str | None, int, str | None], tuple[int, float] | None,
+                    tuple[tuple[int, int], ...]]:
+    """(moves, nodes, why it stopped), on a pool (tasks, the cost of each), and each
+    iteration's (bound, nodes)."""
     from .ida import solve
 
     started = time.perf_counter()
@@ -156,7 +161,8 @@ def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, A
         if executor is not None:
             executor.close(kill=kill)
     found = result.moves, result.nodes, result.stop_reason
-    return found, None if executor is None else (result.tasks, result.task_cost)
+    sent = None if executor is None else (result.tasks, result.task_cost)
+    return found, sent, result.per_iteration
 
 
 def _executor(workers: int, pool: dict[str, Any]) -> Any:

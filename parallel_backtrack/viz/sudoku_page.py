@@ -34,8 +34,12 @@ RULE_HELP = (
     "other (only if the recorded step disagreed with the search's own child)",
 )
 BODY = (
-    '<div class="row2"><div id="sudoku-board" class="sgrid" role="grid" aria-label="puzzle">'
-    '</div><div class="side"><div id="sudoku-controls"></div><div class="counters">'
+    '<div class="row2"><div id="sudoku-wrap"><p id="sudoku-scroll-help" class="help" '
+    'hidden>The board scrolls inside its box, so its candidates keep a legible size; it '
+    'follows the square of each guess and dead end.</p><div id="sudoku-box" '
+    'class="sgrid-box"><div id="sudoku-board" class="sgrid" role="grid" '
+    'aria-label="puzzle"></div></div></div><div class="side"><div id="sudoku-controls">'
+    '</div><div class="counters">'
     '<span>nodes <b id="sudoku-nodes">1</b></span>'
     '<span>guesses <b id="sudoku-guesses">0</b></span>'
     '<span>dead ends <b id="sudoku-dead">0</b></span>'

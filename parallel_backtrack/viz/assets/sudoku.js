@@ -33,11 +33,44 @@
   }
   const boardEl = document.getElementById("sudoku-board");
   // 9x9 in 540 pixels; 16x16 and 25x25 take what a wide window leaves beside the
-  // controls (up to 1,000 pixels), so their candidates stay legible.
+  // controls (up to 1,000 pixels). A square is never smaller than its candidates need
+  // at MIN_FONT pixels (box rows of them): a board that does not fit the window at
+  // that size scrolls inside its own box instead of shrinking (25x25 on a phone).
+  const MIN_FONT = 7;
+  const minCell = Math.ceil(box * MIN_FONT * 1.1) + 2;
   const room = document.documentElement.clientWidth - 660;
   const across = n <= 9 ? 540 : Math.max(540, Math.min(1000, room));
-  const cellPx = fitCells(n, Math.max(22, Math.min(62, Math.floor(across / n))), 14);
+  const cellPx = fitCells(n, Math.max(minCell, Math.min(62, Math.floor(across / n))),
+    minCell);
   boardEl.style.gridTemplateColumns = "repeat(" + n + ", " + cellPx + "px)";
+  const boxEl = document.getElementById("sudoku-box");
+  const main = document.documentElement.clientWidth - 40;  // main's padding
+  const wide = n * cellPx + 6, side = 400;  // the board and its borders; controls, gap
+  // Too wide to sit beside the controls: a wide window keeps them beside a scrolling
+  // box; a narrow one puts them below, and the box scrolls if the board is wider still.
+  const boxWidth = wide + side <= main ? 0 : main - side >= 540 ? main - side :
+    wide > main ? main : 0;
+  const scrolls = boxWidth > 0;
+  if (scrolls) {
+    const wrap = document.getElementById("sudoku-wrap");
+    wrap.style.maxWidth = boxWidth + "px";
+    boxEl.classList.add("scrolls");
+    boxEl.setAttribute("tabindex", "0");
+    boxEl.setAttribute("role", "region");
+    boxEl.setAttribute("aria-label", "the board; it scrolls");
+    document.getElementById("sudoku-scroll-help").hidden = false;
+  }
+  function follow(s) {
+    // Bring square s into the box's view (the box only: the page stays where it is).
+    if (!scrolls || s < 0) return;
+    const x = cells[s].offsetLeft, y = cells[s].offsetTop;
+    if (x < boxEl.scrollLeft || x + cellPx > boxEl.scrollLeft + boxEl.clientWidth) {
+      boxEl.scrollLeft = x - (boxEl.clientWidth - cellPx) / 2;
+    }
+    if (y < boxEl.scrollTop || y + cellPx > boxEl.scrollTop + boxEl.clientHeight) {
+      boxEl.scrollTop = y - (boxEl.clientHeight - cellPx) / 2;
+    }
+  }
   const cells = [];
   for (let s = 0; s < n * n; s++) {
     const r = Math.floor(s / n), c = s % n;
@@ -66,7 +99,7 @@
     unsolvable: () => "No solution: every branch ended in a dead end.",
   };
   const status = document.getElementById("sudoku-status");
-  const fs = Math.max(6, Math.floor((cellPx / box) * 0.82));
+  const fs = Math.max(MIN_FONT, Math.floor((cellPx / box) * 0.82));
   function render(i) {
     const m = states[i], kind = data.kinds[i], gone = new Map();
     for (const [s, v, rule] of elims[i]) {
@@ -104,6 +137,7 @@
       }
       cell.appendChild(mini);
     }
+    if (kind === "guess" || kind === "dead") follow(data.squares[i]);
     status.textContent = says[kind](i);
     status.className = "status kind-" + kind;
     const byRule = new Array(data.rules.length).fill(0);
