@@ -298,8 +298,8 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | N
                        help="the same, the address read from the file that 'dask scheduler "
                        "--scheduler-file PATH' writes")
     group.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
-                       help="stop at this wall-clock limit, print the partial result, exit 3 "
-                       "(default: no limit)")
+                       help=helps.get("--timeout", "stop at this wall-clock limit, print the "
+                                      "partial result, exit 3 (default: no limit)"))
     if budgets:
         _add_budget_options(group)
     if budgets if per_worker is None else per_worker:
@@ -315,7 +315,8 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | N
                          help=helps.get("--stats", "print a per-worker table: tasks, "
                                         "busy/idle seconds, node share"))
     out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                     help="progress bar on stderr (default: only when stderr is a terminal)")
+                     help=helps.get("--progress", "progress bar on stderr (default: only "
+                                    "when stderr is a terminal)"))
 
 
 def _add_budget_options(group: Any) -> None:
