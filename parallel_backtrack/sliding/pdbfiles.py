@@ -61,7 +61,6 @@ def cache_dir() -> Path:
     folder = Path(user_cache_dir("parallel_backtrack")) / "pdb"
     if writable(folder):
         return folder
-
     try:
         return private_folder(temp_folder()) / "pdb"
     except OSError:  # not ours: keep the user cache, whose write fails with its reason
