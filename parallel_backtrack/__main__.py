@@ -29,6 +29,7 @@ from . import __version__
 from ._lean import SCRIPT
 
 EXIT_OK, EXIT_USAGE = 0, 2  # as ``_cli``'s, which only a family's run imports
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 FAMILIES = {
     "nqueens": "count N-Queens solutions, or find one on a huge board by local search",
@@ -52,8 +53,9 @@ def usage(name: str) -> str:
     lines += ["", "options:", "  -h, --help  show this help and exit",
               "  --version   show the version and exit", "",
               f"examples:\n  {name} nqueens --n 14 --workers 2\n"
+              f"  echo '{EASY}' | {name} sudoku -\n"
               f"  echo '8 1 3 4 0 2 7 6 5' | {name} sliding - --show moves\n"
-              f"  {name} games connect4 4443 --workers 2", "",
+              f"  {name} games connect4 4453222", "",
               "Every option, output format and exit code: docs/cli.md."]
     return "\n".join(lines)
 

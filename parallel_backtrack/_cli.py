@@ -298,7 +298,8 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | N
                        help="the same, the address read from the file that 'dask scheduler "
                        "--scheduler-file PATH' writes")
     group.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
-                       help="stop at this wall-clock limit, print the partial result, exit 3")
+                       help=helps.get("--timeout", "stop at this wall-clock limit, print the "
+                                      "partial result, exit 3 (default: no limit)"))
     if budgets:
         _add_budget_options(group)
     if budgets if per_worker is None else per_worker:
@@ -314,12 +315,14 @@ def add_engine_options(parser: argparse.ArgumentParser, default_workers: int | N
                          help=helps.get("--stats", "print a per-worker table: tasks, "
                                         "busy/idle seconds, node share"))
     out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                     help="progress bar on stderr (default: only when stderr is a terminal)")
+                     help=helps.get("--progress", "progress bar on stderr (default: only "
+                                    "when stderr is a terminal)"))
 
 
 def _add_budget_options(group: Any) -> None:
     group.add_argument("--budget", type=positive_int, default=None, metavar="NODES",
-                       help="nodes per task before it hands back its unexplored rest")
+                       help="nodes per task before it hands back its unexplored rest (default: "
+                       "the kernel's)")
     group.add_argument("--budget-seconds", type=positive_float, default=None, metavar="S",
                        help="seconds per task before it hands back its unexplored rest "
                        "(alone: no node limit; with --budget: whichever comes first)")
@@ -443,6 +446,9 @@ def failure(prog: str, error: BaseException) -> int:
         message = "out of memory; try a smaller problem or fewer workers"
     elif isinstance(error, (WorkerCrashError, PoolLostError)):
         message = str(error)
+    elif isinstance(error, RuntimeError) and "no locator available" in str(error):
+        message = (f"{error}: no folder for the compiled kernels can be written (the user "
+                   "cache, the package, the temporary one); set NUMBA_CACHE_DIR to one")
     else:
         if os.environ.get(TRACEBACK_ENV):
             raise error

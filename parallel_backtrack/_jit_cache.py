@@ -13,8 +13,9 @@ with its one defining file.  Two things went wrong with that:
 The locators here put the cache of a kernel directory in one user-wide place named
 by the directory and a hash of all its ``.py`` files: every copy of the same
 sources shares it, and any edit in the directory starts a fresh one.  Where that
-place cannot be written, the cache goes to ``__pycache__`` with the same stamp.
-``NUMBA_CACHE_DIR``, when set, replaces the user-wide root.
+place cannot be written, the cache goes to ``__pycache__`` with the same stamp, and
+where neither can (a read-only install and home), to a private folder of the user in
+the temporary directory.  ``NUMBA_CACHE_DIR``, when set, replaces the user-wide root.
 
 Old caches do not pile up: when a process creates the cache directory of a new
 stamp (the sources changed: an upgrade, an edit), it removes that kernel
@@ -138,6 +139,19 @@ class PackageInTreeLocator(_DirectoryStampMixin, _numba_class("InTreeCacheLocato
     """``__pycache__`` next to the sources (the user-wide place is not writable)."""
 
 
+class TempCacheLocator(SharedCacheLocator):
+    """The temporary cache root (``_jit_paths``): neither the user-wide place nor
+    ``__pycache__`` is writable.  Used only while its folder is the user's own."""
+
+    def __init__(self, py_func: Any, py_file: str) -> None:
+        super().__init__(py_func, py_file)
+        self._cache_path = str(_jit_paths.temp_cache_dir(Path(py_file).resolve().parent))
+
+    def ensure_cache_path(self) -> None:
+        _jit_paths.private_folder(_jit_paths.temp_folder())
+        super().ensure_cache_path()
+
+
 def quick_loads_in_commands() -> bool:
     """In a process started as one of our command lines, load every kernel from the
     cache without numba's compiler set-up (``engine.quickload``) from now on.  It
@@ -156,10 +170,11 @@ def quick_loads_in_commands() -> bool:
 
 
 def register() -> None:
-    """Put this package's locators first in numba's list (idempotent)."""
+    """Put this package's locators first in numba's list, in the order they are tried:
+    the user-wide place, ``__pycache__``, the temporary folder (idempotent)."""
     impl: Any = _numba_class("CacheImpl")
     classes = impl._locator_classes
-    for locator in (PackageInTreeLocator, SharedCacheLocator):
+    for locator in (TempCacheLocator, PackageInTreeLocator, SharedCacheLocator):
         if locator not in classes:
             classes.insert(0, locator)
 

@@ -13,6 +13,11 @@ kernel directory, stamp, cache root
     As in ``_jit_cache``: ``sudoku/kernel``; sha256 over the names and contents of
     its ``.py`` files; ``$NUMBA_CACHE_DIR/parallel_backtrack``, else the user cache
     directory (``~/.cache/parallel_backtrack/numba`` on Linux).
+temporary cache root
+    ``<temporary directory>/parallel_backtrack-<uid>/numba``: the last resort where
+    neither the cache root nor ``__pycache__`` can be written (a read-only install
+    and home); used only while its top folder is this user's own and closed to
+    everyone else (``private_folder``), as another user could have put code there.
 index file
     numba's ``<module>.<function>-<line>.py<version>.nbi`` in a cache directory: the
     function has been compiled (for some signature) and its machine code kept.
@@ -29,7 +34,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import sys
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -95,10 +102,43 @@ def cache_dir(directory: Path, numba_cache_dir: str | None = None) -> Path:
     return cache_root(numba_cache_dir) / f"{name}-{directory_stamp(directory)[:16]}"
 
 
+def temp_folder() -> Path:
+    """This user's folder in the temporary directory (checked by ``private_folder``)."""
+    getuid = getattr(os, "getuid", None)  # (none on Windows, whose temp is the user's own)
+    name = f"{APP}-{getuid()}" if getuid else APP
+    return Path(tempfile.gettempdir()) / name
+
+
+def temp_cache_dir(directory: Path) -> Path:
+    """The temporary cache of one kernel directory (see the glossary)."""
+    return temp_folder() / "numba" / cache_dir(directory).name
+
+
+def private_folder(path: Path) -> Path:
+    """Make the folder ``path`` (mode 0700) if it is missing, and check that it is a
+    folder of this user's own that no one else may enter; OSError if not."""
+    path.mkdir(mode=0o700, exist_ok=True)
+    info = os.lstat(path)
+    getuid = getattr(os, "getuid", None)
+    if not stat.S_ISDIR(info.st_mode) or (
+            getuid is not None and (info.st_uid != getuid() or info.st_mode & 0o077)):
+        raise OSError(f"{path} is not a private folder of this user")
+    return path
+
+
+def writable(folder: Path) -> bool:
+    """Can ``folder`` be written, or made where its nearest existing parent is?"""
+    for place in (folder, *folder.parents):
+        if place.exists():
+            return place.is_dir() and os.access(place, os.W_OK | os.X_OK)
+    return False
+
+
 def is_compiled(directory: Path, *functions: str) -> bool:
-    """Has each ``module.function`` of ``directory`` an index file in its cache (the
-    shared one, or ``__pycache__`` where that one cannot be written)?"""
+    """Has each ``module.function`` of ``directory`` an index file in the cache numba
+    would use: the shared one, ``__pycache__`` where that one cannot be written, the
+    temporary one where neither can?"""
     version = f"py{sys.version_info.major}{sys.version_info.minor}"
-    places = (cache_dir(directory), directory / "__pycache__")
-    return all(any(any(place.glob(f"{function}-*.{version}*.nbi")) for place in places)
-               for function in functions)
+    place = next((folder for folder in (cache_dir(directory), directory / "__pycache__")
+                  if writable(folder)), temp_cache_dir(directory))
+    return all(any(place.glob(f"{function}-*.{version}*.nbi")) for function in functions)

@@ -14,6 +14,22 @@ from viz_helpers import browser  # noqa: F401 - the headless Chromium of the pag
 os.environ.setdefault("PARALLEL_BACKTRACK_VERIFY", "1")
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the kernels the tests use before the first test, when they are not yet
+    compiled for these sources (``warm_cache``): a compile inside a test would add its
+    notice to the stderr the test reads."""
+    import warm_cache
+
+    if session.config.option.collectonly or warm_cache.is_warm():
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    say = reporter.write_line if reporter is not None else print
+    say("compiling the kernels the tests use, and building the 6-6-3 databases (once for "
+        "these sources: a few minutes; tests/warm_cache.py)")
+    for line in warm_cache.warm(quiet=True):
+        say(f"warm-up failed: {line}")
+
+
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     """tests/data, laid out as ``search/...`` and ``sudoku/...`` (see tests/data/SOURCES)."""

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from parallel_backtrack.__main__ import FAMILIES
 
 # pip writes the console script beside the interpreter of the environment it installs into.
 SCRIPT = Path(sys.executable).with_name(_lean.SCRIPT)
+ROOT = Path(__file__).resolve().parents[1]
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 EIGHT = "8 1 3 4 0 2 7 6 5"
 
@@ -124,6 +127,43 @@ def test_games_answer_as_their_own_command() -> None:
     assert done.returncode == own.returncode == 0, done.stderr
     mine, theirs = json.loads(done.stdout), json.loads(own.stdout)
     assert mine["value"] == theirs["value"] and mine["best_move"] == theirs["best_move"]
+
+
+def examples(help_text: str) -> list[str]:
+    """The command lines under a help's "examples" heading, a trailing "(also: ...)"
+    note dropped."""
+    lines = help_text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("examples"))
+    found = []
+    for line in lines[start + 1:]:
+        if not line.startswith("  "):
+            break
+        found.append(re.sub(r"\s{2,}\(also: .*\)$", "", line.strip()))
+    return found
+
+
+@pytest.mark.timeout(400)
+@pytest.mark.parametrize("help_argv", [
+    [str(SCRIPT), "--help"],
+    *([sys.executable, "-m", f"parallel_backtrack.{family}", "--help"]
+      for family in ("nqueens", "sudoku", "sliding", "games")),
+], ids=["parallel-backtrack", "nqueens", "sudoku", "sliding", "games"])
+def test_every_help_example_runs_as_pasted_in_seconds(help_argv: list[str]) -> None:
+    """Each example a --help gives runs as pasted in the repository's root (its files are
+    in tests/data) and exits 0 well within a first minute (each kernel it needs is
+    compiled already: conftest's warm-up)."""
+    shown = subprocess.run(help_argv, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    pasted = examples(shown.stdout)
+    assert len(pasted) >= 3, shown.stdout
+    env = {**os.environ, "PATH": os.pathsep.join([str(SCRIPT.parent), os.environ["PATH"]])}
+    for line in pasted:
+        started = time.monotonic()
+        done = subprocess.run(["bash", "-c", line], capture_output=True, text=True,
+                              timeout=60, cwd=ROOT, env=env)
+        assert done.returncode == 0, (line, done.stderr[-500:])
+        assert done.stdout.strip() and "Traceback" not in done.stderr, (line, done.stderr)
+        assert time.monotonic() - started < 30, line
 
 
 @pytest.mark.parametrize("argv", [

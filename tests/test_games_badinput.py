@@ -176,7 +176,8 @@ CONNECT4 = [
     (["connect4", "12121212"], 2, "after the game was won"),
     (["connect4", "4444444"], 2, "which is full"),
     (["connect4", "4x"], 2, "move 2 ('x')"),
-    (["connect4"], 2, "give either MOVES or --file"),
+    (["connect4"], 2, "give either MOVES or --file FILE, e.g. 'connect4 4453222'"),
+    (["connect4", "44", "--file", "p.txt"], 2, "give either MOVES or --file FILE (not both)"),
     (["connect4", "44", "--width", "10"], 2, "width must be at most 9"),
     (["connect4", "44", "--tt-mb", "0"], 2, "--tt-mb must be in"),
     (["connect4", "--file", "/nonexistent/p.txt"], 2, "cannot read"),
@@ -198,6 +199,16 @@ CONNECT4 = [
     (["random", "--backend", "nope"], 2, "backend"),
     (["tictactoe", "--budget", "0"], 2, "--budget"),
 ]
+
+
+def test_random_help_says_the_options_it_refuses_are_refused(capsys):
+    """--timeout and --progress are taken for uniformity but refused (exit 2): its --help
+    says so, where it said they stop the run and exit 3."""
+    assert main(["random", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for flag in ("--timeout SECONDS", "--progress, --no-progress"):
+        assert f"{flag} refused here (exit 2): parallel alpha-beta has no" in text, text
+    assert "exit 3" not in text
 
 
 @pytest.mark.timeout(300)

@@ -9,6 +9,7 @@ import importlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -381,3 +382,65 @@ def test_each_kernel_imported_first_caches_in_the_shared_user_cache(tmp_path: Pa
                                  str(tmp_path))
     assert place.parent == tmp_path / "parallel_backtrack"
     assert any(place.glob("min_conflicts.random_below-*.nbi")), sorted(tmp_path.rglob("*"))
+
+
+def test_the_temporary_folder_is_used_only_while_it_is_the_users_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "pb"
+    assert _jit_paths.private_folder(folder) == folder
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert _jit_paths.private_folder(folder) == folder  # found again, still ours
+    folder.chmod(0o755)  # others may enter: they could have put code there
+    with pytest.raises(OSError):
+        _jit_paths.private_folder(folder)
+    folder.chmod(0o700)
+    link = tmp_path / "link"
+    link.symlink_to(folder)
+    with pytest.raises(OSError):
+        _jit_paths.private_folder(link)
+    owner = folder.stat().st_uid
+    monkeypatch.setattr(os, "getuid", lambda: owner + 1)
+    with pytest.raises(OSError):
+        _jit_paths.private_folder(folder)
+
+
+@pytest.mark.timeout(300)
+def test_with_no_writable_cache_the_kernels_go_to_a_private_temporary_folder(
+        tmp_path: Path) -> None:
+    """A read-only install and home (here: NUMBA_CACHE_DIR and the kernel folder's
+    ``__pycache__`` are files): a command compiles into the user's private temporary
+    folder and the next run loads from it; a temporary folder others may enter is never
+    used, and the command says in one line what to set (it said "internal error ... a
+    bug" for every kernel)."""
+    source = tmp_path / "src"
+    shutil.copytree(ROOT / "parallel_backtrack", source / "parallel_backtrack",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (source / "parallel_backtrack" / "nqueens" / "kernel" / "__pycache__").write_text("")
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(blocked), "XDG_CACHE_HOME": str(blocked),
+           "TMPDIR": str(temp), "PYTHONPATH": str(source)}  # (XDG: numba's own fallback)
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "parallel_backtrack.nqueens", "--n", "12",
+                               "--workers", "1", "--json", "--no-progress"], cwd=source,
+                              capture_output=True, text=True, timeout=250, env=env)
+
+    first, second = run(), run()
+    private = temp / f"parallel_backtrack-{os.getuid()}"
+    assert first.returncode == second.returncode == 0, first.stderr[-500:]
+    assert json.loads(first.stdout)["count"] == json.loads(second.stdout)["count"] == 14200
+    assert f"later runs load it from {private / 'numba'}" in first.stderr, first.stderr
+    assert "compiling" not in second.stderr, second.stderr
+    assert stat.S_IMODE(private.stat().st_mode) == 0o700
+    assert list((private / "numba").glob("nqueens.kernel-*/*.nbi"))
+
+    shutil.rmtree(private)
+    private.mkdir(mode=0o777)
+    private.chmod(0o777)  # another's folder, or one anyone may write to
+    refused = run()
+    assert refused.returncode == 4 and refused.stdout == "", refused.stderr
+    assert refused.stderr.count("\n") == 1 and "set NUMBA_CACHE_DIR" in refused.stderr
+    assert "a bug" not in refused.stderr and not any(private.iterdir())

@@ -5,7 +5,7 @@ Its code blocks and links are checked with the rest of the docs (tests/test_docs
 
 import re
 
-from docs_blocks import ROOT, blocks
+from docs_blocks import ROOT, blocks, slug
 
 README = ROOT / "README.md"
 TEXT = README.read_text(encoding="utf-8")
@@ -44,3 +44,29 @@ def test_readme_runs_an_example_per_problem_and_links_every_docs_page():
     assert {"cli.md", "engine.md", "nqueens.md", "sudoku.md", "results.md",
             "design.md"} <= pages
     assert pages <= linked, f"README does not link {sorted(pages - linked)}"
+
+
+NUMBER = r"(?<![\d.,]){}(?![\d]|[.,]\d)"
+
+
+def results_sections() -> dict[str, str]:
+    """docs/results.md's sections by anchor: a heading's text up to the next heading."""
+    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    parts = re.split(r"^(#{2,6} .+)$", text, flags=re.M)
+    return {slug(heading.lstrip("#")): body for heading, body in zip(parts[1::2], parts[2::2])}
+
+
+def test_every_headline_figure_links_to_the_results_section_that_states_it():
+    table = TEXT.split("## Headline results", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| [")]
+    assert len(rows) >= 12, "the headline table lost its rows or their links"
+    sections = results_sections()
+    for row in rows:
+        result, figure = [cell.strip() for cell in row.strip("|").split(" | ")][:2]
+        found = re.fullmatch(r"\[(.+)\]\(docs/results\.md#([\w-]+)\)", result)
+        assert found, f"not one link to a results section: {result}"
+        assert found.group(2) in sections, f"no section #{found.group(2)}"
+        first = re.search(r"\d[\d,]*(?:\.\d+)?", figure.replace("`", ""))
+        assert first, figure
+        assert re.search(NUMBER.format(re.escape(first.group())), sections[found.group(2)]), \
+            f"#{found.group(2)} does not state {first.group()} ({found.group(1)})"

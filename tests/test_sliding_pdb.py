@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import random
+import stat
+import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 from sliding_check import CACHE, exact_distances, replay
 
-from parallel_backtrack.sliding import Board
+from parallel_backtrack.sliding import Board, pdbfiles
 from parallel_backtrack.sliding import pdb as pdb_module
 from parallel_backtrack.sliding.heuristics import tables_for
 from parallel_backtrack.sliding.ida import Pass, solve
@@ -112,3 +115,33 @@ def test_663_admissible_on_samples() -> None:
         tiles = random_walk(4, rng.randrange(10, 60), rng)
         exact = solve(Board(tiles, "blank-first"), "pdb-555")
         assert Pass(tables, tiles).h0 <= len(exact.moves or "")
+
+
+def test_a_home_that_cannot_be_written_keeps_the_databases_in_a_private_temp_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No PARALLEL_BACKTRACK_CACHE: the user cache, else (it cannot be made: a read-only
+    home, here a file where its folder would be) the user's private folder of the
+    temporary directory, where a database is built and read back."""
+    monkeypatch.delenv("PARALLEL_BACKTRACK_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # not there yet: made
+    assert pdbfiles.cache_dir() == tmp_path / "cache" / "parallel_backtrack" / "pdb"
+    blocked = tmp_path / "blocked"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    private = tmp_path / "tmp" / f"parallel_backtrack-{os.getuid()}"
+    assert pdbfiles.cache_dir() == private / "pdb"
+    assert stat.S_IMODE(private.stat().st_mode) == 0o700
+    first = np.array(pdb_module.database(2, "pdb-exact", neighbors_table(2)))
+    assert (private / "pdb").is_dir() and (first == pdb_module.load_cached(2, "pdb-exact")).all()
+
+
+def test_a_database_that_cannot_be_kept_names_the_folder_and_the_setting(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "blocked"
+    blocked.write_text("")
+    monkeypatch.setenv("PARALLEL_BACKTRACK_CACHE", str(blocked))
+    with pytest.raises(OSError, match=r"cannot keep the pdb-exact database in .*blocked/pdb: "
+                                      r".*; set PARALLEL_BACKTRACK_CACHE to a writable folder"):
+        pdb_module.database(2, "pdb-exact", neighbors_table(2))

@@ -61,9 +61,12 @@ class GamesParser(_cli.Parser):
 def build_parser() -> _cli.Parser:
     parser = GamesParser(
         prog=PROG,
-        description="Two-player game search: alpha-beta over the assignment's text "
-        "format, Nim, tic-tac-toe, an exact Connect-Four solver and parallel alpha-beta.",
-        epilog="examples:\n  %(prog)s alphabeta trees.txt\n  %(prog)s nim --sticks 100000\n"
+        description="Two-player game search: alpha-beta over game trees written as text "
+        "(one per line), Nim, tic-tac-toe, an exact Connect-Four solver and parallel "
+        "alpha-beta.",
+        epilog="examples (files from the repository's tests/data):\n"
+        "  %(prog)s alphabeta tests/data/search/alphabeta/set2_remedios_alphabeta.txt\n"
+        "  %(prog)s nim --sticks 100000\n"
         "  %(prog)s connect4 4453222\n  %(prog)s random --branching 6 --depth 8 --workers 2",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_cli.Parser)

@@ -120,7 +120,7 @@ def answer_file(data: bytes, use_minimax: bool = False) -> list[Answer]:
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
-        "alphabeta", help="alpha-beta over the assignment's text format",
+        "alphabeta", help="alpha-beta over game trees written as text, one per line",
         description="Read game trees, one per line ({(A,MAX),(B,MIN),...} "
         "{(A,B),(B,4),...}), and print 'Graph k: Score: s; Leaf Nodes Examined: m' for "
         "each: fail-hard alpha-beta, children left to right, cut at alpha >= beta.")

@@ -35,7 +35,7 @@ OUTCOME = {1: "win", 0: "draw", -1: "loss"}
 def add_parsers(commands: Any) -> None:
     nim = commands.add_parser(
         "nim", help="single-heap Nim (take 1-3, the player facing one stick loses)",
-        description="Single-heap Nim, the assignment's rules: a move takes 1, 2 or 3 sticks "
+        description="Single-heap Nim: a move takes 1, 2 or 3 sticks "
         "and must leave at least one; the player facing a single stick loses; MAX moves "
         "first. Negamax alpha-beta with a transposition table; the player to move loses "
         "exactly when sticks = 1 (mod 4).")

@@ -32,10 +32,15 @@ ALPHABETA_UNUSED = {"--timeout": ("timeout", "time limit"),
                     "--progress": ("progress", "progress bar")}
 
 
-def add(parser: argparse.ArgumentParser, default_workers: int, workers_help: str) -> None:
+def add(parser: argparse.ArgumentParser, default_workers: int, workers_help: str,
+        unused: tuple[str, ...] = ()) -> None:
     """The shared engine options, less the node budgets and the per-worker table, which
-    parallel alpha-beta has no use for."""
-    _cli.add_engine_options(parser, default_workers, helps={"--workers": workers_help},
+    parallel alpha-beta has no use for; the ``unused`` flags (``ALPHABETA_UNUSED``'s)
+    say in --help that they are refused."""
+    helps = {flag: f"refused here (exit 2): parallel alpha-beta has no "
+                   f"{ALPHABETA_UNUSED[flag][1]} yet" for flag in unused}
+    _cli.add_engine_options(parser, default_workers,
+                            helps={"--workers": workers_help, **helps},
                             budgets=False, stats=False)
 
 

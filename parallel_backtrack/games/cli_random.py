@@ -44,7 +44,8 @@ def add_parser(commands: Any) -> None:
                         help="plies the parent splits (default 3)")
     parser.add_argument("--no-sequential", action="store_true",
                         help="skip the sequential search (no check, no speedup)")
-    cli_options.add(parser, 2, "worker processes; -1 = all cores (default 2)")
+    cli_options.add(parser, 2, "worker processes; -1 = all cores (default 2)",
+                    unused=tuple(cli_options.ALPHABETA_UNUSED))
     parser.set_defaults(run=run)
 
 

@@ -69,7 +69,8 @@ def build_parser() -> _cli.Parser:
         "exactly, on all your cores. The tree is cut into subtrees that worker processes "
         "count with a compiled bitboard kernel; the counts are summed.",
         epilog="examples:\n  %(prog)s --n 14 --workers 8\n  %(prog)s --n 8 --show 2\n"
-        "  %(prog)s --n 12 --kernel reference --json",
+        "  %(prog)s --n 12 --kernel reference --json\n"
+        "  %(prog)s --n 1000000 --find-one --seed 1",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--n", type=board_size, default=8, metavar="N",
@@ -81,9 +82,10 @@ def build_parser() -> _cli.Parser:
                         "loading it); reference: the immutable-state search all the way down")
     parser.add_argument("--order", type=_cli.choice_type("order", ORDERS),
                         default="first-available", metavar="|".join(ORDERS),
-                        help="row search order (the fast kernel needs first-available)")
+                        help="row search order (default: first-available, which the fast kernel "
+                        "needs)")
     parser.add_argument("--show", type=_cli.positive_int, default=None, metavar="K",
-                        help="draw up to K solutions (the first K in search order)")
+                        help="draw up to K solutions (the first K in search order; default: none)")
     parser.add_argument("--unique", action="store_true",
                         help="also report the essentially different solutions (up to rotation "
                         "and reflection, OEIS A002562)")

@@ -49,10 +49,12 @@ def build_parser() -> _cli.Parser:
         "optimally: IDA* in a compiled kernel with Manhattan, linear-conflict or pattern-"
         "database heuristics, or A*. Several puzzles in a file are one batch over the "
         "workers; one puzzle with IDA* splits each iteration's tree over them.",
-        epilog="examples:\n  %(prog)s puzzle.txt --show moves\n"
-        "  %(prog)s korf100.txt --goal blank-first --heuristic pdb --workers 2\n"
+        epilog="examples (files from the repository's tests/data):\n"
+        "  %(prog)s tests/data/search/cs61b_puzzles/puzzle20.txt --show moves\n"
+        "  %(prog)s tests/data/search/korf100.txt --goal blank-first --heuristic pdb "
+        "--workers 2\n"
         "  echo '1 2 3 4 5 6 0 7 8' | %(prog)s - --algorithm astar --json\n"
-        "  %(prog)s pdb build pdb-663     (also: pdb list, pdb remove NAME|--all)",
+        "  %(prog)s pdb list     (also: pdb build NAME, pdb remove NAME|--all)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="puzzle files (CS61B/algs4 boards, one-line rows, Korf rows); "

@@ -28,7 +28,8 @@ exact
     3x3), indexed by the rank of the whole permutation.
 cache
     ``$PARALLEL_BACKTRACK_CACHE`` or the per-user cache directory
-    (``platformdirs.user_cache_dir``), folder ``pdb``: ``NAME.npy`` (the uint8
+    (``platformdirs.user_cache_dir``; a private temporary folder where that cannot be
+    written: ``pdbfiles``), folder ``pdb``: ``NAME.npy`` (the uint8
     array) and ``NAME.json`` (length and CRC-32), written after the array: a
     missing, short or altered file is rebuilt, never trusted.
 
@@ -134,7 +135,13 @@ def database(n: int, name: str, neighbors: np.ndarray, progress: bool | None = N
             print(f"parallel_backtrack: building the {name} pattern databases ({n}x{n}, once; "
                   f"{BUILD_COST[name]}); later runs map them from {_paths(n, name)[0]}",
                   file=sys.stderr, flush=True)
-        store(n, name, _build(n, name, neighbors, progress))
+        built = _build(n, name, neighbors, progress)
+        try:
+            store(n, name, built)
+        except OSError as error:
+            raise OSError(f"cannot keep the {name} database in {cache_dir()}: "
+                          f"{error.strerror or error}; set {CACHE_ENV} to a writable "
+                          "folder") from error
         table = load_cached(n, name)
         if table is None:
             raise OSError(f"could not read back the {name} database from {cache_dir()}")

@@ -7,7 +7,9 @@ Glossary
 --------
 cache
     ``$PARALLEL_BACKTRACK_CACHE/pdb``, else the per-user cache directory
-    (``platformdirs.user_cache_dir("parallel_backtrack")/pdb``).
+    (``platformdirs.user_cache_dir("parallel_backtrack")/pdb``), else, where that
+    cannot be written (a read-only home), ``pdb`` in the user's private folder of the
+    temporary directory (``_jit_paths.temp_folder``, where the kernels go then too).
 files
     ``NAME-NxN-vFORMAT-TAG.npy`` (the uint8 table) and ``.json`` (length, CRC-32,
     name, n), the header written last: a table without its header is an
@@ -48,13 +50,21 @@ BUILD_COST = {"pdb-exact": "under 2 seconds, 0.1 GB of memory",
 
 
 def cache_dir() -> Path:
-    """Where databases live: ``$PARALLEL_BACKTRACK_CACHE/pdb`` or the user cache."""
+    """Where databases live (see the glossary)."""
     base = os.environ.get(CACHE_ENV)
-    if not base:
-        from platformdirs import user_cache_dir
+    if base:
+        return Path(base) / "pdb"
+    from platformdirs import user_cache_dir
 
-        base = user_cache_dir("parallel_backtrack")
-    return Path(base) / "pdb"
+    from .._jit_paths import private_folder, temp_folder, writable
+
+    folder = Path(user_cache_dir("parallel_backtrack")) / "pdb"
+    if writable(folder):
+        return folder
+    try:
+        return private_folder(temp_folder()) / "pdb"
+    except OSError:  # not ours: keep the user cache, whose write fails with its reason
+        return folder
 
 
 def paths(n: int, name: str) -> tuple[Path, Path]:

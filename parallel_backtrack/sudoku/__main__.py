@@ -87,6 +87,9 @@ SMALL_FILE_LINES = 20
 KERNEL_DIR = Path(__file__).resolve().parent / "kernel"
 ONE_PUZZLE_KERNEL = ("search.explore_roots",)
 BULK_KERNEL = ("search.search_many", "read._index_lines")
+# The --help examples' puzzles: one easy (no compile needed), one with 847 solutions.
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+MANY = "...4......5..8.2.6.....3...2...4....3......1...5.3.8.25...6.3.8..6....95..8......"
 
 
 class UsageError(Exception):
@@ -94,7 +97,13 @@ class UsageError(Exception):
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog=PROG, description="Solve or count Sudoku puzzles (4x4 to 36x36).")
+    parser = Parser(
+        prog=PROG, description="Solve or count Sudoku puzzles (4x4 to 36x36).",
+        epilog="examples (files from the repository's tests/data):\n"
+        f"  echo '{EASY}' | %(prog)s -\n"
+        f"  echo '{MANY}' | %(prog)s - --count --limit 2\n"
+        "  %(prog)s tests/data/sudoku/norvig_top95.txt --workers -1 --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", metavar="FILE|-", help="puzzle file, or - for stdin")
     parser.add_argument("--order", type=choice_type("order", ORDERS), default=None,
                         metavar="|".join(ORDERS),
@@ -109,7 +118,8 @@ def build_parser() -> Parser:
                         "read and solved in bulk); reference: the immutable-puzzle search")
     parser.add_argument("--count", action="store_true", help="count the solutions")
     parser.add_argument("--limit", type=positive_int, metavar="K",
-                        help="with --count: stop counting at K")
+                        help="with --count: stop counting at K (2 asks: is it unique?; default: "
+                        "count them all)")
     _cli.add_engine_options(parser, 1, helps={
         "--workers": "workers (-1 = all cores; default 1): one puzzle is split across "
                      "processes by the engine (--backend, --budget...); a file of many "

@@ -29,7 +29,7 @@ T = TypeVar("T")
 _CALLED: set[Any] = set()
 # What a first compile is called on stderr, and about how long it takes on a laptop core.
 COMPILED = {
-    "parallel_backtrack.sudoku.kernel.search": ("the Sudoku search kernel", "20-40 s"),
+    "parallel_backtrack.sudoku.kernel.search": ("the Sudoku search kernel", "20-60 s"),
     "parallel_backtrack.sudoku.kernel9.search": ("the 9x9 band kernel", "5-10 s"),
     "parallel_backtrack.sudoku.cdcl.kernel.search": ("the Sudoku clause-learning kernel",
                                                      "10-20 s"),

@@ -104,7 +104,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     if (args.moves is None) == (args.file is None):
-        return _cli.usage_error(prog, "give either MOVES or --file FILE (not both)")
+        return _cli.usage_error(prog, "give either MOVES or --file FILE" + (
+            " (not both)" if args.moves is not None else ", e.g. 'connect4 4453222'"))
     refused = cli_options.refuse_unused(args, prog, "connect4",
                                         takes=("--timeout", "--progress"))
     if refused is not None:

@@ -86,7 +86,8 @@ def add_local_arguments(parser: argparse.ArgumentParser) -> None:
         "swaps (QS-style, linear) or auto (repair up to n = 2000)")
     add("--restart-after", type=_cli.positive_int, default=None, metavar="K",
         help="min-conflicts: repairs (swaps: attempts) before a restart; "
-        "genetic: generations without progress before a restart")
+        "genetic: generations without progress before a restart (default: min-conflicts "
+        "100 + n, swaps 10,000 + n; genetic 1,000)")
     add("--sideways", type=non_negative_int, default=None, metavar="K",
         help="hill-climbing: consecutive sideways moves allowed (default: 100)")
     add("--temperature", type=number, default=None, metavar="T",
