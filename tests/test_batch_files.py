@@ -213,24 +213,24 @@ def test_a_tree_file_streams_and_a_ctrl_c_keeps_the_answers(tmp_path: Path,
     rng = random.Random(11)
     trees = [random_tree(rng) for _ in range(200)]
     path = tmp_path / "trees.txt"
-    path.write_text("".join(f"{trees[k % 200]}\n" for k in range(40_000)))
+    path.write_text("".join(f"{trees[k % 200]}\n" for k in range(60_000)))  # 10 s or so
     child = start(["parallel_backtrack.games", "alphabeta"] + ["--json"] * as_json, path)
     if as_json:  # one object for the file, printed when the search ends or stops
-        time.sleep(1.5)
+        time.sleep(3)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
         found = json.loads(out)
         assert child.returncode == 130 and not found["complete"]
-        assert found["stop_reason"] == "interrupted" and 0 < len(found["graphs"]) < 40_000
+        assert found["stop_reason"] == "interrupted" and 0 < len(found["graphs"]) < 60_000
         lines = [f"Graph {g['graph']}: Score: {g['score']}; Leaf Nodes Examined: {g['leaves']}"
                  for g in found["graphs"]]
         said = err.decode()
     else:  # the first answer comes long before the last tree is read
         lines, said = interrupt_after_first_line(child)
         assert child.returncode == 130
-    assert 0 < len(lines) < 40_000
+    assert 0 < len(lines) < 60_000
     assert said.endswith(f"interrupted after {len(lines):,} trees\n"), said
-    assert check_answer_lines(trees * 200, lines) == len(lines)
+    assert check_answer_lines(trees * 300, lines) == len(lines)
 
 
 @pytest.mark.timeout(120)
