@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence, Set
 from typing import Any, NoReturn, TextIO
 
 from ._cluster import backend_type, scheduler_address, scheduler_file
+from ._output import deferring, write_whole
 from ._text import SNIFF_BYTES, not_text  # noqa: F401 - what the command lines read them as
 from .engine import BACKENDS, PoolLostError, SearchReport, WorkerCrashError, resolve_workers
 from .engine.backends import MissingExtraError
@@ -408,7 +409,8 @@ def metrics_command(space: Any, out: TextIO, as_json: bool, extra: dict[str, Any
 
 
 def print_json(payload: dict[str, Any], out: TextIO) -> None:
-    print(json.dumps(payload, sort_keys=True), file=out)
+    """One JSON object on one line, written whole (``_output``: a Ctrl-C waits for it)."""
+    write_whole(out, json.dumps(payload, sort_keys=True) + "\n")
 
 
 def exit_code(report: SearchReport) -> int:
@@ -524,8 +526,9 @@ def run_process(main: Callable[[], int]) -> NoReturn:
     traceback, and no worker process outlives the run."""
     import signal
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # imports done (see _lean)
-    signal.signal(signal.SIGTERM, _terminate)
+    # Imports done (see _lean).  Held while an answer is written (``_output``).
+    signal.signal(signal.SIGINT, deferring(signal.default_int_handler))
+    signal.signal(signal.SIGTERM, deferring(_terminate))
     os.register_at_fork(after_in_child=_default_term)
     try:
         code = main()  # kernels it loads skip numba's compiler set-up: see _jit_cache

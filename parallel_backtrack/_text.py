@@ -1,5 +1,6 @@
 """Is a file text?  The one test every reader of a text file (puzzles, trees, positions)
-makes on its first bytes, and the one way it words the answer.
+makes on its first bytes, and the one way it words the answer; and the byte order mark
+every reader skips.
 
 Example: ``not_text(b"\\xff x", True)`` gives ``binary data or not UTF-8 text: byte 0xff
 (not UTF-8) on line 1, column 1``; ``not_text(b"1 2 3", True)`` gives None.
@@ -9,6 +10,14 @@ from __future__ import annotations
 
 # Like git: a NUL byte (or bytes that are no UTF-8) this early means a binary file.
 SNIFF_BYTES = 8_192
+# The UTF-8 byte order mark some editors (Windows Notepad) write at the start of a file.
+BOM = b"\xef\xbb\xbf"
+
+
+def without_bom(data: bytes) -> bytes:
+    """``data`` without the UTF-8 byte order mark it may start with: every reader takes
+    a file with one as the same file without it."""
+    return data[len(BOM):] if data.startswith(BOM) else data
 
 
 def first_problem(data: bytes, whole: bool) -> tuple[int, str] | None:

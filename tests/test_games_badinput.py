@@ -70,7 +70,8 @@ def test_tree_file_usage_errors(tmp_path):
     one_line(*run(["alphabeta", str(tmp_path / "nope.txt")]), 2, "cannot read", "nope.txt")
     one_line(*run(["alphabeta", str(tmp_path)]), 2, "cannot read", "directory")
     (tmp_path / "empty.txt").write_text("\n\n")
-    one_line(*run(["alphabeta", str(tmp_path / "empty.txt")]), 2, "no trees (only blank lines)")
+    one_line(*run(["alphabeta", str(tmp_path / "empty.txt")]), 2,
+             "no trees (only blank lines and comments)")
     good = tmp_path / "good.txt"
     good.write_text(CLASSIC + "\n")
     one_line(*run(["alphabeta", str(good), "-o", str(tmp_path)]), 2, "cannot write")
@@ -79,7 +80,7 @@ def test_tree_file_usage_errors(tmp_path):
 PROG = "python -m parallel_backtrack.games"
 NOT_TEXT = [
     (b"", "no trees (the file is empty)"),
-    (b"\n \n", "no trees (only blank lines)"),
+    (b"\n \n", "no trees (only blank lines and comments)"),
     (b"\x00\x01\x02abc\n", "cannot read {name}: binary data or not UTF-8 text: a NUL byte on "
      "line 1, column 1; a tree file is UTF-8 text"),
     (b"\xff\xfe bad utf8 line\n", "cannot read {name}: binary data or not UTF-8 text: byte "

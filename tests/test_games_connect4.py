@@ -125,6 +125,13 @@ def test_invalid_move_strings_name_the_move(moves, reason):
         Board().parse(moves)
 
 
+def test_a_long_move_string_is_quoted_by_its_start():
+    with pytest.raises(InvalidMoveError) as caught:
+        Board().parse("4" * 20_000)
+    assert str(caught.value) == (f"move 7 (4) of {'4' * 60!r}... (20,000 moves) plays in "
+                                 "column 4, which is full")
+
+
 def test_moves_and_boards_of_the_wrong_type_are_refused():
     for bad, shown in ((None, "NoneType None"), (4453, "int 4453"), (b"44", "bytes b'44'")):
         with pytest.raises(TypeError, match=f"moves must be a string of the digits 1-7, got "

@@ -115,7 +115,7 @@ def test_empty_file_and_missing_file(tmp_path, capsys):
     empty.write_text("\n\n")
     assert main(["alphabeta", str(empty)]) == 2
     assert capsys.readouterr().err == (f"python -m parallel_backtrack.games alphabeta: error: "
-                                       f"{empty}: no trees (only blank lines)\n")
+                                       f"{empty}: no trees (only blank lines and comments)\n")
     assert main(["alphabeta", str(tmp_path / "nope.txt")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nope.txt" in err[0]

@@ -78,6 +78,8 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
     ("3\n1 2 3\n4 x 6\n", r"line 3: expected a tile number, got 'x'"),
     ("3\n1 2 3\n4 0 6\n", r"line 1: N = 3 needs 9 tiles; the file ends after 6"),
     ("# ok\n1 2 3 0\nhello\n", r"line 3: expected tile numbers, got 'hello'"),
+    ("1 2 3 4 x 6 7 8 0\n", r"line 1: no blank \(0\) among the 4 tiles \(the numbers end "
+     r"at word 5, 'x'\)"),
 ])
 def test_bad_input_names_line_and_reason(text: str, message: str) -> None:
     failures = [f for f in parse_text(text) if isinstance(f, Failure)]

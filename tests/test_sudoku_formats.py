@@ -120,6 +120,27 @@ def test_an_unfinished_grid_is_reported_and_the_rest_still_read() -> None:
     assert parse_puzzles("1 2 3 4\n")[0].error == "grid of 4-cell lines ends after 1 of its 4 lines"
 
 
+def test_a_blank_line_ends_a_grid_cut_short() -> None:
+    """A grid missing a row is reported at its first line; it does not take the first
+    row of the grid after the blank line (a puzzle nobody wrote)."""
+    rows = ["1 . | . .", ". . | 2 .", ". 3 | . .", ". . | . 4"]
+    text = "\n".join(rows[:3] + [""] + ["4 . | . ."] + rows[1:3] + [". . | . 1"]) + "\n"
+    entries = parse_puzzles(text)
+    assert [(e.line, e.error) for e in entries] == [
+        (1, "grid of 4-cell lines ends after 3 of its 4 lines"), (5, None)]
+    assert entries[1].cells == (4, 0, 0, 0, 0, 0, 2, 0, 0, 3, 0, 0, 0, 0, 0, 1)
+    # A comment between a grid's rows is still skipped.
+    assert parse_one("\n".join(rows[:2] + ["# band 2"] + rows[2:])) == parse_one("\n".join(rows))
+
+
+def test_a_hash_after_the_cells_starts_a_comment() -> None:
+    entries = parse_puzzles(f"{HARDEST}  # the lab's puzzle\n{HARDEST}#x\n1 . | . . # row A\n")
+    assert [e.cells for e in entries[:2]] == [parse_one(HARDEST)] * 2
+    assert entries[0].tail == "the lab's puzzle"
+    words = parse_puzzles(f"{HARDEST} hardest\n")[0].error
+    assert words is not None and words.endswith("; words after a puzzle go after a tab, ':' or '#'")
+
+
 def test_nothing_is_dropped_silently() -> None:
     text = "\n".join(["# c", "", "------+------", "abc", HARDEST, "12 13"])
     entries = parse_puzzles(text)

@@ -3,12 +3,13 @@
 Glossary
 --------
 graph number
-    The k-th tree of the file (blank lines skipped), a bad tree included: the
-    answer lines keep the numbers the file's trees have.
+    The k-th tree of the file (blank lines and ``#`` comments skipped), a bad tree
+    included: the answer lines keep the numbers the file's trees have.
 answer line
     ``Graph k: Score: s; Leaf Nodes Examined: m`` (fail-hard alpha-beta, children
     left to right, cut at alpha >= beta); with ``--minimax`` ``m`` is every leaf
-    minimax reads (all of them).
+    minimax reads (all of them).  Printed as soon as its tree is searched; a Ctrl-C
+    keeps those printed (exit 130).
 bad tree
     One line on stderr, ``FILE:LINE: graph k: reason``; the other trees are still
     answered and the exit status is 1.
@@ -34,6 +35,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from .. import _cli
+from .._output import held_signals, write_whole
+from .._text import without_bom
 from ..viz.options import html_target
 from .search import alphabeta, minimax
 
@@ -62,12 +65,14 @@ def read_trees(stream: BinaryIO,
     (``trees.TreeReader``): memory follows the tree, not the line."""
     from .trees import TreeFormatError, TreeReader
 
-    number, start, reader, failed = 0, 0, None, None
+    number, start, reader, failed, comment = 0, 0, None, None, False
     for chunk in itertools.chain([head], iter(lambda: stream.read(CHUNK), b"")):
         parts = chunk.split(b"\n")
         for index, part in enumerate(parts):
-            if reader is None and failed is None and part.strip():
-                start, reader = number + 1, TreeReader()
+            if reader is None and failed is None and not comment and part.strip():
+                comment = part.lstrip().startswith(b"#")  # as trees.is_tree_line
+                if not comment:
+                    start, reader = number + 1, TreeReader()
             if reader is not None:
                 try:
                     reader.feed(part)
@@ -76,7 +81,7 @@ def read_trees(stream: BinaryIO,
             if index < len(parts) - 1:
                 number += 1
                 yield from _finish(start, reader, failed)
-                reader, failed = None, None
+                reader, failed, comment = None, None, False
     yield from _finish(start, reader, failed)
 
 
@@ -137,12 +142,16 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
-    """Check the file (readable, text) and the output path, then answer every tree."""
+    """Check the file (readable, text) and the output path, then answer every tree, each
+    answer line on stdout as soon as its tree is searched; a Ctrl-C keeps the answers
+    found (exit 130)."""
     name = "stdin" if args.file == "-" else args.file
+    answers: list[Answer] = []
+    stop = None
     with contextlib.ExitStack() as closing:
         try:
             stream, data = _open_trees(args.file, bool(args.html), closing)
-            head = stream.read(_cli.SNIFF_BYTES)
+            head = without_bom(stream.read(_cli.SNIFF_BYTES))
         except (OSError, ValueError) as error:  # ValueError: a NUL in the path
             return _cli.usage_error(prog, _cli.cannot_read(name, error))
         problem = _cli.not_text(head, len(head) < _cli.SNIFF_BYTES)
@@ -154,29 +163,41 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         except (OSError, ValueError) as error:
             return _cli.usage_error(prog, f"cannot write {args.output}: "
                                     f"{getattr(error, 'strerror', None) or error}")
+        streamed = out if target is None and not args.json else None
         try:
-            answers = list(answer_stream(stream, args.minimax, head))
+            for found in answer_stream(stream, args.minimax, head):
+                with held_signals():  # said and kept together, or neither
+                    _say(found, f"{prog}: {name}", streamed)
+                    answers.append(found)
+        except BrokenPipeError:
+            raise
         except OSError as error:  # a read error midway
             return _give_up(target, prog, _cli.cannot_read(name, error))
-    if not answers:
-        blank = "the file is empty" if not head else "only blank lines"
+        except KeyboardInterrupt:
+            stop = "interrupted"
+    if not answers and stop is None:
+        blank = "the file is empty" if not head else "only blank lines and comments"
         return _give_up(target, prog, f"{name}: no trees ({blank})")
-    for bad in (a for a in answers if a.error):
-        print(f"{prog}: {name}:{bad.line}: graph {bad.graph}: {bad.error}", file=sys.stderr)
     good = [a for a in answers if not a.error]
     if args.json:
-        text = json.dumps({"file": args.file, "minimax": args.minimax, "complete": True,
-                           "graphs": [vars(a) for a in answers]}, sort_keys=True) + "\n"
+        found_json = {"file": args.file, "minimax": args.minimax, "complete": stop is None,
+                      "graphs": [vars(a) for a in answers]}
+        if stop is not None:
+            found_json["stop_reason"] = stop
+        text = json.dumps(found_json, sort_keys=True) + "\n"
     else:
         text = "".join(a.text() + "\n" for a in good)
-    if target is None:
-        out.write(text)
-    else:
+    if target is not None:
         try:
             target.write(text)
         except OSError as error:
             return _cli.usage_error(prog, f"cannot write {args.output}: "
                                     f"{error.strerror or error}")
+    elif streamed is None:
+        write_whole(out, text)
+    if stop is not None:
+        print(f"{prog}: interrupted after {len(answers):,} trees", file=sys.stderr)
+        return _cli.stop_code(stop)
     if args.html and len(good) == len(answers):
         from .pages import write_alphabeta_page
 
@@ -185,6 +206,14 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
                 data = again.read()
         print(write_alphabeta_page(args.html, name, data, args.minimax), file=sys.stderr)
     return 1 if len(good) < len(answers) else 0
+
+
+def _say(found: Answer, where: str, out: TextIO | None) -> None:
+    """A bad tree's line on stderr; a good one's answer on ``out`` when it is streamed."""
+    if found.error:
+        write_whole(sys.stderr, f"{where}:{found.line}: graph {found.graph}: {found.error}\n")
+    elif out is not None:
+        write_whole(out, found.text() + "\n")
 
 
 def _open_trees(path: str, whole: bool,

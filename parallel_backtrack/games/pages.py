@@ -23,13 +23,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._text import without_bom
 from ..viz.gametree_page import GameTrace, table_section, write_gametree_page
 from ..viz.page import PageError
 from .nim import Nim
 from .search import alphabeta
 from .table import DEFAULT_CAPACITY, TranspositionTable
 from .trace import record, tree_names
-from .trees import parse_tree
+from .trees import is_tree_line, parse_tree
 
 MAX_NIM_STICKS = 30
 # Without the table Nim's tree grows about 1.84 times per stick: 16 sticks is 2,500 nodes.
@@ -86,9 +87,10 @@ def tree_trace(graph: int, text: str, use_minimax: bool) -> GameTrace:
 
 
 def write_alphabeta_page(path: str, name: str, data: bytes, use_minimax: bool) -> str:
-    """The page of every tree of an alphabeta file (its non-blank lines, every one of
-    them a well-formed tree)."""
-    trees = [raw.decode("utf-8") for raw in data.split(b"\n") if raw.strip()]
+    """The page of every tree of an alphabeta file (its lines but blank ones and
+    comments, every one of them a well-formed tree)."""
+    lines = without_bom(data).split(b"\n")
+    trees = [raw.decode("utf-8") for raw in lines if is_tree_line(raw)]
     traces = [tree_trace(graph, text, use_minimax) for graph, text in enumerate(trees, 1)]
     kind = "minimax" if use_minimax else "alpha-beta"
     size = write_gametree_page(path, traces, f"{name}: {kind}, step by step")

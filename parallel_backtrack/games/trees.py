@@ -15,7 +15,9 @@ edges
     children are its edges in file order, whatever the order of the edges of
     different nodes.
 tolerated
-    Blank lines (skipped), CRLF endings, spaces and tabs anywhere between tokens.
+    Blank lines and comment lines (starting with ``#``) skipped, a UTF-8 byte order
+    mark at the start of the file, CRLF endings, spaces and tabs anywhere between
+    tokens.
 streaming
     ``TreeReader`` takes a line in chunks (``feed``) and keeps only the pairs
     read so far: a line of any length is read in memory proportional to the
@@ -339,6 +341,12 @@ def _check_shape(names: list[bytes], first: np.ndarray, heads: np.ndarray,
         if state[step] == 0:
             state[step] = 1
             stack.append((step, starts[step]))
+
+
+def is_tree_line(raw: bytes) -> bool:
+    """Does a line of a tree file hold a tree (good or bad)?  Not when it is blank or a
+    comment (its first character other than a space or tab is ``#``)."""
+    return bool(raw.strip()) and not raw.lstrip().startswith(b"#")
 
 
 def parse_tree(text: str | bytes) -> ParsedTree:

@@ -26,12 +26,14 @@ show
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import time
 from math import isqrt
 from typing import Any, TextIO
 
 from .. import _cli
+from .._output import write_whole
 from ..viz.options import html_target
 from .heuristics import NAMES
 
@@ -174,9 +176,16 @@ def _progress(args: argparse.Namespace) -> bool:
 
 
 def _print(outcome: dict[str, Any], args: argparse.Namespace, out: TextIO) -> None:
+    """One puzzle's answer, written whole (``_output``: a Ctrl-C waits for it)."""
     if args.json:
         _cli.print_json(outcome, out)
         return
+    text = io.StringIO()
+    _print_text(outcome, args, text)
+    write_whole(out, text.getvalue())
+
+
+def _print_text(outcome: dict[str, Any], args: argparse.Namespace, out: TextIO) -> None:
     label = f"{outcome['source']}:{outcome['line']}"
     if outcome["status"] == "invalid":
         said = outcome["error"].removeprefix(f"line {outcome['line']}: ")
@@ -239,6 +248,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         for item in items:
             waiting = item
             outcome = next(outcomes) if isinstance(item, Job) else item
+            waiting = None  # answered: a Ctrl-C from here on stops the next one
             if isinstance(item, Job):
                 outcome["tiles"] = list(item.tiles)
             if args.verify:
@@ -247,7 +257,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             statuses.add(outcome["status"])
             if page_of is None and outcome["status"] == "solved":
                 page_of = outcome
-        waiting = None
         for _ in outcomes:  # none left: ends the batch, its pool closed in order
             pass
     except (KeyboardInterrupt, SystemError) as error:

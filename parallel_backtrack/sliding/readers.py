@@ -23,9 +23,10 @@ auto
 comment
     A line starting with ``#``, or blank: skipped.
 text
-    UTF-8.  A NUL byte or bytes that are no UTF-8 in the first ``SNIFF_BYTES`` mean
-    the file is binary (``PuzzleFormatError`` for the whole file, as Sudoku's
-    reader judges it); later they spoil only their own line.
+    UTF-8 (a byte order mark at the start skipped).  A NUL byte or bytes that are
+    no UTF-8 in the first ``SNIFF_BYTES`` mean the file is binary
+    (``PuzzleFormatError`` for the whole file, as Sudoku's reader judges it); later
+    they spoil only their own line.
 
 Every problem raises ``PuzzleFormatError`` with ``line N: reason`` (one line);
 ``parse_text`` collects them per puzzle (``Failure``) so a bad line fails that line
@@ -45,7 +46,7 @@ from dataclasses import dataclass
 from math import isqrt
 from pathlib import Path
 
-from .._text import sniff
+from .._text import sniff, without_bom
 from .board import MAX_SIZE, InvalidBoardError, check_tiles
 
 FORMATS = ("auto", "cs61b", "rows", "korf")
@@ -128,6 +129,17 @@ def _row_entry(line: int, words: list[str], korf: bool) -> Entry:
     numbers = _leading_ints(words)
     if not numbers:
         raise _fail(line, f"expected tile numbers, got {words[0][:20]!r}")
+    try:
+        return _row_tiles(line, numbers, korf)
+    except PuzzleFormatError as error:
+        if len(numbers) == len(words):
+            raise
+        word = words[len(numbers)]  # a word ends the numbers: say so, it may be a typo
+        raise PuzzleFormatError(f"{error} (the numbers end at word {len(numbers) + 1}, "
+                                f"{word[:20]!r})") from None
+
+
+def _row_tiles(line: int, numbers: list[int], korf: bool) -> Entry:
     if korf:
         if len(numbers) < 17:
             raise _fail(line, f"a Korf row is an id and 16 tiles; got {len(numbers)} numbers")
@@ -217,7 +229,9 @@ def parse_text(text: str, fmt: str = "auto") -> list[Entry | Failure]:
 def decode(data: bytes, source: str) -> str:
     """Text of a file, or PuzzleFormatError when its first ``SNIFF_BYTES`` hold a NUL
     byte or bytes that are no UTF-8; such bytes later stay in the text (a NUL, or
-    ``surrogateescape``'s stand-ins) and fail their line (``_data_lines``)."""
+    ``surrogateescape``'s stand-ins) and fail their line (``_data_lines``).  A UTF-8
+    byte order mark at the start is skipped."""
+    data = without_bom(data)
     problem = sniff(data)
     if problem is not None:
         raise PuzzleFormatError(f"{source}: {problem}")

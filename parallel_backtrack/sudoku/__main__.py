@@ -56,6 +56,7 @@ from parallel_backtrack._cli import (
     usage_error,
 )
 from parallel_backtrack._jit_paths import is_compiled
+from parallel_backtrack._output import held_signals
 from parallel_backtrack.engine.report import PoolLostError
 from parallel_backtrack.viz.options import add_html_options
 from parallel_backtrack.viz.page import PageError
@@ -359,13 +360,14 @@ def run(args: argparse.Namespace) -> int:
         else:
             results = kernel_results(batch, _job(args), workers=args.workers, bands=bands)
         for result in results:
-            if isinstance(result, ResultBlock):
-                summary.add_block(result)
-                print_block(result, args)
-                continue
-            summary.add(result)
-            stop = stop or result.stop_reason
-            print_result(result, args, alone=total == 1)
+            with held_signals():  # printed and counted together, or neither
+                if isinstance(result, ResultBlock):
+                    summary.add_block(result)
+                    print_block(result, args)
+                    continue
+                summary.add(result)
+                stop = stop or result.stop_reason
+                print_result(result, args, alone=total == 1)
     except (KeyboardInterrupt, SystemError) as error:  # between puzzles, or waiting
         if not _cli.interrupted(error):
             raise

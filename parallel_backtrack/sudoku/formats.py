@@ -14,8 +14,8 @@ symbol
     spaces is read one character per cell.
 puzzle line
     All the cells of one puzzle on one line (81 symbols for 9x9).  Whatever
-    follows a tab or a ``:`` is the line's *tail* (a name, ``:count``), kept
-    but not read as cells.
+    follows a tab, a ``:`` or a ``#`` is the line's *tail* (a name, ``:count``, a
+    comment), kept but not read as cells.
 grid
     n lines of n cells each; ``|``, ``+`` and ``-`` separators and spaces are
     allowed, and lines made only of separators are skipped.
@@ -29,8 +29,10 @@ propagators and kernels are built for those).  A 16-cell line is a whole 4x4
 puzzle unless it holds a value above 4, continues a 16x16 grid, or the file's
 first puzzle is 16x16 (so only a file's first 16x16 grid must not start with a
 line of only 1-4 and blanks).
-Lines starting with ``#`` are comments.  Every other line ends up in exactly one
-entry, so nothing is dropped silently.
+Lines starting with ``#`` are comments, and a ``#`` later in a line starts its tail.
+A blank line ends a grid: a grid cut short before one is reported, not completed
+with the rows of the next grid.  Every other line ends up in exactly one entry, so
+nothing is dropped silently.
 
 Limits (each gives an entry with an ``error``, the other puzzles are still read):
 one size per file (the size of its first puzzle); lines of at most
@@ -161,8 +163,9 @@ def _in_range(entry: PuzzleEntry, symbols: Sequence[str], rows: Sequence[int]) -
 
 
 def _split_cells(text: str) -> tuple[list[str], str]:
-    """The cell symbols of a line and its tail (after a tab or ``:``)."""
-    cut = min((i for i in (text.find("\t"), text.find(":")) if i >= 0), default=len(text))
+    """The cell symbols of a line and its tail (after a tab, ``:`` or ``#``)."""
+    cut = min((i for i in (text.find("\t"), text.find(":"), text.find("#")) if i >= 0),
+              default=len(text))
     cells_text, tail = text[:cut].strip(), text[cut + 1 :].strip()
     spaced = cells_text.translate(_SEPARATORS)
     if any(ch.isspace() for ch in cells_text):
@@ -179,10 +182,20 @@ def _read_symbols(symbols: list[str]) -> tuple[int, ...] | str:
             shown = repr(symbol) if len(symbol) <= 12 else f"{symbol[:12]!r}.. ({len(symbol)} long)"
             return (
                 f"cannot read {shown} (cell {column}) as a cell; expected 1-9, A.. for 10"
-                " and up, or '.', '0', '_' for a blank"
+                " and up, or '.', '0', '_' for a blank" + _words_after(symbols, column)
             )
         cells.append(value)
     return tuple(cells)
+
+
+def _words_after(symbols: list[str], column: int) -> str:
+    """A hint when a line is a whole puzzle line followed by words (``puzzle name``)."""
+    first = symbols[0]
+    if column > 1 or len(first) not in PUZZLE_CELLS or len(symbols) < 2:
+        return ""
+    if any(symbol_value(ch) is None for ch in first):
+        return ""
+    return "; words after a puzzle go after a tab, ':' or '#'"
 
 
 def _is_separator_line(text: str) -> bool:
@@ -239,6 +252,9 @@ def _grid_entries(lines: Iterable[str | _Unreadable]) -> Iterator[PuzzleEntry]:
             yield PuzzleEntry(number, error=raw.reason)
             continue
         text = raw.strip()
+        if not text and pending is not None:  # a blank line ends a grid
+            yield _unfinished(pending)
+            pending = None
         if not text or text.startswith("#") or _is_separator_line(text):
             continue
         symbols, tail = _split_cells(text)

@@ -22,6 +22,7 @@ import argparse
 import json
 import sys
 
+from .._output import write_whole
 from .formats import format_grid, parse_one
 from .results import (
     FAILED,
@@ -78,21 +79,19 @@ def text_grid(result: PuzzleResult, args: argparse.Namespace) -> str:
 
 
 def print_result(result: PuzzleResult, args: argparse.Namespace, alone: bool) -> None:
+    """One puzzle's answer, written whole (``_output``: a Ctrl-C waits for it)."""
     if args.json:
-        print(json.dumps(result.as_json(args.count, args.limit)), flush=not alone)
-    elif alone:
-        print(text_grid(result, args))
+        text, flush = json.dumps(result.as_json(args.count, args.limit)), not alone
     else:
-        print(text_line(result, args), flush=False)
+        text, flush = text_grid(result, args) if alone else text_line(result, args), False
+    write_whole(sys.stdout, text + "\n", flush)
 
 
 def print_block(block: ResultBlock, args: argparse.Namespace) -> None:
     """Every puzzle of ``block`` as ``print_result`` would print it on its own, in one
-    write (flushed with ``--json``, as each object is)."""
+    write (flushed with ``--json``, as each object is), written whole."""
     lines = _json_lines(block, args) if args.json else _text_lines(block, args)
-    sys.stdout.write("\n".join(lines) + "\n")
-    if args.json:
-        sys.stdout.flush()
+    write_whole(sys.stdout, "\n".join(lines) + "\n", args.json)
 
 
 def _text_lines(block: ResultBlock, args: argparse.Namespace) -> list[str]:

@@ -105,16 +105,17 @@ class Board:
                             f"{type(moves).__name__} {moves!r:.40}")
         position = Position(0, 0, 0)
         columns = "123456789"[:self.width]
+        shown = _quoted(moves.strip())
         for index, char in enumerate(moves.strip(), 1):
             if char not in columns:
-                raise InvalidMoveError(f"move {index} ({char!r}) of {moves.strip()!r} is not "
+                raise InvalidMoveError(f"move {index} ({char!r}) of {shown} is not "
                                        f"a column 1..{self.width}")
             col = int(char) - 1
             if self.last_mover_won(position):
-                raise InvalidMoveError(f"move {index} ({char}) of {moves.strip()!r} comes "
+                raise InvalidMoveError(f"move {index} ({char}) of {shown} comes "
                                        "after the game was won")
             if not self.can_play(position, col):
-                raise InvalidMoveError(f"move {index} ({char}) of {moves.strip()!r} plays in "
+                raise InvalidMoveError(f"move {index} ({char}) of {shown} plays in "
                                        f"column {char}, which is full")
             position = self.play(position, col)
         return position
@@ -130,6 +131,13 @@ class Board:
                 cells.append("." if not position.mask & bit else "x" if first & bit else "o")
             rows.append(" ".join(cells))
         return "\n".join(rows)
+
+
+def _quoted(moves: str, longest: int = 60) -> str:
+    """``moves`` quoted for a message; a long string by its start and its length."""
+    if len(moves) <= longest:
+        return repr(moves)
+    return f"{moves[:longest]!r}... ({len(moves):,} moves)"
 
 
 class Connect4Game(BaseGame):

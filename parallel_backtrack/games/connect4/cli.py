@@ -7,14 +7,17 @@ MOVES
     empty (``""``) is the empty board.
 batch file
     ``--file FILE``: one ``moves [expected_score]`` per line (Pascal Pons' test
-    format); blank lines and lines starting with ``#`` are skipped.  A bad line
+    format); blank lines and lines starting with ``#`` are skipped, and so is a UTF-8
+    byte order mark at the start.  A bad line
     or a score that differs from the expected one fails that line only (exit 1);
     an empty file, one with no position, or a binary one is a usage error (exit 2),
     as is a bad MOVES.  ``-`` reads stdin.
     With ``--workers`` the positions are shared out over the workers (each
     searches its share sequentially, one table per worker); with ``--json`` each
     position is one JSON line (``line``, ``moves``, ``status``, ``score``,
-    ``expected``, ``nodes``, ``seconds``), the summary goes to stderr.
+    ``expected``, ``nodes``, ``seconds``), the summary goes to stderr.  Each line's
+    answer is printed in the file's order as soon as it is known; a Ctrl-C keeps
+    those printed and says in the summary how many lines were not answered (exit 130).
 weak
     ``--weak``: win (+1), draw (0) or loss (-1) only, a faster search.
 time limit
@@ -34,6 +37,7 @@ the centre column and the score of each move there.
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
 import sys
 import time
@@ -42,7 +46,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ... import _cli
-from ..._text import sniff
+from ..._output import held_signals, write_whole
+from ..._text import sniff, without_bom
 from ...viz.options import html_target
 from .. import cli_options
 
@@ -290,7 +295,7 @@ def _line(text: str) -> tuple[str, int | None]:
         try:
             expected = int(parts[1])
         except ValueError:
-            raise ValueError(f"expected score {parts[1]!r} is not an integer") from None
+            raise ValueError(f"expected score {parts[1][:40]!r} is not an integer") from None
     return parts[0], expected
 
 
@@ -309,6 +314,7 @@ def read_batch(path: str, board: Board) -> tuple[list[dict[str, Any]], list[dict
     else:
         with open(path, "rb") as stream:
             data = stream.read()
+    data = without_bom(data)
     problem = sniff(data)
     if problem:
         raise BatchFileError(f"{problem}; a batch file is UTF-8 text")
@@ -343,7 +349,9 @@ def _text_line(raw: bytes) -> str:
 
 
 def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> int:
-    from .batch import solve_batch
+    """Answer every line of ``--file`` in the file's order, each as soon as it is
+    solved; a Ctrl-C prints what was answered and how many lines were not (exit 130)."""
+    from .batch import solve_rows
 
     name = "stdin" if args.file == "-" else args.file
     try:
@@ -355,27 +363,60 @@ def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> 
     pool = _pool(args, prog)
     if isinstance(pool, int):
         return pool
-    rows = solve_batch(board, good, args.weak, args.tt_mb, pool)
-    failed = bad + [row for row in rows if row["status"] == "mismatch"]
-    for row in sorted(failed, key=lambda r: r["line"]):  # in the file's order
+    rows = solve_rows(board, good, args.weak, args.tt_mb, pool)
+    tally = _Tally(len(good) + len(bad))
+    try:
+        for row in heapq.merge(rows, bad, key=lambda r: r["line"]):  # in the file's order
+            with held_signals():  # printed and counted together, or neither
+                _print_row(args, row, f"{prog}: {name}", out)
+                tally.add(row)
+    except (KeyboardInterrupt, SystemError) as error:  # numba's SystemError wraps a Ctrl-C
+        if not _cli.interrupted(error):
+            raise
+        tally.stop = "interrupted"
+    finally:
+        rows.close()  # stops the pool's workers
+    return tally.finish(args, out)
+
+
+def _print_row(args: argparse.Namespace, row: dict[str, Any], where: str, out: TextIO) -> None:
+    """A row's line on stdout (JSON: every row; text: the solved ones) and, for a bad line
+    or a wrong expected score, one on stderr."""
+    if row["status"] != "solved":
         problem = row.get("error") or (f"{row['moves']} scores {row['score']}, expected "
                                        f"{row['expected']}")
-        print(f"{prog}: {name}:{row['line']}: {problem}", file=sys.stderr)
-    return _print_batch(args, rows, bad, len(failed), out)
-
-
-def _print_batch(args: argparse.Namespace, rows: list[dict[str, Any]],
-                 bad: list[dict[str, Any]], failed: int, out: TextIO) -> int:
-    solved = len(rows)
-    seconds, nodes = sum(r["seconds"] for r in rows), sum(r["nodes"] for r in rows)
-    summary = (f"{solved} positions, mean {seconds / max(solved, 1) * 1e3:.3f} ms and "
-               f"{nodes / max(solved, 1):,.0f} nodes per position, {failed} failed")
+        write_whole(sys.stderr, f"{where}:{row['line']}: {problem}\n")
     if args.json:
-        for row in sorted(rows + bad, key=lambda r: r["line"]):
-            print(json.dumps(row, sort_keys=True), file=out)
-        print(summary, file=sys.stderr)
-    else:
-        for row in rows:
-            print(f"{row['moves']} {row['score']}", file=out)
-        print(summary, file=out)
-    return 1 if failed or not solved else 0
+        _cli.print_json(row, out)
+    elif row["status"] != "invalid":
+        write_whole(out, f"{row['moves']} {row['score']}\n")
+
+
+class _Tally:
+    """The lines answered so far, for the summary."""
+
+    def __init__(self, lines: int) -> None:
+        self.lines, self.answered, self.solved, self.failed = lines, 0, 0, 0
+        self.seconds, self.nodes = 0.0, 0
+        self.stop: str | None = None
+
+    def add(self, row: dict[str, Any]) -> None:
+        self.answered += 1
+        self.failed += row["status"] != "solved"
+        if row["status"] != "invalid":
+            self.solved += 1
+            self.seconds += row["seconds"]
+            self.nodes += row["nodes"]
+
+    def finish(self, args: argparse.Namespace, out: TextIO) -> int:
+        """Print the summary (stdout, or stderr with ``--json``); the exit status."""
+        solved = max(self.solved, 1)
+        summary = (f"{self.solved} positions, mean {self.seconds / solved * 1e3:.3f} ms and "
+                   f"{self.nodes / solved:,.0f} nodes per position, {self.failed} failed")
+        if self.stop is not None:
+            summary += (f"; partial ({self.stop}): {self.lines - self.answered} of "
+                        f"{self.lines} lines not answered")
+        print(summary, file=sys.stderr if args.json else out)
+        if self.stop is not None:
+            return _cli.stop_code(self.stop)
+        return 1 if self.failed or not self.solved else 0
