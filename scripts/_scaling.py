@@ -64,6 +64,13 @@ def run_json(argv: Sequence[str], timeout: float = 3600,
     """Run ``python argv...`` as a subprocess, importing the package from ``root`` (a
     checkout: this one by default, byte-compiled first); (wall seconds, its last JSON
     line)."""
+    wall, lines = run_json_lines(argv, timeout, root)
+    return wall, lines[-1]
+
+
+def run_json_lines(argv: Sequence[str], timeout: float = 3600,
+                   root: Path = ROOT) -> tuple[float, list[dict[str, Any]]]:
+    """``run_json``, with every JSON line it printed (at least one)."""
     byte_compiled(root)
     env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     started = time.perf_counter()
@@ -75,7 +82,7 @@ def run_json(argv: Sequence[str], timeout: float = 3600,
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if not lines:
         raise RuntimeError(f"{' '.join(argv)} printed no JSON: {done.stdout[-300:]!r}")
-    return wall, json.loads(lines[-1])
+    return wall, [json.loads(line) for line in lines]
 
 
 def overhead_share(payload: dict[str, Any], wall: float) -> float:

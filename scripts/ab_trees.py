@@ -16,12 +16,17 @@ the median of the per-repeat ratios) and writes ``results/ab_<problem>.csv`` (a 
 run) and ``.json`` (the rows and the table).  Problems: ``q17`` (N-Queens n = 17),
 ``s9`` (the 9x9 count: 17-clue #2 minus 3 givens) and ``s16`` (the 16x16 count: Gecode
 #0 minus 6 givens); the Sudoku sets are read from PARALLEL_BACKTRACK_DATA (else
-tests/data, which holds the 16x16 set only: ``scripts/_data.py``).
+tests/data, which holds the 16x16 set only: ``scripts/_data.py``).  ``b8`` and ``b15``
+are batch files for the sliding command (Manhattan IDA*, ``--json``): 5,000 random
+solvable 8-puzzles, and 2,000 15-puzzles a random walk of 30-45 moves from the goal,
+both made from a fixed seed into ``results/``; every answer is replayed move by move,
+and a run's count is the puzzles' total moves.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 from pathlib import Path
@@ -30,16 +35,75 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _args import Parser, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402
-from _scaling import RESULTS, run_json, write_csv, write_json  # noqa: E402
+from _scaling import RESULTS, run_json, run_json_lines, write_csv, write_json  # noqa: E402
 
 DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
 SUDOKU = {"s9": ("tdoku_puzzles2_17_clue.txt", 2, 3), "s16": ("gecode_16x16.txt", 0, 6)}
+BATCHES = {"b8": (3, 5000), "b15": (4, 2000)}  # board side, puzzles
 PROBLEMS = {"q17": "N-Queens n = 17", "s9": "the 9x9 count (17-clue #2 minus 3 givens)",
-            "s16": "the 16x16 count (Gecode #0 minus 6 givens)"}
+            "s16": "the 16x16 count (Gecode #0 minus 6 givens)",
+            "b8": "5,000 random 8-puzzles, one sliding batch",
+            "b15": "2,000 15-puzzles 30-45 random moves from the goal, one sliding batch"}
+
+
+def batch_file(problem: str) -> Path:
+    """``results/ab_<problem>.txt``: the batch's puzzles, one a line, made from seed 1."""
+    side, count = BATCHES[problem]
+    rng, lines = random.Random(1), []
+    while len(lines) < count:
+        tiles = list(range(1, side * side)) + [0]
+        if side == 3:
+            rng.shuffle(tiles)
+            if _inversions(tiles) % 2:
+                continue
+        else:
+            _walk(tiles, side, rng.randint(30, 45), rng)
+        lines.append(" ".join(map(str, tiles)))
+    path = RESULTS / f"ab_{problem}.txt"
+    RESULTS.mkdir(exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _inversions(tiles: list[int]) -> int:
+    numbers = [tile for tile in tiles if tile]
+    return sum(a > b for i, a in enumerate(numbers) for b in numbers[i + 1:])
+
+
+def _walk(tiles: list[int], side: int, moves: int, rng: random.Random) -> None:
+    """Slide the blank ``moves`` times at random, never straight back."""
+    blank, last = tiles.index(0), -1
+    for _ in range(moves):
+        row, col = divmod(blank, side)
+        steps = [r * side + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1),
+                                           (row, col + 1))
+                 if 0 <= r < side and 0 <= c < side and r * side + c != last]
+        target = rng.choice(steps)
+        tiles[blank], tiles[target] = tiles[target], 0
+        last, blank = blank, target
+
+
+def _replays(tiles: list[int], side: int, moves: str) -> bool:
+    """Do the blank's moves (U D L R) take ``tiles`` to 1 2 .. 0?"""
+    tiles, blank = list(tiles), tiles.index(0)
+    for move in moves:
+        row, col = divmod(blank, side)
+        row, col = {"U": (row - 1, col), "D": (row + 1, col), "L": (row, col - 1),
+                    "R": (row, col + 1)}[move]
+        if not (0 <= row < side and 0 <= col < side):
+            return False
+        target = row * side + col
+        tiles[blank], tiles[target] = tiles[target], 0
+        blank = target
+    return tiles == list(range(1, side * side)) + [0]
 
 
 def command(problem: str, tree: Path, workers: int) -> list[str]:
     """The arguments to ``python`` for one whole-process run of ``tree``'s code."""
+    if problem in BATCHES:
+        return ["-m", "parallel_backtrack.sliding", str(RESULTS / f"ab_{problem}.txt"),
+                "--heuristic", "manhattan", "--json", "--no-verify", "--workers",
+                str(workers)]
     if problem == "q17":
         return ["-m", "parallel_backtrack.nqueens", "--n", "17", "--workers", str(workers),
                 "--no-progress", "--json"]
@@ -66,6 +130,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"the puzzle set {SUDOKU[args.problem][0]} is not in {DATA} "
                      "(set PARALLEL_BACKTRACK_DATA)")
     needs = ("scripts/_sudoku_run.py" if args.problem in SUDOKU
+             else "parallel_backtrack/sliding/__main__.py" if args.problem in BATCHES
              else "parallel_backtrack/nqueens/__main__.py")
     for tree in args.trees:
         if not (tree / "parallel_backtrack").is_dir() or not (tree / needs).is_file():
@@ -79,10 +144,27 @@ def run(problem: str, tree: Path, workers: int) -> tuple[float, dict[str, Any]]:
     """One whole-process run of ``tree``'s code: (wall seconds, its JSON report); a run
     that fails ends the script with one line (exit 1)."""
     try:
+        if problem in BATCHES:
+            return batch_report(problem, *run_json_lines(command(problem, tree.resolve(),
+                                                                 workers), root=tree.resolve()))
         return run_json(command(problem, tree.resolve(), workers), root=tree.resolve())
     except RuntimeError as error:
         last = str(error).strip().splitlines()[-1]
         raise SystemExit(f"ab_trees.py: error: {tree} on {workers} workers: {last}") from None
+
+
+def batch_report(problem: str, wall: float, outcomes: list[dict[str, Any]]
+                 ) -> tuple[float, dict[str, Any]]:
+    """(wall, a report of ``count``: the total moves, ``tasks``: the puzzles) of a
+    sliding batch's JSON lines, every answer replayed; RuntimeError if one is not."""
+    side, count = BATCHES[problem]
+    if len(outcomes) != count:
+        raise RuntimeError(f"{len(outcomes)} answers for {count} puzzles")
+    for outcome in outcomes:
+        if outcome["status"] != "solved" or not _replays(outcome["tiles"], side,
+                                                         outcome["solution"]):
+            raise RuntimeError(f"line {outcome['line']}: not solved: {outcome}")
+    return wall, {"count": sum(outcome["moves"] for outcome in outcomes), "tasks": count}
 
 
 def timed_rows(problem: str, trees: list[Path], repeats: int) -> list[dict[str, Any]]:
@@ -123,6 +205,8 @@ def summarize(trees: list[Path], rows: list[dict[str, Any]]) -> list[dict[str, A
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    if args.problem in BATCHES:
+        batch_file(args.problem)
     rows = timed_rows(args.problem, args.trees, args.repeats)
     counts = sorted({row["count"] for row in rows})
     if len(counts) > 1:

@@ -92,8 +92,9 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         "--per-worker": "IDA*: subtrees per worker in each iteration's cut (default: "
         "the engine's plan)",
         "--json": "one JSON object per puzzle (JSON Lines)",
-        "--workers": "worker processes; -1 = all cores (default: 1). A batch runs one "
-        "puzzle per worker at a time; one puzzle with IDA* splits each iteration"})
+        "--workers": "worker processes; -1 = all cores (default: 1). A batch spreads its "
+        "puzzles over them (easy ones many to a task); one puzzle with IDA* splits "
+        "each iteration"})
     group = parser.add_argument_group("search")
     group.add_argument("--max-nodes", type=_cli.positive_int, default=None, metavar="N",
                        help="give a puzzle up after N nodes (A*: enqueued; IDA*: generated) "

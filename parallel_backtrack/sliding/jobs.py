@@ -18,8 +18,14 @@ progress
     With ``Job.progress`` IDA* prints a line to stderr after each iteration
     (bound, nodes so far, seconds), on one worker or several.
 batch
-    Several puzzles: each is one task on the executor (one puzzle per worker
-    at a time, searched sequentially there), printed in input order.
+    Several puzzles over the executor's workers, each searched sequentially there,
+    printed in input order.  A task takes a run of consecutive puzzles (``chunk``):
+    one at first, then as many as the puzzles solved so far say fill ``CHUNK_SECONDS``
+    (at most ``MAX_CHUNK``, and no more than a share of what is left), so a file of
+    easy puzzles does not pay a pool's round trip for each.
+chunk
+    ``Chunks``: the size of the next task's run of puzzles, from the seconds the
+    puzzles back so far took.
 pool
     ``{"backend": ..., "address": ...}``: where the tasks run (``address``: a
     Dask scheduler, for ``backend="dask"``), as ``engine.make_executor`` takes it.
@@ -42,6 +48,8 @@ from typing import Any
 from .board import Board, apply_move, goal_tiles, move_between
 
 STOPPED = ("timeout", "max-nodes", "interrupted")  # statuses of a search cut short
+CHUNK_SECONDS = 0.05  # a batch task's aim: a pool's round trip (about 1 ms) small beside it
+MAX_CHUNK = 256  # puzzles a task at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,24 +238,53 @@ def _left(job: Job, deadline: float | None) -> Job:
     return replace(job, ends_at=time.time() + deadline - time.perf_counter())
 
 
+def solve_jobs(jobs: tuple[Job, ...]) -> list[dict[str, Any]]:
+    """A batch task: its run of puzzles, one after the other (``solve_job`` each)."""
+    return [solve_job(job) for job in jobs]
+
+
+class Chunks:
+    """How many puzzles the next batch task takes (see ``chunk`` in the glossary)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.solved = 0  # puzzles back
+        self.seconds = 0.0  # their search time
+
+    def learn(self, outcomes: list[dict[str, Any]]) -> None:
+        self.solved += len(outcomes)
+        self.seconds += sum(outcome["seconds"] for outcome in outcomes)
+
+    def size(self, left: int) -> int:
+        """The next run's length, ``left`` puzzles not yet sent: 1 until some are back."""
+        if not self.solved:
+            return 1
+        each = self.seconds / self.solved
+        fill = MAX_CHUNK if each * MAX_CHUNK <= CHUNK_SECONDS else int(CHUNK_SECONDS / each)
+        share = -(-left // (2 * self.workers))  # the rest still spread over the workers
+        return max(1, min(fill, share))
+
+
 def _ordered(pool: Any, jobs: list[Job], deadline: float | None
              ) -> Iterator[dict[str, Any]]:
-    def submit(job: Job) -> Any:
-        return pool.submit(solve_job, _left(job, deadline))
-
-    waiting = list(reversed(range(len(jobs))))
-    futures: dict[Any, int] = {}
+    chunks = Chunks(pool.workers)
+    sent = 0  # puzzles sent (or answered late)
+    futures: dict[Any, int] = {}  # a task -> its first puzzle's index
     done: dict[int, dict[str, Any]] = {}
     emitted = 0
     while emitted < len(jobs):
-        while waiting and len(futures) < 2 * pool.workers:
-            index = waiting.pop()
+        while sent < len(jobs) and len(futures) < 2 * pool.workers:
             if _past(deadline):
-                done[index] = _late(jobs[index])
-            else:
-                futures[submit(jobs[index])] = index
+                done[sent] = _late(jobs[sent])
+                sent += 1
+                continue
+            run = jobs[sent:sent + chunks.size(len(jobs) - sent)]
+            futures[pool.submit(solve_jobs, tuple(_left(job, deadline) for job in run))] = sent
+            sent += len(run)
         for future in pool.wait_any(list(futures), timeout=0.25) if futures else ():
-            done[futures.pop(future)] = pool.result(future)
+            first, outcomes = futures.pop(future), pool.result(future)
+            chunks.learn(outcomes)
+            done.update(enumerate(outcomes, first))
         while emitted in done:
             yield done.pop(emitted)
             emitted += 1
