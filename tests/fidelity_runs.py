@@ -141,6 +141,15 @@ class Measured:
                 f"{self.work():.3f}; " + "; ".join(pair.describe() for pair in self.pairs))
 
 
+TOLERANCE = 0.15  # the simulated clock's allowed distance from a real run's
+
+
+def meets(low: float, high: float) -> bool:
+    """Some real clock from ``low`` to ``high`` times the simulated one is within
+    ``TOLERANCE`` of it."""
+    return low <= 1 + TOLERANCE and high >= 1 - TOLERANCE
+
+
 def measure(search: str, pairs: int, budget: float, scales: tuple[float, ...] = ()
             ) -> Measured:
     """``pairs`` pairs of ``search`` (a key of ``SEARCHES``), or as many as ``budget``
