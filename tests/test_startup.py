@@ -255,6 +255,63 @@ def test_the_kernel_takes_over_from_the_python_path_with_the_same_answer_and_nod
         kernel_calls.clear()
 
 
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("count", [False, True], ids=["solve", "count"])
+def test_one_puzzle_for_two_workers_before_the_first_compile_tries_the_python_path_first(
+        monkeypatch: pytest.MonkeyPatch, count: bool) -> None:
+    """Answered there, no pool is started; not answered in its time, the pool searches
+    from the start and its findings alone count (the same answer and nodes as a pool
+    run with no Python path before it)."""
+    from parallel_backtrack.sudoku import runner
+    from parallel_backtrack.sudoku.formats import PuzzleEntry
+    from parallel_backtrack.sudoku.space import is_valid_solution
+
+    entry = PuzzleEntry(1, cells=tuple(0 if ch == "." else int(ch) for ch in HARD))
+    limit = 5 if count else None
+    threads = (("backend", "threads"),)
+    pooled = runner.solve_entry(0, entry, runner.Job(count=count, limit=limit,
+                                                     engine_options=threads), workers=2)
+    real_pool, pools = runner._search_pool, []
+
+    def pool(*args: object, **options: object) -> None:
+        pools.append(1)
+        real_pool(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "_search_pool", pool)
+    here = runner.solve_entry(0, entry, runner.Job(count=count, limit=limit,
+                                                   python_until=1e12, engine_options=threads),
+                              workers=2)
+    assert not pools and here.solution is not None and is_valid_solution(HARD, here.solution)
+    assert (here.status, here.solution, here.count) == (pooled.status, pooled.solution,
+                                                        pooled.count)
+    monkeypatch.setattr(runner, "PYTHON_SLICE", 300)
+    monkeypatch.setattr(runner, "time", _Clock(1))  # 300 nodes there, then the pool
+    late = runner.solve_entry(0, entry, runner.Job(count=count, limit=limit, python_until=0.5,
+                                                   engine_options=threads), workers=2)
+    assert pools == [1]
+    assert late.solution is not None and is_valid_solution(HARD, late.solution)
+    assert (late.status, late.solution, late.count, late.nodes) == (
+        pooled.status, pooled.solution, pooled.count, pooled.nodes)
+
+
+@pytest.mark.parametrize("argv, compiled, address, python_first", [
+    (["-", "--workers", "2"], False, None, True),
+    (["-", "--workers", "2"], True, None, False),  # compiled: the pool at once
+    (["-", "--workers", "2", "--kernel", "reference"], False, None, False),
+    (["-", "--workers", "2"], False, "tcp://127.0.0.1:8786", False),  # a cluster's
+])
+def test_only_one_uncompiled_puzzle_for_several_workers_takes_the_python_path_first(
+        monkeypatch: pytest.MonkeyPatch, argv: list[str], compiled: bool,
+        address: str | None, python_first: bool) -> None:
+    from parallel_backtrack.sudoku import __main__ as command
+
+    monkeypatch.setattr(command, "is_compiled", lambda *names: compiled)
+    args = command.build_parser().parse_args(argv)
+    args.scheduler_address = address  # (the parser would check that it answers)
+    assert (command._python_until(args, 1) is not None) == python_first
+    assert command._python_until(args, 2) is None  # a file: each puzzle on one worker
+
+
 def _first_stderr_line(argv: list[str], stdin: str, env: dict[str, str],
                        wait: float) -> str:
     """The first line the command writes on stderr within ``wait`` seconds ("" if none);

@@ -222,9 +222,15 @@ def _check(args: argparse.Namespace) -> None:
 def _python_until(args: argparse.Namespace, puzzles: int) -> float | None:
     """Until when (``time.perf_counter()``) one worker searches on the Python path before the
     kernel takes over: one puzzle, or a few when the kernel is not compiled yet (see
-    ``PYTHON_SECONDS``); None for the kernel at once."""
-    if args.kernel != "fast" or args.workers != 1 or not 1 <= puzzles <= SMALL_FILE_LINES:
+    ``PYTHON_SECONDS``); with several workers, one puzzle before the kernel's first
+    compile (``runner._python_first``); None for the kernel at once."""
+    if args.kernel != "fast" or not 1 <= puzzles <= SMALL_FILE_LINES:
         return None
+    if args.workers != 1:
+        if puzzles != 1 or args.scheduler_address is not None or is_compiled(
+                KERNEL_DIR, *ONE_PUZZLE_KERNEL):
+            return None
+        return time.perf_counter() + PYTHON_SECONDS_UNCOMPILED
     if not is_compiled(KERNEL_DIR, *ONE_PUZZLE_KERNEL):
         return time.perf_counter() + PYTHON_SECONDS_UNCOMPILED
     return time.perf_counter() + PYTHON_SECONDS if puzzles == 1 else None

@@ -17,6 +17,9 @@ job
     kernel) the search runs on the Python path, in slices of ``PYTHON_SLICE`` nodes, and the
     kernel takes the rest: a small job ends there without loading numba, or without
     waiting for its compile (the tree, the answers and the node counts are the same).
+    One puzzle for several workers whose kernel is not compiled yet gets the same
+    seconds on the Python path in this process first (``_python_first``); if it does not
+    end there, the workers search it from the start, their findings alone.
     ``engine_options`` (backend, budget, address...) go to the engine's scheduler
     when one puzzle is split across workers; a count's ``checkpoint``
     (``engine.checkpoint.Checkpoint``) too, on one worker as well, and only to the count
@@ -119,6 +122,23 @@ def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) ->
             if not roots or findings.stop is not None:
                 return
     solve_then_count(space_for(puzzle, job.order, job.kernel), findings, roots=roots, **options)
+
+
+def _python_first(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) -> bool:
+    """Several workers, ``job.python_until`` set (their kernel not compiled yet): the
+    Python path here until then.  True if it answered (or stopped: a deadline, Ctrl-C);
+    False, with ``findings`` emptied, for the workers to search from the start."""
+    if job.python_until is None or job.checkpoint is not None:
+        return False
+    roots = None
+    python = space_for(puzzle, job.order, "reference")
+    while time.perf_counter() < job.python_until:
+        roots = solve_then_count(python, findings, roots=roots, nodes=PYTHON_SLICE,
+                                 count=job.count, limit=job.limit, deadline=job.deadline)
+        if not roots or findings.stop is not None:
+            return True
+    findings.first, findings.count, findings.nodes = None, 0, 0
+    return False
 
 
 def _absorb(findings: Findings, report: engine.SearchReport) -> None:
@@ -228,7 +248,7 @@ def _solve_entry(index: int, entry: PuzzleEntry, job: Job, workers: int,
     try:
         if workers == 1 and job.checkpoint is None:
             _search_here(puzzle, job, findings)
-        else:
+        elif not _python_first(puzzle, job, findings):
             _search_pool(space_for(puzzle, job.order, job.kernel), job, workers, findings,
                          reports)
     except KeyboardInterrupt:  # SearchInterrupted too: the findings holds the partial result
