@@ -113,15 +113,12 @@ def _search_here(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) ->
     """One worker, this process: ``search.solve_then_count``; on the Python path until
     ``job.python_until``, the rest (if any) in the kernel."""
     roots = None
-    options: dict[str, Any] = {"count": job.count, "limit": job.limit, "deadline": job.deadline}
     if job.kernel == "fast" and job.python_until is not None:
-        python = space_for(puzzle, job.order, "reference")
-        while time.perf_counter() < job.python_until:
-            roots = solve_then_count(python, findings, roots=roots, nodes=PYTHON_SLICE,
-                                     **options)
-            if not roots or findings.stop is not None:
-                return
-    solve_then_count(space_for(puzzle, job.order, job.kernel), findings, roots=roots, **options)
+        ended, roots = _python_path(puzzle, job, job.python_until, findings)
+        if ended:
+            return
+    solve_then_count(space_for(puzzle, job.order, job.kernel), findings, roots=roots,
+                     **_options_of(job))
 
 
 def _python_first(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) -> bool:
@@ -130,15 +127,30 @@ def _python_first(puzzle: ImmutableSudokuPuzzle, job: Job, findings: Findings) -
     False, with ``findings`` emptied, for the workers to search from the start."""
     if job.python_until is None or job.checkpoint is not None:
         return False
-    roots = None
-    python = space_for(puzzle, job.order, "reference")
-    while time.perf_counter() < job.python_until:
-        roots = solve_then_count(python, findings, roots=roots, nodes=PYTHON_SLICE,
-                                 count=job.count, limit=job.limit, deadline=job.deadline)
-        if not roots or findings.stop is not None:
-            return True
+    if _python_path(puzzle, job, job.python_until, findings)[0]:
+        return True
     findings.first, findings.count, findings.nodes = None, 0, 0
     return False
+
+
+def _python_path(puzzle: ImmutableSudokuPuzzle, job: Job, until: float, findings: Findings
+                 ) -> tuple[bool, Any]:
+    """The Python path until ``until`` (``job.python_until``), in slices of ``PYTHON_SLICE`` nodes:
+    (True, None) once it ended the search (or a stop did), else (False, the roots still
+    open; None if no slice ran)."""
+    roots = None
+    python = space_for(puzzle, job.order, "reference")
+    while time.perf_counter() < until:
+        roots = solve_then_count(python, findings, roots=roots, nodes=PYTHON_SLICE,
+                                 **_options_of(job))
+        if not roots or findings.stop is not None:
+            return True, None
+    return False, roots
+
+
+def _options_of(job: Job) -> dict[str, Any]:
+    """``solve_then_count``'s options for ``job``."""
+    return {"count": job.count, "limit": job.limit, "deadline": job.deadline}
 
 
 def _absorb(findings: Findings, report: engine.SearchReport) -> None:
