@@ -32,10 +32,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's package
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _args import Parser, run_script  # noqa: E402 - scripts/ is sys.path[0]
 from _data import data_folder  # noqa: E402
 from _scaling import RESULTS, run_json, run_json_lines, write_csv, write_json  # noqa: E402
+
+from parallel_backtrack.sliding.board import Board  # noqa: E402
+from parallel_backtrack.sliding.jobs import replays  # noqa: E402
 
 DATA = data_folder() / "sudoku"  # PARALLEL_BACKTRACK_DATA, else tests/data (scripts/_data.py)
 SUDOKU = {"s9": ("tdoku_puzzles2_17_clue.txt", 2, 3), "s16": ("gecode_16x16.txt", 0, 6)}
@@ -54,7 +58,7 @@ def batch_file(problem: str) -> Path:
         tiles = list(range(1, side * side)) + [0]
         if side == 3:
             rng.shuffle(tiles)
-            if _inversions(tiles) % 2:
+            if not Board(tuple(tiles), "blank-last").is_solvable():
                 continue
         else:
             _walk(tiles, side, rng.randint(30, 45), rng)
@@ -63,11 +67,6 @@ def batch_file(problem: str) -> Path:
     RESULTS.mkdir(exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
     return path
-
-
-def _inversions(tiles: list[int]) -> int:
-    numbers = [tile for tile in tiles if tile]
-    return sum(a > b for i, a in enumerate(numbers) for b in numbers[i + 1:])
 
 
 def _walk(tiles: list[int], side: int, moves: int, rng: random.Random) -> None:
@@ -81,21 +80,6 @@ def _walk(tiles: list[int], side: int, moves: int, rng: random.Random) -> None:
         target = rng.choice(steps)
         tiles[blank], tiles[target] = tiles[target], 0
         last, blank = blank, target
-
-
-def _replays(tiles: list[int], side: int, moves: str) -> bool:
-    """Do the blank's moves (U D L R) take ``tiles`` to 1 2 .. 0?"""
-    tiles, blank = list(tiles), tiles.index(0)
-    for move in moves:
-        row, col = divmod(blank, side)
-        row, col = {"U": (row - 1, col), "D": (row + 1, col), "L": (row, col - 1),
-                    "R": (row, col + 1)}[move]
-        if not (0 <= row < side and 0 <= col < side):
-            return False
-        target = row * side + col
-        tiles[blank], tiles[target] = tiles[target], 0
-        blank = target
-    return tiles == list(range(1, side * side)) + [0]
 
 
 def command(problem: str, tree: Path, workers: int) -> list[str]:
@@ -157,12 +141,12 @@ def batch_report(problem: str, wall: float, outcomes: list[dict[str, Any]]
                  ) -> tuple[float, dict[str, Any]]:
     """(wall, a report of ``count``: the total moves, ``tasks``: the puzzles) of a
     sliding batch's JSON lines, every answer replayed; RuntimeError if one is not."""
-    side, count = BATCHES[problem]
+    count = BATCHES[problem][1]
     if len(outcomes) != count:
         raise RuntimeError(f"{len(outcomes)} answers for {count} puzzles")
     for outcome in outcomes:
-        if outcome["status"] != "solved" or not _replays(outcome["tiles"], side,
-                                                         outcome["solution"]):
+        if outcome["status"] != "solved" or not replays(tuple(outcome["tiles"]),
+                                                        "blank-last", outcome["solution"]):
             raise RuntimeError(f"line {outcome['line']}: not solved: {outcome}")
     return wall, {"count": sum(outcome["moves"] for outcome in outcomes), "tasks": count}
 
