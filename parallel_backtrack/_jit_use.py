@@ -5,8 +5,9 @@ directory and process, from ``_jit_cache``'s locators): it sets the directory's
 modification time to now, its last use, by which ``_jit_prune`` ranks the caches,
 and keeps a shared lock on the directory's lock file until it ends.  ``_jit_prune``
 removes a cache only while it has ``claimed`` it: an exclusive lock on the same
-file, which no one can have while a process holds the cache.  Holding costs a few
-system calls (no read of the cache), about 10 microseconds.
+file, which no one can have while a process holds the cache.  Holding costs five
+system calls (no read of the cache): some 15 microseconds, 20-60 the first time, when
+it makes the lock file.
 
 Where there are no file locks (Windows: no ``fcntl``), the open lock file itself keeps
 the directory from being renamed, and pruning renames a cache before it removes it.

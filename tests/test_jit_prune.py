@@ -123,6 +123,50 @@ def test_three_versions_used_in_turn_keep_each_others_caches(tmp_path: Path) -> 
     assert all((version / NBI).read_bytes() == b"compiled" for version in versions)
 
 
+STARTING = """\
+import sys, time
+from pathlib import Path
+from parallel_backtrack import _jit_cache
+cache, go = Path(sys.argv[1]), Path(sys.argv[2])
+print("ready", flush=True)
+while not go.exists():
+    time.sleep(0.002)
+locator = object.__new__(_jit_cache.SharedCacheLocator)
+locator._cache_path = str(cache)
+locator.ensure_cache_path()  # as its first kernel module's import does
+(cache / sys.argv[3]).write_bytes(b"compiled")
+print("compiled", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.timeout(180)
+def test_two_new_versions_starting_at_once_keep_both_caches(tmp_path: Path) -> None:
+    """Two processes of two new versions create their caches at the same moment, each
+    pruning a root already at the count: each keeps the other's new cache (the most
+    recently used) and removes only the least recently used old ones."""
+    root = tmp_path / "parallel_backtrack"
+    old = [_version(root, "sudoku.kernel", i, (2 + i) * HOUR) for i in range(9)]
+    new = [root / f"sudoku.kernel-{stamp:016x}" for stamp in (100, 101)]
+    go = tmp_path / "go"
+    runs = [subprocess.Popen([sys.executable, "-c", STARTING, str(cache), str(go), NBI],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+            for cache in new]
+    try:
+        assert all(run.stdout is not None and run.stdout.readline() == "ready\n"
+                   for run in runs)
+        go.touch()
+        assert all(run.stdout is not None and run.stdout.readline() == "compiled\n"
+                   for run in runs)
+    finally:
+        for run in runs:
+            run.communicate("", timeout=60)
+    assert all((cache / NBI).read_bytes() == b"compiled" for cache in new)
+    # each made its cache before it pruned, so one of them saw the other's: that one
+    # kept it and the 6 most recent old ones
+    assert [path.exists() for path in old] == [True] * 6 + [False] * 3
+
+
 def test_a_moved_kernel_directorys_new_cache_removes_every_cache_of_its_old_name(
         tmp_path: Path) -> None:
     root = tmp_path / "parallel_backtrack"
