@@ -17,11 +17,12 @@ place cannot be written, the cache goes to ``__pycache__`` with the same stamp, 
 where neither can (a read-only install and home), to a private folder of the user in
 the temporary directory.  ``NUMBA_CACHE_DIR``, when set, replaces the user-wide root.
 
-Old caches do not pile up: when a process creates the cache directory of a new
-stamp (the sources changed: an upgrade, an edit), it removes that kernel
-directory's other caches in the root but the most recently modified one (a second
-installed version keeps its cache), ignoring any error (``_jit_prune``).
-A process that finds its cache directory does no more than before.
+A process that uses a cache directory marks it used and holds it while it runs
+(``_jit_use``: a few system calls, once per directory).  Old caches do not pile up:
+when a process creates the cache directory of a new stamp (the sources changed: an
+upgrade, an edit), it removes that kernel directory's caches that no one has used
+for 30 days, and beyond 8 the least recently used, never one a process holds,
+ignoring any error (``_jit_prune``).  Several versions used in turn keep their caches.
 
 The paths themselves are computed in ``_jit_paths``, which a command line can ask
 whether a kernel is compiled before it imports numba.
@@ -66,6 +67,7 @@ from numba.core import caching, config
 
 from . import _jit_paths
 from ._jit_paths import PACKAGE, directory_stamp, kernel_directories
+from ._jit_use import hold
 
 __all__ = ["PACKAGE", "cache_dir", "cache_root", "compile_notice", "directory_stamp",
            "is_cached", "kernel_directories", "register", "where_cached"]
@@ -123,12 +125,17 @@ class SharedCacheLocator(_DirectoryStampMixin, _numba_class("InTreeCacheLocator"
         self._cache_path = str(cache_dir(Path(py_file).resolve().parent))
 
     def ensure_cache_path(self) -> None:
-        """numba's check (create, write a test file); after creating a new stamp's
-        directory, remove the stale siblings (once per directory and process)."""
+        """numba's check (create, write a test file); then, once per directory and
+        process, mark the cache used and hold it (``_jit_use``), and after creating a
+        new stamp's directory remove the stale siblings (``_jit_prune``)."""
         path = self._cache_path
-        new = path not in _ensured and not os.path.isdir(path)
+        first = path not in _ensured
+        new = first and not os.path.isdir(path)
         super().ensure_cache_path()
+        if not first:
+            return
         _ensured.add(path)
+        hold(Path(path))
         if new:
             from ._jit_prune import prune_siblings  # (not on the path of a found cache)
 

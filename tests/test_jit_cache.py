@@ -4,7 +4,6 @@ compile, and the commands' small jobs that never load numba."""
 from __future__ import annotations
 
 import ast
-import contextlib
 import importlib
 import json
 import os
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from parallel_backtrack import _jit_cache, _jit_paths, _jit_prune
+from parallel_backtrack import _jit_cache, _jit_paths, _jit_use
 from parallel_backtrack.sudoku.kernel import search
 from parallel_backtrack.sudoku.space import is_valid_solution
 
@@ -138,85 +137,31 @@ def test_one_puzzle_continues_in_the_kernel_with_the_same_answer_and_nodes() -> 
 
 
 def _version(root: Path, name: str, stamp: int, age: float = 0.0) -> Path:
-    """A cache directory ``<name>-<16 hex>`` under ``root``, last modified ``age`` s ago."""
+    """A cache directory ``<name>-<16 hex>`` under ``root``, last used ``age`` s ago."""
     path = root / f"{name}-{stamp:016x}"
     path.mkdir(parents=True)
-    (path / "kernel.f-1.py312.nbi").write_bytes(b"")
-    if age:
-        when = time.time() - age
-        os.utime(path, (when, when))
+    when = time.time() - age
+    os.utime(path, (when, when))
     return path
 
 
-def test_a_new_stamp_removes_the_stale_caches_but_the_newest_other(tmp_path: Path) -> None:
-    root = tmp_path / "parallel_backtrack"
-    oldest, old, newer = (_version(root, "nqueens", i, age) for i, age in
-                          ((1, 300.0), (2, 200.0), (3, 100.0)))
-    local = _version(root, "nqueens.local", 4, 400.0)  # another kernel directory
-    other = _version(root, "sudoku.kernel", 5, 500.0)
-    odd = root / "nqueens-notes"  # not a stamp
-    odd.mkdir()
-    a_file = root / f"nqueens-{6:016x}"
-    a_file.write_text("not a directory")
-    outside = _version(tmp_path / "elsewhere", "nqueens", 7, 900.0)
-    (root / f"nqueens-{8:016x}").symlink_to(outside, target_is_directory=True)
-    current = _version(root, "nqueens", 9)
-    removed = _jit_prune.prune_siblings(current)
-    assert sorted(removed) == sorted([oldest, old])
-    assert not oldest.exists() and not old.exists()
-    for kept in (current, newer, local, other, odd, a_file, outside / "kernel.f-1.py312.nbi"):
-        assert kept.exists(), kept
-    assert (root / f"nqueens-{8:016x}").is_symlink()
-
-
-def test_a_moved_kernel_directorys_new_cache_removes_every_cache_of_its_old_name(
+def test_the_locator_holds_its_cache_and_prunes_when_it_creates_one_only(
         tmp_path: Path) -> None:
     root = tmp_path / "parallel_backtrack"
-    old_caches = [_version(root, "sudoku.cdcl", i, age) for i, age in ((1, 300.0), (2, 100.0))]
-    kept = [_version(root, "sudoku.cdcl.kernel", 3, 200.0), _version(root, "sudoku.kernel", 4)]
-    current = _version(root, "sudoku.cdcl.kernel", 5)
-    assert sorted(_jit_prune.prune_siblings(current)) == sorted(old_caches)
-    assert not any(path.exists() for path in old_caches)
-    assert all(path.exists() for path in [*kept, current])
-
-
-def test_pruning_ignores_a_vanishing_an_undeletable_and_a_missing_root(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = tmp_path / "parallel_backtrack"
-    assert _jit_prune.prune_siblings(root / f"nqueens-{0:016x}") == []  # no root yet
-    gone, stuck = _version(root, "nqueens", 1, 300.0), _version(root, "nqueens", 2, 200.0)
-    newest = _version(root, "nqueens", 3, 100.0)
-    current = _version(root, "nqueens", 4)
-    real_scandir, real_rmtree = os.scandir, shutil.rmtree
-
-    def scandir_then_vanish(path: Any) -> Any:
-        if isinstance(path, int) or Path(path) != root:  # (rmtree lists directories too)
-            return real_scandir(path)
-        entries = list(real_scandir(path))
-        real_rmtree(gone)  # another process removes it after the listing
-        return contextlib.nullcontext(entries)
-
-    def rmtree(path: Any, ignore_errors: bool = False) -> None:
-        assert ignore_errors
-        if Path(path) != stuck:
-            real_rmtree(path, ignore_errors=True)  # stuck: as if not permitted
-
-    monkeypatch.setattr(_jit_prune.os, "scandir", scandir_then_vanish)
-    monkeypatch.setattr(shutil, "rmtree", rmtree)
-    assert _jit_prune.prune_siblings(current) == []
-    assert stuck.exists() and newest.exists() and current.exists() and not gone.exists()
-
-
-def test_the_locator_prunes_when_it_creates_a_cache_directory_only(tmp_path: Path) -> None:
-    root = tmp_path / "parallel_backtrack"
-    stale, newest = _version(root, "sudoku.kernel", 1, 300.0), _version(root, "sudoku.kernel", 2)
+    month = 31 * 86400.0
+    stale, newest = _version(root, "sudoku.kernel", 1, month), _version(root, "sudoku.kernel", 2)
     locator = object.__new__(_jit_cache.SharedCacheLocator)
     locator._cache_path = str(root / f"sudoku.kernel-{3:016x}")
-    locator.ensure_cache_path()  # a new stamp: created, stale sibling removed
-    assert Path(locator._cache_path).is_dir() and newest.exists() and not stale.exists()
-    again = _version(root, "sudoku.kernel", 4, 600.0)
-    locator.ensure_cache_path()  # found: nothing else happens
-    assert again.exists() and newest.exists()
+    try:
+        locator.ensure_cache_path()  # a new stamp: created, held, stale sibling removed
+        assert Path(locator._cache_path).is_dir() and newest.exists() and not stale.exists()
+        with _jit_use.claimed(Path(locator._cache_path)) as free:
+            assert not free
+        again = _version(root, "sudoku.kernel", 4, month)
+        locator.ensure_cache_path()  # found: nothing else happens
+        assert again.exists() and newest.exists()
+    finally:
+        _jit_use.release_all()
 
 
 def test_kernel_directories_are_derived_from_njit_in_any_spelling(tmp_path: Path) -> None:
