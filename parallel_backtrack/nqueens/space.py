@@ -52,7 +52,7 @@ QueensState = ImmutableQueenLocations | CanonicalBoard
 
 
 # What a first compile is called on stderr, and about how long it takes (measured on
-# 2 cores, docs/results.md: 2 s of CPU; 5-6 s wall with both cores busy).
+# 2 cores, docs/results.md: 2 s of CPU; 5-6 s wall at load 8).
 KERNEL_NAME, KERNEL_COMPILE_SECONDS = "the N-Queens kernel", "2-10 s"
 
 

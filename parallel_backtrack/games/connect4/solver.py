@@ -44,7 +44,7 @@ from .kernel.table import load, store, table_size
 
 DEFAULT_TT_MB = 64
 COMPILE_WHAT = "the Connect-Four solver"
-# Measured on 2 cores (docs/results.md): 4 s of CPU; 9-10 s wall with both cores busy.
+# Measured on 2 cores (docs/results.md): 4-5 s of CPU; 11-13 s wall at load 10.
 COMPILE_SECONDS = "5-10 s"
 Watch = tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
 
