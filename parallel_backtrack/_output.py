@@ -20,8 +20,9 @@ the command writes afterwards is dropped instead of waiting again.
 Glossary
 --------
 stuck
-    ``PipeWriter.stuck``: a signal was delivered while the pipe took nothing; later
-    output is dropped (the reader does not read it).
+    ``PipeWriter.stuck``: a write to the pipe was cut by an exception (a signal
+    delivered while the pipe took nothing, a second Ctrl-C, a closed pipe); later
+    output is dropped (the reader does not read it, and none is sent twice).
 tail
     The end of the text written so far that is not yet a whole line; it goes out with
     the line's end (or at close).
@@ -151,27 +152,30 @@ class PipeWriter(io.RawIOBase):
 
     def _send(self, data: memoryview) -> None:
         limit = select.PIPE_BUF
-        while data and not self.stuck:
-            chunk = data[:limit]
-            if len(data) > limit:  # up to the last line's end that fits, if one does
-                cut = bytes(chunk).rfind(b"\n") + 1
-                chunk = chunk[:cut or limit]
-            self._wait_for_room()
-            written = os.write(self.fd, chunk)
-            self.progress_at = time.monotonic()
-            data = data[written:]
+        try:
+            while data and not self.stuck:
+                chunk = data[:limit]
+                if len(data) > limit:  # up to the last line's end that fits, if one does
+                    cut = bytes(chunk).rfind(b"\n") + 1
+                    chunk = chunk[:cut or limit]
+                self._wait_for_room()
+                written = os.write(self.fd, chunk)
+                self.progress_at = time.monotonic()
+                data = data[written:]
+        except BaseException:
+            # A signal's exception (a held one the pipe would not let finish, a second
+            # Ctrl-C) or a closed pipe: the buffer above would send this write again
+            # later, part of which may have gone out.  Stuck: nothing more goes out.
+            self.stuck = True
+            raise
 
     def _wait_for_room(self) -> None:
         poller = select.poll()
         poller.register(self.fd, select.POLLOUT)
-        try:
-            while not poller.poll(100):
-                since = max(_caught_at[0], self.progress_at)
-                if _caught and time.monotonic() - since >= STALL_SECONDS:
-                    self._deliver()
-        except BaseException:  # a signal's exception while the pipe took nothing
-            self.stuck = True
-            raise
+        while not poller.poll(100):
+            since = max(_caught_at[0], self.progress_at)
+            if _caught and time.monotonic() - since >= STALL_SECONDS:
+                self._deliver()
 
     @staticmethod
     def _deliver() -> None:
