@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence, Set
 from typing import Any, NoReturn, TextIO
 
 from ._cluster import backend_type, scheduler_address, scheduler_file
-from ._output import deferring, write_whole
+from ._output import deferring, guard_stdout, write_whole
 from ._text import SNIFF_BYTES, not_text  # noqa: F401 - what the command lines read them as
 from .engine import BACKENDS, PoolLostError, SearchReport, WorkerCrashError, resolve_workers
 from .engine.backends import MissingExtraError
@@ -529,6 +529,7 @@ def run_process(main: Callable[[], int]) -> NoReturn:
     # Imports done (see _lean).  Held while an answer is written (``_output``).
     signal.signal(signal.SIGINT, deferring(signal.default_int_handler))
     signal.signal(signal.SIGTERM, deferring(_terminate))
+    guard_stdout()  # a reader that never reads cannot hold a Ctrl-C (``_output``)
     os.register_at_fork(after_in_child=_default_term)
     try:
         code = main()  # kernels it loads skip numba's compiler set-up: see _jit_cache

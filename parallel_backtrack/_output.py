@@ -6,9 +6,26 @@ the pipe is full.  The line being written is then cut, and the summary printed a
 the interrupt is glued to it: half a JSON object, or a solution missing its tail.
 So a command line's handlers are ``deferring``: inside ``held_signals`` (an answer
 being written, and counted) the first signal waits for the block to end and is
-delivered then; a second one meanwhile is delivered at once, so a reader that never
-reads cannot keep the command from stopping.  Outside the command lines (a program
-that calls ``main``, with its own handlers) nothing is held.
+delivered then; a second one meanwhile is delivered at once.  Outside the command
+lines (a program that calls ``main``, with its own handlers) nothing is held.
+
+A reader that keeps the pipe open but never reads (``| less`` not scrolled, a
+``sleep``) would hold the block forever.  So a command line whose stdout is a pipe
+writes it through ``PipeWriter`` (``guard_stdout``): every write(2) is whole lines of
+at most ``PIPE_BUF`` bytes, which a pipe takes whole or not at all, and a held signal
+that sees the pipe take nothing for ``STALL_SECONDS`` is delivered there.  The pipe
+then holds whole lines only (a line longer than ``PIPE_BUF`` may be cut), and what
+the command writes afterwards is dropped instead of waiting again.
+
+Glossary
+--------
+stuck
+    ``PipeWriter.stuck``: a write to the pipe was cut by an exception (a signal
+    delivered while the pipe took nothing, a second Ctrl-C, a closed pipe); later
+    output is dropped (the reader does not read it, and none is sent twice).
+tail
+    The end of the text written so far that is not yet a whole line; it goes out with
+    the line's end (or at close).
 
 Example: ``write_whole(sys.stdout, "1 2 3\\n")``.
 """
@@ -17,14 +34,21 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
+import select
+import stat
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 Handler = Callable[[int, Any], Any]
 _held = [0]  # how deep the main thread is in held_signals blocks
 _caught: list[tuple[int, Handler]] = []  # the signal held, with the handler it is for
+_caught_at = [0.0]  # when it was caught (time.monotonic)
+STALL_SECONDS = 1.0  # a held signal that sees a pipe take nothing this long is delivered
 # Characters that fit a stream's buffer (8 KiB, at most 4 bytes a character) whatever
 # they are: writing them cannot lose bytes (``write_whole``).
 _SHORT = 2048
@@ -36,6 +60,7 @@ def deferring(handler: Handler) -> Handler:
     def deferred(signum: int, frame: Any) -> Any:
         if _held[0] and not _caught:
             _caught.append((signum, handler))
+            _caught_at[0] = time.monotonic()
             return None
         return handler(signum, frame)
 
@@ -83,3 +108,104 @@ def write_whole(out: TextIO, text: str, flush: bool = False) -> None:
                 data = data[written:]
         if flush:
             out.flush()
+
+
+class PipeWriter(io.RawIOBase):
+    """The raw stdout of a command line whose stdout is a pipe: whole lines in each
+    write(2), at most ``PIPE_BUF`` bytes (atomic); it waits for room in short slices,
+    so a held signal is delivered once the pipe has taken nothing for
+    ``STALL_SECONDS`` (see the module's docstring)."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd, self.stuck, self.tail = fd, False, b""
+        self.progress_at = time.monotonic()
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def write(self, data: Any) -> int:
+        """Take ``data``: its whole lines go out now, its tail with the next line."""
+        taken = len(data)
+        if self.stuck:
+            return taken
+        pending = self.tail + bytes(data)
+        end = pending.rfind(b"\n") + 1
+        self.tail = pending[end:]
+        self._send(memoryview(pending)[:end])
+        return taken
+
+    def send_tail(self) -> None:
+        """The tail too, now (a flush asks for everything written)."""
+        if self.tail and not self.stuck:
+            tail, self.tail = self.tail, b""
+            self._send(memoryview(tail))
+
+    def close(self) -> None:
+        if not self.closed:
+            with contextlib.suppress(OSError):
+                self.send_tail()
+        super().close()
+
+    def _send(self, data: memoryview) -> None:
+        limit = select.PIPE_BUF
+        try:
+            while data and not self.stuck:
+                chunk = data[:limit]
+                if len(data) > limit:  # up to the last line's end that fits, if one does
+                    cut = bytes(chunk).rfind(b"\n") + 1
+                    chunk = chunk[:cut or limit]
+                self._wait_for_room()
+                written = os.write(self.fd, chunk)
+                self.progress_at = time.monotonic()
+                data = data[written:]
+        except BaseException:
+            # A signal's exception (a held one the pipe would not let finish, a second
+            # Ctrl-C) or a closed pipe: the buffer above would send this write again
+            # later, part of which may have gone out.  Stuck: nothing more goes out.
+            self.stuck = True
+            raise
+
+    def _wait_for_room(self) -> None:
+        poller = select.poll()
+        poller.register(self.fd, select.POLLOUT)
+        while not poller.poll(100):
+            since = max(_caught_at[0], self.progress_at)
+            if _caught and time.monotonic() - since >= STALL_SECONDS:
+                self._deliver()
+
+    @staticmethod
+    def _deliver() -> None:
+        """The held signal, now (not again at the end of its block)."""
+        signum, handler = _caught.pop()
+        handler(signum, None)
+
+
+class _PipeBuffer(io.BufferedWriter):
+    """A buffer whose flush sends the raw ``PipeWriter``'s tail as well."""
+
+    raw: PipeWriter
+
+    def flush(self) -> None:
+        super().flush()
+        self.raw.send_tail()
+
+
+def guard_stdout() -> None:
+    """For a command line: if stdout is a pipe, write it through ``PipeWriter``."""
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+        is_pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
+    except (AttributeError, OSError, ValueError):  # no real file (captured in tests)
+        return
+    if not is_pipe or os.linesep != "\n" or not hasattr(select, "poll"):
+        return
+    out.flush()
+    buffer = _PipeBuffer(PipeWriter(fd))
+    sys.stdout = io.TextIOWrapper(buffer, encoding=out.encoding, errors=out.errors,
+                                  line_buffering=bool(out.line_buffering),
+                                  write_through=getattr(out, "write_through", False))

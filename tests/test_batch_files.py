@@ -11,6 +11,7 @@ score Pascal Pons' test file carries.
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
@@ -19,6 +20,7 @@ import re
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 from pathlib import Path
@@ -302,6 +304,69 @@ def test_a_ctrl_c_while_the_reader_lags_answers_each_puzzle_once(tmp_path: Path)
     assert numbers == list(range(1, len(labels) + 1))  # none twice, none lost
     for number, moves in zip(numbers, lines[1::2]):
         assert solves(boards[number - 1], moves.replace(" ", "").replace("(alreadysolved)", ""))
+
+
+def wait_for_a_full_pipe(child: subprocess.Popen[bytes]) -> None:
+    """Until the child's stdout pipe holds 30 KB or more that nobody reads, unchanged for
+    a second (full: a pipe of 64 KiB holds less when its writes are whole lines)."""
+    assert child.stdout is not None
+    held, since, deadline = -1, time.monotonic(), time.monotonic() + 90
+    while time.monotonic() < deadline and child.poll() is None:
+        now = int.from_bytes(fcntl.ioctl(child.stdout.fileno(), termios.FIONREAD, b"\0" * 4),
+                             sys.byteorder)
+        if now != held:
+            held, since = now, time.monotonic()
+        elif held >= 30_000 and time.monotonic() - since > 1.0:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the pipe never filled ({held} bytes), exit {child.poll()}")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("as_json", [False, True])
+def test_one_ctrl_c_stops_a_command_whose_reader_never_reads(tmp_path: Path,
+                                                              as_json: bool) -> None:
+    """A reader that keeps the pipe open and reads nothing (``| less`` not scrolled):
+    one Ctrl-C to the process group, as a terminal sends it, stops the command within
+    a few seconds, quietly, with no process left, and the pipe holds whole lines (it
+    took three Ctrl-Cs: the held write, then the summary, each waited on the pipe)."""
+    puzzles = [line.split()[0] for line in
+               (DATA / "tdoku_puzzles2_17_clue_head3000.txt").read_text().splitlines()
+               if line.strip() and not line.startswith("#")]
+    path = tmp_path / "puzzles.txt"
+    path.write_text("".join(f"{puzzles[k % len(puzzles)]}\n" for k in range(40_000)))
+    argv = ["parallel_backtrack.sudoku", "--no-progress", *(["--json"] if as_json else [])]
+    child = subprocess.Popen([sys.executable, "-m", *argv, str(path)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        wait_for_a_full_pipe(child)
+        sent = time.monotonic()
+        os.killpg(child.pid, signal.SIGINT)
+        child.wait(timeout=10)
+        took = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    assert child.stdout is not None and child.stderr is not None
+    out, err = child.stdout.read().decode(), child.stderr.read().decode()
+    assert child.returncode == 130, err
+    assert took < 4, took
+    assert "Traceback" not in err, err
+    assert out.endswith("\n") and len(out) >= 30_000
+    lines = out.splitlines()
+    answers = [json.loads(line)["solution"] for line in lines] if as_json else lines
+    for index, solution in enumerate(answers):
+        check_sudoku(puzzles[index % len(puzzles)], solution)
+    for _ in range(100):  # the workers go with it
+        try:
+            os.killpg(child.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("a process of the command outlived it")
 
 
 def test_a_held_write_loses_nothing_when_a_signal_lands_in_it() -> None:

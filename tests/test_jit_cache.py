@@ -88,6 +88,58 @@ def test_a_sliding_run_announces_only_the_kernel_it_runs(tmp_path: Path) -> None
     assert "compiling the sliding-puzzle IDA* kernel" in run()
     assert "compiling" not in run()
 
+# Run in a fresh cache: a command line in-process, each compiled function's number of
+# signatures when its compile notice's block ends and when the command is done.
+_COMPILES_AFTER_THE_NOTICE = """
+import contextlib, json, sys
+import numba.core.registry
+from parallel_backtrack import _jit_cache
+
+def signatures():
+    return {f"{name}.{attr}": len(value.signatures) for name, module in list(sys.modules.items())
+            if name.startswith("parallel_backtrack.") and ".kernel" in name
+            for attr, value in vars(module).items()
+            if isinstance(value, numba.core.registry.CPUDispatcher)}
+
+blocks, notice = [], _jit_cache.compile_notice
+
+@contextlib.contextmanager
+def watched(*args):
+    with notice(*args):
+        yield
+    blocks.append(signatures())
+
+_jit_cache.compile_notice = watched
+module, argv = sys.argv[1], sys.argv[2:]
+main = __import__(module, fromlist=["main"]).main
+assert main(argv) == 0
+print(json.dumps({"blocks": blocks, "end": signatures()}))
+"""
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("argv", [
+    ["parallel_backtrack.games.__main__", "connect4", "4453222"],
+    ["parallel_backtrack.nqueens.__main__", "--n", "11", "--unique", "--workers", "1"],
+])
+def test_a_first_run_compiles_every_kernel_it_calls_under_its_one_notice(
+        tmp_path: Path, argv: list[str]) -> None:
+    """The notice's time covers the whole compile: nothing compiles after its block
+    (N-Queens compiled its canonical counter and Connect-Four its probes silently)."""
+    done = subprocess.run([sys.executable, "-c", _COMPILES_AFTER_THE_NOTICE, *argv],
+                          capture_output=True, text=True, cwd=ROOT, timeout=550,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stderr.count("parallel_backtrack: compiling") == 1, done.stderr
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert len(found["blocks"]) == 1
+    compiled = {name for name, count in found["blocks"][0].items() if count}
+    assert len(compiled) >= 3, compiled
+    later = {name: count for name, count in found["end"].items()
+             if count != found["blocks"][0].get(name, 0)}
+    assert later == {}, later
+
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("argv", [
     ["parallel_backtrack.nqueens", "--help"],

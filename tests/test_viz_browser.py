@@ -248,6 +248,26 @@ def test_sudoku_9x9_and_16x16_squares_keep_their_size(browser, tmp_path: Path) -
             loaded.check_clean(tmp_path)
 
 
+def test_a_sudoku_page_lays_out_again_when_the_window_is_resized(browser,
+                                                                  tmp_path: Path) -> None:
+    """Loaded at 1280 pixels and resized to 400 and back, a 16x16 and a 25x25 page show
+    what a page loaded at that width shows (the squares, fonts and scrolling box were
+    those chosen at load)."""
+    for side, givens in ((16, GECODE16), (25, dict(gecode_25x25())["gecode 90"])):
+        trace = record_sudoku(givens, limit=50).as_data()
+        html = tmp_path / f"s{side}.html"
+        write_page(str(html), render_page(sudoku_title(trace), [sudoku_section(trace)]))
+        fresh = {}
+        for width in (400, 1280):
+            fresh[width] = check_sudoku_layout(Loaded(browser, html, width=width), side, width)
+        loaded = Loaded(browser, html, width=1280)
+        for width in (400, 1280):
+            loaded.page.set_viewport_size({"width": width, "height": 800})
+            loaded.page.wait_for_timeout(500)  # the layout waits for the resizing to pause
+            assert check_sudoku_layout(loaded, side, width) == fresh[width], (side, width)
+        loaded.check_clean(tmp_path)
+
+
 def tiles_on_page(page, size: int) -> tuple[int, ...]:
     board = [0] * (size * size)
     for tile, square in page.eval_on_selector_all(

@@ -51,16 +51,35 @@ REFERENCE_BUDGET = 20_000
 QueensState = ImmutableQueenLocations | CanonicalBoard
 
 
-# What a first compile is called on stderr, and about how long it takes.
-KERNEL_NAME, KERNEL_COMPILE_SECONDS = "the N-Queens kernel", "5-20 s"
+# What a first compile is called on stderr, and about how long it takes (measured on
+# 2 cores, docs/results.md: 2 s of CPU; 5-6 s wall at load 8).
+KERNEL_NAME, KERNEL_COMPILE_SECONDS = "the N-Queens kernel", "2-10 s"
 
 
-def _compiled(canonical: bool) -> Any:
-    """The compiled function behind ``count_canonical`` or ``count_subtree``."""
-    from .kernel import canonical as canonical_kernel
-    from .kernel import subtree
+def _compiled() -> list[Any]:
+    """The compiled functions behind ``count_subtree``, ``count_canonical`` and
+    ``count_rotation_symmetric`` (``--unique``)."""
+    from .kernel import canonical, subtree
 
-    return canonical_kernel._run if canonical else subtree._run
+    return [subtree._run, canonical._run, canonical._rotation_symmetric]
+
+
+def compile_kernels() -> None:
+    """Compile every N-Queens kernel at once, under one notice, when one is not in the
+    cache: a count calls the plain and the canonical counter, ``--unique`` the
+    rotation count, and each compiled silently after the first notice's time."""
+    from .._jit_cache import is_cached
+    from .kernel.canonical import count_rotation_symmetric
+
+    functions = _compiled()
+    if all(is_cached(function) for function in functions):
+        return
+    count_subtree, count_canonical = _load_kernels()
+    with compile_notice(KERNEL_NAME, functions, KERNEL_COMPILE_SECONDS):
+        board = ImmutableQueenLocations(6)
+        count_subtree(board, 10**6)
+        count_canonical(board, 10**6)
+        count_rotation_symmetric(6, 2)
 
 
 def compile_notice(what: str, functions: list[Any], seconds: str) -> Any:
@@ -165,12 +184,11 @@ class QueensSpace:
         if not self.fast:
             return None
         count_subtree, count_canonical = _load_kernels()
-        canonical = isinstance(state, CanonicalBoard)
-        with compile_notice(KERNEL_NAME, [_compiled(canonical)], KERNEL_COMPILE_SECONDS):
-            if isinstance(state, CanonicalBoard):
-                count, nodes, leftover = count_canonical(state.board, budget)
-                return Explored(count, nodes, (), tuple(CanonicalBoard(b) for b in leftover))
-            count, nodes, leftover = count_subtree(state, budget)
+        compile_kernels()
+        if isinstance(state, CanonicalBoard):
+            count, nodes, leftover = count_canonical(state.board, budget)
+            return Explored(count, nodes, (), tuple(CanonicalBoard(b) for b in leftover))
+        count, nodes, leftover = count_subtree(state, budget)
         return Explored(count, nodes, (), tuple(leftover))
 
 

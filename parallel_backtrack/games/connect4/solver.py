@@ -30,12 +30,22 @@ from ... import _jit_cache
 from ...engine.checks import WrongTypeError
 from .board import Board, Position
 from .kernel.scores import win_score
-from .kernel.search import NO_CHAIN, NO_WATCH, U64, _ordered, negamax, non_losing_moves, solve
-from .kernel.table import table_size
+from .kernel.search import (
+    NO_CHAIN,
+    NO_WATCH,
+    U64,
+    _ordered,
+    negamax,
+    non_losing_moves,
+    probe_point,
+    solve,
+)
+from .kernel.table import load, store, table_size
 
 DEFAULT_TT_MB = 64
 COMPILE_WHAT = "the Connect-Four solver"
-COMPILE_SECONDS = "15-30 s"
+# Measured on 2 cores (docs/results.md): 4-5 s of CPU; 11-13 s wall at load 10.
+COMPILE_SECONDS = "5-10 s"
 Watch = tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
 
 def in_thread(fn: Any, *args: Any, deadline: float | None = None,
@@ -142,10 +152,22 @@ class Solver:
     @staticmethod
     def warm() -> None:
         """Load the compiled kernels (from numba's cache) before anything is timed; a
-        first compile is announced on stderr."""
-        small = Board(4, 4)
-        with _jit_cache.compile_notice(COMPILE_WHAT, [solve, negamax], COMPILE_SECONDS):
-            Solver(small, 0.001).solve(small.parse("11223"))
+        first compile is announced on stderr.  It calls every kernel the command line
+        calls, with the argument types it calls them with (a solve, a watched window as
+        the timed and parallel probes run, the parallel split's helpers), so the whole
+        compile happens here, under the notice, once, before a pool starts."""
+        kernels = [solve, negamax, probe_point, load, store]
+        with _jit_cache.compile_notice(COMPILE_WHAT, kernels, COMPILE_SECONDS):
+            small = Board(4, 4)
+            solver, position = Solver(small, 0.001), small.parse("11223")
+            solver.solve(position)
+            watch = np.full(1, -1, np.int64)
+            med = probe_point(-1, 1)
+            solver.window(position, med, med + 1, (watch, np.zeros(1, np.int64),
+                                                   np.ones(1, np.int64), med, med + 1))
+            ordered_columns(small, position)
+            key = U64(position.current + position.mask)
+            store(solver.table, key, int(load(solver.table, key)))
 
     def reset(self) -> None:
         self.table[:] = 0

@@ -32,34 +32,48 @@
     counts.push([guesses, deads, backs]);
   }
   const boardEl = document.getElementById("sudoku-board");
+  const boxEl = document.getElementById("sudoku-box");
+  const cells = [];
+  for (let s = 0; s < n * n; s++) {
+    const r = Math.floor(s / n), c = s % n;
+    const cell = el("div", { class: "cell", "data-square": s, role: "gridcell" });
+    if (c % box === box - 1 && c < n - 1) cell.classList.add("box-right");
+    if (r % box === box - 1 && r < n - 1) cell.classList.add("box-bottom");
+    boardEl.appendChild(cell);
+    cells.push(cell);
+  }
   // 9x9 in 540 pixels; 16x16 and 25x25 take what a wide window leaves beside the
   // controls (up to 1,000 pixels). A square is never smaller than its candidates need
   // at MIN_FONT pixels (box rows of them): a board that does not fit the window at
   // that size scrolls inside its own box instead of shrinking (25x25 on a phone).
+  // layout() sizes it all for the window's width, at load and after a resize.
   const MIN_FONT = 7;
   const minCell = Math.ceil(box * MIN_FONT * 1.1) + 2;
-  const room = document.documentElement.clientWidth - 660;
-  const across = n <= 9 ? 540 : Math.max(540, Math.min(1000, room));
-  const cellPx = fitCells(n, Math.max(minCell, Math.min(62, Math.floor(across / n))),
-    minCell);
-  boardEl.style.gridTemplateColumns = "repeat(" + n + ", " + cellPx + "px)";
-  const boxEl = document.getElementById("sudoku-box");
-  const main = document.documentElement.clientWidth - 40;  // main's padding
-  const wide = n * cellPx + 6, side = 400;  // the board and its borders; controls, gap
-  // Too wide to sit beside the controls: a wide window keeps them beside a scrolling
-  // box; a narrow one puts them below, and the box scrolls if the board is wider still.
-  const boxWidth = wide + side <= main ? 0 : main - side >= 540 ? main - side :
-    wide > main ? main : 0;
-  const scrolls = boxWidth > 0;
-  if (scrolls) {
-    const wrap = document.getElementById("sudoku-wrap");
-    wrap.style.maxWidth = boxWidth + "px";
-    boxEl.classList.add("scrolls");
-    boxEl.setAttribute("tabindex", "0");
-    boxEl.setAttribute("role", "region");
-    boxEl.setAttribute("aria-label", "the board; it scrolls");
-    document.getElementById("sudoku-scroll-help").hidden = false;
+  let cellPx = 0, scrolls = false, fs = MIN_FONT;
+  function layout() {
+    const room = document.documentElement.clientWidth - 660;
+    const across = n <= 9 ? 540 : Math.max(540, Math.min(1000, room));
+    cellPx = fitCells(n, Math.max(minCell, Math.min(62, Math.floor(across / n))), minCell);
+    boardEl.style.gridTemplateColumns = "repeat(" + n + ", " + cellPx + "px)";
+    for (const cell of cells) cell.style.width = cell.style.height = cellPx + "px";
+    fs = Math.max(MIN_FONT, Math.floor((cellPx / box) * 0.82));
+    const main = document.documentElement.clientWidth - 40;  // main's padding
+    const wide = n * cellPx + 6, side = 400;  // the board and its borders; controls, gap
+    // Too wide to sit beside the controls: a wide window keeps them beside a scrolling
+    // box; a narrow one puts them below, and the box scrolls if the board is wider still.
+    const boxWidth = wide + side <= main ? 0 : main - side >= 540 ? main - side :
+      wide > main ? main : 0;
+    scrolls = boxWidth > 0;
+    document.getElementById("sudoku-wrap").style.maxWidth = scrolls ? boxWidth + "px" : "";
+    boxEl.classList.toggle("scrolls", scrolls);
+    for (const [name, value] of [["tabindex", "0"], ["role", "region"],
+      ["aria-label", "the board; it scrolls"]]) {
+      if (scrolls) boxEl.setAttribute(name, value);
+      else boxEl.removeAttribute(name);
+    }
+    document.getElementById("sudoku-scroll-help").hidden = !scrolls;
   }
+  layout();
   function follow(s) {
     // Bring square s into the box's view (the box only: the page stays where it is).
     if (!scrolls || s < 0) return;
@@ -70,16 +84,6 @@
     if (y < boxEl.scrollTop || y + cellPx > boxEl.scrollTop + boxEl.clientHeight) {
       boxEl.scrollTop = y - (boxEl.clientHeight - cellPx) / 2;
     }
-  }
-  const cells = [];
-  for (let s = 0; s < n * n; s++) {
-    const r = Math.floor(s / n), c = s % n;
-    const cell = el("div", { class: "cell", "data-square": s, role: "gridcell" });
-    cell.style.width = cell.style.height = cellPx + "px";
-    if (c % box === box - 1 && c < n - 1) cell.classList.add("box-right");
-    if (r % box === box - 1 && r < n - 1) cell.classList.add("box-bottom");
-    boardEl.appendChild(cell);
-    cells.push(cell);
   }
   const name = (s) => {
     const r = Math.floor(s / n);
@@ -99,7 +103,6 @@
     unsolvable: () => "No solution: every branch ended in a dead end.",
   };
   const status = document.getElementById("sudoku-status");
-  const fs = Math.max(MIN_FONT, Math.floor((cellPx / box) * 0.82));
   function render(i) {
     const m = states[i], kind = data.kinds[i], gone = new Map();
     for (const [s, v, rule] of elims[i]) {
@@ -154,6 +157,13 @@
       .map((r, k) => (byRule[k] ? r + " " + byRule[k] : "")).filter(Boolean).join(", ") || "—";
   }
   function popcount(x) { let k = 0; while (x) { x &= x - 1; k++; } return k; }
-  makePlayer(document.getElementById("sudoku-controls"), total, render,
+  const player = makePlayer(document.getElementById("sudoku-controls"), total, render,
     (i) => data.kinds[i] === "solved");
+  // A resized window (a phone turned, a window dragged) lays the board out again, once
+  // the resizing has paused, and redraws the step shown at the new sizes.
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => { layout(); player.show(player.state.index); }, 150);
+  });
 })();
