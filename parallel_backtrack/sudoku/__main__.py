@@ -36,14 +36,15 @@ solver
 from __future__ import annotations
 
 import argparse
+import codecs
 import io
 import itertools
 import re
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from parallel_backtrack import _cli
 from parallel_backtrack._cli import (
@@ -57,6 +58,7 @@ from parallel_backtrack._cli import (
 )
 from parallel_backtrack._jit_paths import is_compiled
 from parallel_backtrack._output import held_signals
+from parallel_backtrack._text import first_problem
 from parallel_backtrack.engine.report import PoolLostError
 from parallel_backtrack.viz.options import add_html_options
 from parallel_backtrack.viz.page import PageError
@@ -66,11 +68,12 @@ from .orders import ORDERS
 from .output import print_block, print_result
 from .propagate import PROPAGATORS
 from .results import PuzzleResult, ResultBlock, Summary
-from .runner import Job, kernel_results, solve_entries, solve_entry, solve_entry_reported
+from .runner import Job, batch_results, solve_entries, solve_entry, solve_entry_reported
 from .space import KERNELS
 
 if TYPE_CHECKING:
     from ..engine import SearchReport
+    from .batch_io import FileSlices
     from .kernel.read import Batch
 
 PROG = _cli.prog("sudoku")
@@ -84,6 +87,9 @@ CDCL_SMALLEST_BOX = 5  # --solver auto: below this, backtracking is quick on any
 # up to SMALL_FILE_LINES lines, which the kernel would read and solve in bulk if compiled.
 PYTHON_SECONDS, PYTHON_SECONDS_UNCOMPILED = 0.3, 3.0
 SMALL_FILE_LINES = 20
+# A file longer than this whose puzzles go to the kernel in bulk is read, solved and written
+# slice by slice (``batch_io.FileSlices``: some 2 MB each).
+HEAD_BYTES = 1 << 21
 # The compiled functions a first run of one puzzle, or of a file in bulk, would load.
 KERNEL_DIR = Path(__file__).resolve().parent / "kernel"
 ONE_PUZZLE_KERNEL = ("search.explore_roots",)
@@ -144,13 +150,21 @@ def _name(path: str) -> str:
     return "stdin" if path == "-" else repr(path)
 
 
-def _read_bytes(path: str) -> bytes:
+def _open(path: str) -> BinaryIO:
+    """The file (``-``: stdin) to read in binary."""
     try:
         if path != "-":
-            return Path(path).read_bytes()
+            return open(path, "rb")  # noqa: SIM115 - closed by ``run``
         binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
-        return binary.read() if binary is not None else sys.stdin.read().encode()
+        return binary if binary is not None else io.BytesIO(sys.stdin.read().encode())
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        raise UsageError(_cli.cannot_read(_name(path), error)) from None
+
+
+def _read_bytes(stream: BinaryIO, path: str, size: int = -1) -> bytes:
+    try:
+        return stream.read(size)
+    except (OSError, ValueError) as error:
         raise UsageError(_cli.cannot_read(_name(path), error)) from None
 
 
@@ -193,6 +207,74 @@ def parse_batch(raw: bytes) -> Batch:
     from .batch_io import parse_batch as parse
 
     return parse(raw)
+
+
+def _input(stream: BinaryIO, args: argparse.Namespace
+           ) -> tuple[bytes, tuple[Iterator[Batch], FileSlices] | None]:
+    """The whole file; or, for one longer than ``HEAD_BYTES`` whose puzzles go to the kernel
+    in bulk (as ``_bulk`` decides), ``b""`` and its batches: read, solved and written slice
+    by slice (``batch_io.FileSlices``), so memory does not grow with the file's length."""
+    head = _read_bytes(stream, args.file, HEAD_BYTES + 1)
+    if len(head) <= HEAD_BYTES or not _may_stream(head, args) or not _text_after(stream):
+        return head + _read_bytes(stream, args.file), None
+    from .batch_io import FileSlices
+
+    source = _Replayed(head, stream)
+    slices = FileSlices(source.read)
+    batches = iter(slices)
+    first = next(batches, None)
+    if first is None or slices.entries < 2:  # not what ``_bulk`` takes: the file whole
+        return source.taken() + _read_bytes(stream, args.file), None
+    source.forget()
+    return b"", (itertools.chain([first], batches), slices)
+
+
+def _may_stream(head: bytes, args: argparse.Namespace) -> bool:
+    """Would ``_bulk`` take a file that starts with ``head``, as far as ``head`` tells?"""
+    if (args.kernel != "fast" or args.timeout is not None or args.solver != "backtrack"
+            or args.scheduler_address is not None or first_problem(head, False) is not None):
+        return False
+    lines = itertools.islice(_CONTENT_LINE.finditer(head), SMALL_FILE_LINES + 1)
+    return len(list(lines)) > SMALL_FILE_LINES
+
+
+def _text_after(stream: BinaryIO) -> bool:
+    """No NUL byte and only UTF-8 in the rest of a file (as ``_bulk`` asks of all of it),
+    read ahead and back; stdin cannot be read twice: a bad byte there spoils its line."""
+    if not stream.seekable():
+        return True
+    start, decoder = stream.tell(), codecs.getincrementaldecoder("utf-8")()
+    try:
+        while chunk := stream.read(HEAD_BYTES):
+            if b"\0" in chunk:
+                return False
+            if not (chunk.isascii() and not decoder.getstate()[0]):
+                decoder.decode(chunk)
+        decoder.decode(b"", True)
+    except UnicodeDecodeError:
+        return False
+    finally:
+        stream.seek(start)
+    return True
+
+
+class _Replayed:
+    """``head``, then the rest of ``stream``; what it read is kept until ``forget``."""
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        self._head, self._stream, self._kept = head, stream, [head]
+
+    def read(self, size: int) -> bytes:
+        data, self._head = self._head or self._stream.read(size), b""
+        if self._kept and data is not self._kept[0]:
+            self._kept.append(data)
+        return data
+
+    def taken(self) -> bytes:
+        return b"".join(self._kept)
+
+    def forget(self) -> None:
+        self._kept = []
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -246,7 +328,8 @@ def _job(args: argparse.Namespace, puzzles: int = 0, checkpoint: Any = None) -> 
                checkpoint)
 
 
-def _checkpoint(args: argparse.Namespace, entries: list[PuzzleEntry], total: int) -> Any:
+def _checkpoint(args: argparse.Namespace, entries: list[PuzzleEntry], total: int | None
+                ) -> Any:
     """The count's ``Checkpoint`` (None without ``--checkpoint``), keyed by the puzzle and
     the options that shape its tree, and checked now: a file of another search is a
     usage error before any search.  It counts one puzzle."""
@@ -322,13 +405,15 @@ def _each_split(entries: list[PuzzleEntry], job: Job, args: argparse.Namespace,
             return
 
 
-def _finish(summary: Summary, stop: str | None, total: int, seconds: float,
+def _finish(summary: Summary, stop: str | None, total: int | None, seconds: float,
             args: argparse.Namespace) -> int:
-    """The summary line (stdout, or stderr with --json --stats) and the exit status."""
+    """The summary line (stdout, or stderr with --json --stats) and the exit status
+    (``total`` None: the rest of the file was not counted)."""
     text = summary.text(seconds, args.count)
     if stop is not None:
-        notice = (f"partial ({stop}): {summary.stopped} stopped, "
-                  f"{total - summary.puzzles} of {total} puzzles not searched")
+        rest = ("the rest of the file not counted" if total is None else
+                f"{total - summary.puzzles} of {total} puzzles not searched")
+        notice = f"partial ({stop}): {summary.stopped} stopped, {rest}"
         text += f"; {notice}"
         if args.json:
             print(f"{PROG}: {notice}", file=sys.stderr)
@@ -347,24 +432,38 @@ def run(args: argparse.Namespace) -> int:
     bands = args.order is None and args.propagation is None  # neither given: band kernel
     args.order, args.propagation = args.order or "fewest", args.propagation or "units"
     _check(args)
-    raw = _read_bytes(args.file)
-    batch = _bulk(raw, args)
-    entries = _read(raw, args.file) if batch is None else []
-    total = len(entries) if batch is None else len(batch.givens) + len(batch.errors)
+    stream = _open(args.file)
+    try:
+        return _run(args, stream, bands)
+    finally:
+        if args.file != "-":
+            stream.close()
+
+
+def _run(args: argparse.Namespace, stream: BinaryIO, bands: bool) -> int:
+    raw, streamed = _input(stream, args)
+    batch = None if streamed is not None else _bulk(raw, args)
+    bulk = streamed is not None or batch is not None
+    entries = [] if bulk else _read(raw, args.file)
+    total: int | None = len(batch.givens) + len(batch.errors) if batch else len(entries)
+    if streamed is not None:  # counted when needed: a usage error, or a stopped run
+        total = streamed[1].total() if args.checkpoint is not None else None
     checkpoint = _checkpoint(args, entries, total)
     trace = None
     if args.html:  # a puzzle the page cannot show is a usage error before any search
         from .page import html_trace
 
-        trace = html_trace(args, entries if batch is None else None)
+        trace = html_trace(args, None if bulk else entries)
     started, summary, stop = time.perf_counter(), Summary(), None
     results: Iterator[PuzzleResult | ResultBlock] = iter(())
     reports: list[SearchReport] = []
     try:
-        if batch is None:
+        if not bulk:
             results = _results(entries, _job(args, len(entries), checkpoint), args, reports)
         else:
-            results = kernel_results(batch, _job(args), workers=args.workers, bands=bands)
+            batches: Iterable[Batch] = streamed[0] if streamed is not None else [
+                batch] if batch is not None else []
+            results = batch_results(batches, _job(args), workers=args.workers, bands=bands)
         for result in results:
             with held_signals():  # printed and counted together, or neither
                 if isinstance(result, ResultBlock):
@@ -388,11 +487,22 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     if stop is not None:
         _cli.checkpoint_note(PROG, checkpoint, None)
+        if streamed is not None:
+            total = _rest_counted(streamed[1])
     if trace is not None:
         from .page import write_html
 
         print(write_html(args, trace, reports), file=sys.stderr)
     return _finish(summary, stop, total, seconds, args)
+
+
+def _rest_counted(slices: FileSlices) -> int | None:
+    """The file's puzzles and bad lines, those not read yet counted now; None if a second
+    Ctrl-C stops the count."""
+    try:
+        return slices.total()
+    except KeyboardInterrupt:
+        return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -26,18 +26,29 @@ symbol
 
 from __future__ import annotations
 
-import io
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 
-from .formats import MAX_LINE_LENGTH, cell_symbols, format_line, range_problem, read_puzzles
+from .._output import held_signals
+from .._text import without_bom
+from .formats import (
+    MAX_LINE_LENGTH,
+    PuzzleEntry,
+    SlicePlace,
+    cell_symbols,
+    format_line,
+    range_problem,
+    read_slice,
+)
 from .kernel.read import SYMBOLS, Batch, broken_rows, read_clean, symbol_lines
 from .puzzle import InvalidPuzzleError, check_givens
 
-__all__ = ["Batch", "parse_batch", "puzzle_lines", "read_batch"]
+__all__ = ["Batch", "FileSlices", "parse_batch", "parse_slice", "puzzle_lines", "read_batch"]
 SLICE_ROWS = 4096  # rows of a file read or checked at once (small temporaries)
+SLICE_BYTES = 1 << 21  # bytes of a file read, solved and written at once (25,000 9x9 lines)
 
 
 def puzzle_lines(values: np.ndarray) -> list[str]:
@@ -57,7 +68,7 @@ def _givens_error(cells: np.ndarray, text: bytes | None = None) -> str:
     symbols as typed on the puzzle's line ``text``) or that contradict each other."""
     values = tuple(int(v) for v in cells)
     if text is not None:
-        symbols = cell_symbols(text.decode("utf-8", "replace").lstrip("\ufeff"))
+        symbols = cell_symbols(text.decode("utf-8", "replace"))
         problem = range_problem(values, symbols, [0])
         if problem is not None:
             return problem[1]
@@ -92,6 +103,8 @@ def _line(raw: bytes | None, ends: np.ndarray | None, number: int) -> bytes | No
 
 
 def _decodes(raw: bytes) -> bool:
+    if raw.isascii():  # the common file, checked without decoding it
+        return b"\0" not in raw
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -127,9 +140,9 @@ def _broken_slice(givens: np.ndarray) -> np.ndarray:
     return broken
 
 
-def _plain_9x9(raw: bytes) -> Batch | None:
+def _plain_rows(raw: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The common file in numpy alone: every line blank, a ``#`` comment, or exactly 81
-    cell symbols (then a first run compiles no reader).  None for anything else."""
+    cell symbols: (its bytes, where each puzzle starts, its line); None for anything else."""
     if not raw:
         return None
     data = np.frombuffer(raw, dtype=np.uint8)
@@ -146,13 +159,22 @@ def _plain_9x9(raw: bytes) -> Batch | None:
     if not cells.any() or (lengths[cells] != 81).any():
         return None
     where = starts[cells]
-    givens = np.empty((len(where), 81), dtype=np.uint8)
     for top in range(0, len(where), SLICE_ROWS):  # in slices: no 8-byte index per cell at once
-        values = SYMBOLS[data[where[top:top + SLICE_ROWS, None] + np.arange(81)]]
-        if (values < 0).any():
+        if (SYMBOLS[data[where[top:top + SLICE_ROWS, None] + np.arange(81)]] < 0).any():
             return None
-        givens[top:top + SLICE_ROWS] = values
-    numbers = np.flatnonzero(cells).astype(np.int64) + 1
+    return data, where, np.flatnonzero(cells).astype(np.int64) + 1
+
+
+def _plain_9x9(raw: bytes) -> Batch | None:
+    """``_plain_rows`` as a batch (then a first run compiles no reader)."""
+    rows = _plain_rows(raw)
+    if rows is None:
+        return None
+    data, where, numbers = rows
+    givens = np.empty((len(where), 81), dtype=np.uint8)
+    for top in range(0, len(where), SLICE_ROWS):
+        givens[top:top + SLICE_ROWS] = SYMBOLS[data[where[top:top + SLICE_ROWS, None]
+                                                    + np.arange(81)]]
     broken = _broken_9x9(givens)
     errors = [(int(numbers[i]), _givens_error(givens[i], raw[where[i]:where[i] + 81]))
               for i in np.flatnonzero(broken)]
@@ -160,24 +182,54 @@ def _plain_9x9(raw: bytes) -> Batch | None:
 
 
 def parse_batch(text: bytes | str) -> Batch:
-    """Puzzles from the text of a file; see ``read_batch``."""
+    """Puzzles from the whole text of a file, in memory; see ``read_batch``."""
     raw = text.encode() if isinstance(text, str) else bytes(text)
-    plain = _plain_9x9(raw) if _decodes(raw) else None
+    return parse_slice(without_bom(raw), SlicePlace(), True)[0]
+
+
+def parse_slice(data: bytes, place: SlicePlace, last: bool) -> tuple[Batch, int, SlicePlace]:
+    """The puzzles of ``data``, whole lines of a file from ``place`` on (``last``: to its
+    end, else a grid open at its end is left to the next slice: ``formats.read_slice``),
+    numbered and worded as if the whole file were read at once; the bytes taken and the
+    place after them.  The fast readers take a slice whose puzzles are of the file's size.
+    """
+    fast = _fast(data) if _decodes(data) else None
+    if fast is not None and (place.first is None or place.first.box == fast.box):
+        return _after_fast(fast, data, place)
+    entries, used, after = read_slice(data, place, last)
+    return _from_entries(entries), used, after
+
+
+def _fast(raw: bytes) -> Batch | None:
+    """The batch of a slice of clean puzzle lines (numbered from 1), or None."""
+    plain = _plain_9x9(raw)
     if plain is not None:
         return plain
     clean = read_clean(raw, MAX_LINE_LENGTH)
-    if clean is None or not _decodes(raw):
-        return _from_entries(raw)
+    if clean is None:
+        return None
     box, givens, lines = clean
     return _validated(box, givens, lines, [], raw)
 
 
-def _from_entries(raw: bytes) -> Batch:
+def _after_fast(batch: Batch, data: bytes, place: SlicePlace) -> tuple[Batch, int, SlicePlace]:
+    """A fast reader's batch of a whole slice, its lines counted on from ``place``."""
+    first = place.first
+    if first is None:  # every line read fast is a puzzle: the first (kept or not) is first
+        line = min([*batch.lines[:1].tolist(), *(line for line, _ in batch.errors[:1])])
+        first = PuzzleEntry(place.line + line, cells=(0,) * batch.givens.shape[1])
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    shifted = Batch(batch.box, batch.givens, batch.lines + place.line,
+                    [(line + place.line, reason) for line, reason in batch.errors])
+    return shifted, len(data), SlicePlace(place.offset + len(data), place.physical + lines,
+                                          place.line + lines, first)
+
+
+def _from_entries(entries: list[PuzzleEntry]) -> Batch:
     """The general reader's entries (grids, spaced cells, bad lines) as a batch.
 
     ``formats.PuzzleFileError`` (a binary or non-UTF-8 file) passes through.
     """
-    entries = read_puzzles(io.BytesIO(raw))
     errors = [(e.line, e.error or "") for e in entries if e.cells is None]
     readable = [e for e in entries if e.cells is not None and e.box is not None]
     if not readable:
@@ -191,8 +243,74 @@ def _from_entries(raw: bytes) -> Batch:
     return _validated(box, givens, lines, errors)
 
 
+class FileSlices:
+    """The puzzles of a file (``read(size)``: its next bytes), one batch per slice of some
+    ``slice_bytes`` bytes of whole lines (more for a grid or a line that does not fit), numbered and
+    worded as ``parse_batch`` would the whole file: memory stays bounded however long the
+    file.  ``entries`` counts the puzzles and bad lines of the slices read so far."""
+
+    def __init__(self, read: Callable[[int], bytes], slice_bytes: int = SLICE_BYTES) -> None:
+        self._read, self._slice_bytes = read, slice_bytes
+        self._place, self._buffer, self._ended, self._fresh = SlicePlace(), b"", False, True
+        self._want, self.entries = slice_bytes, 0
+
+    def __iter__(self) -> Iterator[Batch]:
+        while (data := self._next_slice()) is not None:
+            batch, used, place = parse_slice(data, self._place, self._last(data))
+            with held_signals():  # a Ctrl-C leaves the count right (``total``)
+                self._place = place
+                self._take(used)
+                self.entries += (len(batch.givens) + len(batch.errors)) if used else 0
+            if used:
+                yield batch
+
+    def total(self) -> int:
+        """The puzzles and bad lines of the whole file: those of the slices not read yet
+        are counted (a file of 81-symbol lines without solving or checking them)."""
+        while (data := self._next_slice()) is not None:
+            rows = _plain_rows(data)
+            if rows is None:
+                batch, used, self._place = parse_slice(data, self._place, self._last(data))
+                self.entries += (len(batch.givens) + len(batch.errors)) if used else 0
+            else:
+                used, self._place = _after_fast(_counted(rows), data, self._place)[1:]
+                self.entries += len(rows[1])
+            self._take(used)
+        return self.entries
+
+    def _next_slice(self) -> bytes | None:
+        """Whole lines, some ``slice_bytes`` of them (all the rest at the end of the file);
+        None once it is all read."""
+        parts = [self._buffer]
+        while not self._ended and (sum(map(len, parts)) < self._want or b"\n" not in parts[-1]):
+            chunk = self._read(self._slice_bytes)
+            self._ended = not chunk
+            parts.append(chunk)
+        self._buffer = b"".join(parts)
+        if self._fresh:
+            self._buffer, self._fresh = without_bom(self._buffer), False
+        if not self._buffer:
+            return None
+        return self._buffer[:len(self._buffer) if self._ended else self._buffer.rfind(b"\n") + 1]
+
+    def _last(self, data: bytes) -> bool:
+        return self._ended and len(data) == len(self._buffer)
+
+    def _take(self, used: int) -> None:
+        """Drop the bytes read; none taken (a grid that starts the slice): read more."""
+        self._want = self._slice_bytes if used else len(self._buffer) + self._slice_bytes
+        self._buffer = self._buffer[used:]
+
+
+def _counted(rows: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Batch:
+    """A stand-in batch of ``_plain_rows``' puzzles, for their lines alone (no givens)."""
+    numbers = rows[2]
+    return Batch(3, np.zeros((len(numbers), 81), np.uint8), numbers, [])
+
+
 def read_batch(path: str | os.PathLike[str]) -> Batch:
-    """Every puzzle of a file as one array, with the lines that hold none.
+    """Every puzzle of a file as one array, with the lines that hold none (in memory:
+    ``FileSlices`` reads a file slice by slice).
 
     One-line puzzles (``puzzle``, ``puzzle:count``, ``puzzle<TAB>name``) are
     read in one compiled pass; other layouts fall back to ``formats``.  The
