@@ -51,6 +51,10 @@ SLICE_ROWS = 4096  # rows of a file read or checked at once (small temporaries)
 SLICE_BYTES = 1 << 21  # bytes of a file read, solved and written at once (25,000 9x9 lines)
 
 
+# The bytes of a slice of puzzle lines: cell symbols, CR and LF.
+_LINE_BYTES = bytes(byte for byte in range(256) if SYMBOLS[byte] >= 0 or byte in b"\r\n")
+
+
 def puzzle_lines(values: np.ndarray) -> list[str]:
     """Each row as one line of symbols (``.`` for 0), like ``formats.format_line``.
 
@@ -214,15 +218,38 @@ def _fast(raw: bytes) -> Batch | None:
 
 def _after_fast(batch: Batch, data: bytes, place: SlicePlace) -> tuple[Batch, int, SlicePlace]:
     """A fast reader's batch of a whole slice, its lines counted on from ``place``."""
-    first = place.first
-    if first is None:  # every line read fast is a puzzle: the first (kept or not) is first
-        line = min([*batch.lines[:1].tolist(), *(line for line, _ in batch.errors[:1])])
-        first = PuzzleEntry(place.line + line, cells=(0,) * batch.givens.shape[1])
-    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    first = min([*batch.lines[:1].tolist(), *(line for line, _ in batch.errors[:1])])
     shifted = Batch(batch.box, batch.givens, batch.lines + place.line,
                     [(line + place.line, reason) for line, reason in batch.errors])
-    return shifted, len(data), SlicePlace(place.offset + len(data), place.physical + lines,
-                                          place.line + lines, first)
+    return shifted, len(data), _place_after(data, place, batch.box, first)
+
+
+def _place_after(data: bytes, place: SlicePlace, box: int, first: int) -> SlicePlace:
+    """The place after a slice of puzzle lines (a fast reader's), its first puzzle at line
+    ``first`` of it: the file's first, unless one came before (only its line and size
+    matter)."""
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    return SlicePlace(place.offset + len(data), place.physical + lines, place.line + lines,
+                      place.first or PuzzleEntry(place.line + first, cells=(0,) * box**4))
+
+
+def _plain_count(raw: bytes) -> tuple[int, int] | None:
+    """(puzzles, the line of the first) of a slice of only 81-symbol and blank lines (as
+    ``_plain_rows`` reads them), counted without reading them; None for any other."""
+    data = np.frombuffer(raw, dtype=np.uint8)
+    returns = np.flatnonzero(data == 13)
+    if not raw or raw.translate(None, _LINE_BYTES) or (
+            len(returns) and (returns[-1] + 1 == len(data) or (data[returns + 1] != 10).any())):
+        return None  # another byte, or a CR that ends no line
+    ends = np.flatnonzero(data == 10)
+    if not raw.endswith(b"\n"):
+        ends = np.append(ends, len(data))
+    lengths = ends - np.concatenate(([0], ends[:-1] + 1))
+    lengths -= (lengths > 0) & (data[np.maximum(ends - 1, 0)] == 13)
+    full = lengths > 0
+    if not full.any() or (lengths[full] != 81).any():
+        return None
+    return int(full.sum()), int(np.argmax(full)) + 1
 
 
 def _from_entries(entries: list[PuzzleEntry]) -> Batch:
@@ -268,13 +295,13 @@ class FileSlices:
         """The puzzles and bad lines of the whole file: those of the slices not read yet
         are counted (a file of 81-symbol lines without solving or checking them)."""
         while (data := self._next_slice()) is not None:
-            rows = _plain_rows(data)
-            if rows is None:
+            plain = _plain_count(data)
+            if plain is None:
                 batch, used, self._place = parse_slice(data, self._place, self._last(data))
                 self.entries += (len(batch.givens) + len(batch.errors)) if used else 0
             else:
-                used, self._place = _after_fast(_counted(rows), data, self._place)[1:]
-                self.entries += len(rows[1])
+                used, self._place = len(data), _place_after(data, self._place, 3, plain[1])
+                self.entries += plain[0]
             self._take(used)
         return self.entries
 
@@ -300,12 +327,6 @@ class FileSlices:
         """Drop the bytes read; none taken (a grid that starts the slice): read more."""
         self._want = self._slice_bytes if used else len(self._buffer) + self._slice_bytes
         self._buffer = self._buffer[used:]
-
-
-def _counted(rows: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Batch:
-    """A stand-in batch of ``_plain_rows``' puzzles, for their lines alone (no givens)."""
-    numbers = rows[2]
-    return Batch(3, np.zeros((len(numbers), 81), np.uint8), numbers, [])
 
 
 def read_batch(path: str | os.PathLike[str]) -> Batch:
