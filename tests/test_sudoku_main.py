@@ -133,12 +133,12 @@ def test_usage_errors_are_one_line_and_exit_2(
 def test_a_file_of_one_puzzle_at_most_never_loads_the_bulk_reader(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from parallel_backtrack.sudoku import __main__ as command
+    from parallel_backtrack.sudoku import cli_input
 
     def refused(raw: bytes) -> None:
         raise AssertionError("the bulk reader's kernel was loaded")
 
-    monkeypatch.setattr(command, "parse_batch", refused)
+    monkeypatch.setattr(cli_input, "parse_batch", refused)
     comments = tmp_path / "comments.txt"
     comments.write_bytes(b"# nothing here\n\n   \n# still nothing\n")
     code, _, err = run(capsys, str(comments))

@@ -36,14 +36,9 @@ solver
 from __future__ import annotations
 
 import argparse
-import codecs
-import io
-import itertools
-import re
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from parallel_backtrack import _cli
@@ -58,12 +53,21 @@ from parallel_backtrack._cli import (
 )
 from parallel_backtrack._jit_paths import is_compiled
 from parallel_backtrack._output import held_signals
-from parallel_backtrack._text import first_problem
 from parallel_backtrack.engine.report import PoolLostError
 from parallel_backtrack.viz.options import add_html_options
 from parallel_backtrack.viz.page import PageError
 
-from .formats import PuzzleEntry, read_puzzles
+from .cli_input import (
+    KERNEL_DIR,
+    SMALL_FILE_LINES,
+    UsageError,
+    display_name,
+    open_input,
+    read_bulk,
+    read_entries,
+    read_input,
+)
+from .formats import PuzzleEntry
 from .orders import ORDERS
 from .output import print_block, print_result
 from .propagate import PROPAGATORS
@@ -86,21 +90,11 @@ CDCL_SMALLEST_BOX = 5  # --solver auto: below this, backtracking is quick on any
 # puzzle of the hardest 9x9 sets needs under 0.2 s there); so do the puzzles of a file of
 # up to SMALL_FILE_LINES lines, which the kernel would read and solve in bulk if compiled.
 PYTHON_SECONDS, PYTHON_SECONDS_UNCOMPILED = 0.3, 3.0
-SMALL_FILE_LINES = 20
-# A file longer than this whose puzzles go to the kernel in bulk is read, solved and written
-# slice by slice (``batch_io.FileSlices``: some 2 MB each).
-HEAD_BYTES = 1 << 21
-# The compiled functions a first run of one puzzle, or of a file in bulk, would load.
-KERNEL_DIR = Path(__file__).resolve().parent / "kernel"
+# The compiled functions a first run of one puzzle would load.
 ONE_PUZZLE_KERNEL = ("search.explore_roots",)
-BULK_KERNEL = ("search.search_many", "read._index_lines")
 # The --help examples' puzzles: one easy (no compile needed), one with 847 solutions.
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 MANY = "...4......5..8.2.6.....3...2...4....3......1...5.3.8.25...6.3.8..6....95..8......"
-
-
-class UsageError(Exception):
-    """A usage problem found after parsing: one line on stderr, exit status 2."""
 
 
 def build_parser() -> Parser:
@@ -144,137 +138,6 @@ def build_parser() -> Parser:
     _cli.add_verify_option(parser)
     add_html_options(parser)
     return parser
-
-
-def _name(path: str) -> str:
-    return "stdin" if path == "-" else repr(path)
-
-
-def _open(path: str) -> BinaryIO:
-    """The file (``-``: stdin) to read in binary."""
-    try:
-        if path != "-":
-            return open(path, "rb")  # noqa: SIM115 - closed by ``run``
-        binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
-        return binary if binary is not None else io.BytesIO(sys.stdin.read().encode())
-    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
-        raise UsageError(_cli.cannot_read(_name(path), error)) from None
-
-
-def _read_bytes(stream: BinaryIO, path: str, size: int = -1) -> bytes:
-    try:
-        return stream.read(size)
-    except (OSError, ValueError) as error:
-        raise UsageError(_cli.cannot_read(_name(path), error)) from None
-
-
-def _read(raw: bytes, path: str) -> list[PuzzleEntry]:
-    try:
-        entries = read_puzzles(io.BytesIO(raw))
-    except ValueError as error:  # PuzzleFileError: binary, or not UTF-8
-        raise UsageError(f"cannot read {_name(path)}: {error}") from None
-    if not entries:
-        raise UsageError(f"no puzzle in {_name(path)}")
-    return entries
-
-
-# A line that is not blank and not a comment: where a puzzle, or a grid's row, may be.
-_CONTENT_LINE = re.compile(rb"^[ \t]*[^#\s]", re.MULTILINE)
-
-
-def _bulk(raw: bytes, args: argparse.Namespace) -> Batch | None:
-    """The file as one array for the kernel, when it holds several puzzles and nothing
-    needs a per-puzzle deadline; None for the per-puzzle path."""
-    if (args.kernel != "fast" or args.timeout is not None or b"\0" in raw
-            or args.solver != "backtrack" or args.scheduler_address is not None):
-        return None
-    lines = len(list(itertools.islice(_CONTENT_LINE.finditer(raw), SMALL_FILE_LINES + 1)))
-    if lines < 2:
-        return None  # one puzzle at most: not worth loading the reader's kernel (0.07 s)
-    if lines <= SMALL_FILE_LINES and args.workers == 1 and not is_compiled(KERNEL_DIR,
-                                                                           *BULK_KERNEL):
-        return None  # a few puzzles: the Python path first (``_python_until``), no compile
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    batch = parse_batch(raw)
-    return batch if len(batch.givens) + len(batch.errors) > 1 else None
-
-
-def parse_batch(raw: bytes) -> Batch:
-    """``batch_io.parse_batch``, loaded (numpy, the compiled reader) on first use."""
-    from .batch_io import parse_batch as parse
-
-    return parse(raw)
-
-
-def _input(stream: BinaryIO, args: argparse.Namespace
-           ) -> tuple[bytes, tuple[Iterator[Batch], FileSlices] | None]:
-    """The whole file; or, for one longer than ``HEAD_BYTES`` whose puzzles go to the kernel
-    in bulk (as ``_bulk`` decides), ``b""`` and its batches: read, solved and written slice
-    by slice (``batch_io.FileSlices``), so memory does not grow with the file's length."""
-    head = _read_bytes(stream, args.file, HEAD_BYTES + 1)
-    if len(head) <= HEAD_BYTES or not _may_stream(head, args) or not _text_after(stream):
-        return head + _read_bytes(stream, args.file), None
-    from .batch_io import FileSlices
-
-    source = _Replayed(head, stream)
-    slices = FileSlices(source.read)
-    batches = iter(slices)
-    first = next(batches, None)
-    if first is None or slices.entries < 2:  # not what ``_bulk`` takes: the file whole
-        return source.taken() + _read_bytes(stream, args.file), None
-    source.forget()
-    return b"", (itertools.chain([first], batches), slices)
-
-
-def _may_stream(head: bytes, args: argparse.Namespace) -> bool:
-    """Would ``_bulk`` take a file that starts with ``head``, as far as ``head`` tells?"""
-    if (args.kernel != "fast" or args.timeout is not None or args.solver != "backtrack"
-            or args.scheduler_address is not None or first_problem(head, False) is not None):
-        return False
-    lines = itertools.islice(_CONTENT_LINE.finditer(head), SMALL_FILE_LINES + 1)
-    return len(list(lines)) > SMALL_FILE_LINES
-
-
-def _text_after(stream: BinaryIO) -> bool:
-    """No NUL byte and only UTF-8 in the rest of a file (as ``_bulk`` asks of all of it),
-    read ahead and back; stdin cannot be read twice: a bad byte there spoils its line."""
-    if not stream.seekable():
-        return True
-    start, decoder = stream.tell(), codecs.getincrementaldecoder("utf-8")()
-    try:
-        while chunk := stream.read(HEAD_BYTES):
-            if b"\0" in chunk:
-                return False
-            if not (chunk.isascii() and not decoder.getstate()[0]):
-                decoder.decode(chunk)
-        decoder.decode(b"", True)
-    except UnicodeDecodeError:
-        return False
-    finally:
-        stream.seek(start)
-    return True
-
-
-class _Replayed:
-    """``head``, then the rest of ``stream``; what it read is kept until ``forget``."""
-
-    def __init__(self, head: bytes, stream: BinaryIO) -> None:
-        self._head, self._stream, self._kept = head, stream, [head]
-
-    def read(self, size: int) -> bytes:
-        data, self._head = self._head or self._stream.read(size), b""
-        if self._kept and data is not self._kept[0]:
-            self._kept.append(data)
-        return data
-
-    def taken(self) -> bytes:
-        return b"".join(self._kept)
-
-    def forget(self) -> None:
-        self._kept = []
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -336,7 +199,7 @@ def _checkpoint(args: argparse.Namespace, entries: list[PuzzleEntry], total: int
     if args.checkpoint is None:
         return None
     if total != 1:
-        raise UsageError(f"--checkpoint counts one puzzle; {_name(args.file)} holds {total}")
+        raise UsageError(f"--checkpoint counts one puzzle; {display_name(args.file)} holds {total}")
     from ..engine.checkpoint import Checkpoint, CheckpointError
 
     cells = entries[0].cells
@@ -432,7 +295,7 @@ def run(args: argparse.Namespace) -> int:
     bands = args.order is None and args.propagation is None  # neither given: band kernel
     args.order, args.propagation = args.order or "fewest", args.propagation or "units"
     _check(args)
-    stream = _open(args.file)
+    stream = open_input(args.file)
     try:
         return _run(args, stream, bands)
     finally:
@@ -441,10 +304,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, stream: BinaryIO, bands: bool) -> int:
-    raw, streamed = _input(stream, args)
-    batch = None if streamed is not None else _bulk(raw, args)
+    raw, streamed = read_input(stream, args)
+    batch = None if streamed is not None else read_bulk(raw, args)
     bulk = streamed is not None or batch is not None
-    entries = [] if bulk else _read(raw, args.file)
+    entries = [] if bulk else read_entries(raw, args.file)
     total: int | None = len(batch.givens) + len(batch.errors) if batch else len(entries)
     if streamed is not None:  # counted when needed: a usage error, or a stopped run
         total = streamed[1].total() if args.checkpoint is not None else None

@@ -1,17 +1,23 @@
 """Files to batches and batches to text: the compiled reader with the general one behind it.
 
-A file of 81-symbol lines (and blank or ``#`` comment lines) is read in numpy
-alone (``_plain_9x9``), so a first run on 9x9 puzzles compiles no reader; any
-other file of clean puzzle lines is read by ``kernel.read`` in one compiled pass;
-any other file (grids, spaced numbers, unreadable or over-long lines, mixed
-sizes, binary data) goes through ``formats.read_puzzles``, so every layout it
-reads is read here too and every message about a bad line is its own.  Givens
-that contradict each other are found in bulk and worded by
-``puzzle.check_givens``, values out of range by ``formats.range_problem`` (the
-symbol as typed).
+A file is read in slices of some ``SLICE_BYTES`` of whole lines (``FileSlices``), so
+memory does not grow with its length; ``parse_batch`` reads a text whole.  A slice of
+81-symbol lines (and blank or ``#`` comment lines) is read in numpy alone
+(``_plain_9x9``), so a first run on 9x9 puzzles compiles no reader; any other slice of
+clean puzzle lines is read by ``kernel.read`` in one compiled pass; any other slice
+(grids, spaced numbers, unreadable or over-long lines, mixed sizes, binary data) goes
+through ``formats.read_slice``, so every layout it reads is read here too and every
+message about a bad line is its own.  Line numbers and the file's first puzzle (whose
+size is the file's) carry from slice to slice, and a grid open at a slice's end goes to
+the next one whole, so a file reads the same in slices as whole.  Givens that
+contradict each other are found in bulk and worded by ``puzzle.check_givens``, values
+out of range by ``formats.range_problem`` (the symbol as typed).
 
 Glossary
 --------
+slice, place
+    Whole lines of a file, and where they start (``formats.SlicePlace``: the bytes and
+    lines before them, the file's first puzzle so far).
 batch
     ``kernel.read.Batch``: ``box``, ``givens`` (``uint8 [puzzles, n*n]``, 0 for
     a blank), ``lines`` (the 1-based file line of each row) and ``errors``
