@@ -150,9 +150,9 @@ def _broken_slice(givens: np.ndarray) -> np.ndarray:
     return broken
 
 
-def _plain_rows(raw: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _plain_9x9(raw: bytes) -> Batch | None:
     """The common file in numpy alone: every line blank, a ``#`` comment, or exactly 81
-    cell symbols: (its bytes, where each puzzle starts, its line); None for anything else."""
+    cell symbols (then a first run compiles no reader).  None for anything else."""
     if not raw:
         return None
     data = np.frombuffer(raw, dtype=np.uint8)
@@ -169,22 +169,13 @@ def _plain_rows(raw: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     if not cells.any() or (lengths[cells] != 81).any():
         return None
     where = starts[cells]
-    for top in range(0, len(where), SLICE_ROWS):  # in slices: no 8-byte index per cell at once
-        if (SYMBOLS[data[where[top:top + SLICE_ROWS, None] + np.arange(81)]] < 0).any():
-            return None
-    return data, where, np.flatnonzero(cells).astype(np.int64) + 1
-
-
-def _plain_9x9(raw: bytes) -> Batch | None:
-    """``_plain_rows`` as a batch (then a first run compiles no reader)."""
-    rows = _plain_rows(raw)
-    if rows is None:
-        return None
-    data, where, numbers = rows
     givens = np.empty((len(where), 81), dtype=np.uint8)
-    for top in range(0, len(where), SLICE_ROWS):
-        givens[top:top + SLICE_ROWS] = SYMBOLS[data[where[top:top + SLICE_ROWS, None]
-                                                    + np.arange(81)]]
+    for top in range(0, len(where), SLICE_ROWS):  # in slices: no 8-byte index per cell at once
+        values = SYMBOLS[data[where[top:top + SLICE_ROWS, None] + np.arange(81)]]
+        if (values < 0).any():
+            return None
+        givens[top:top + SLICE_ROWS] = values
+    numbers = np.flatnonzero(cells).astype(np.int64) + 1
     broken = _broken_9x9(givens)
     errors = [(int(numbers[i]), _givens_error(givens[i], raw[where[i]:where[i] + 81]))
               for i in np.flatnonzero(broken)]
@@ -234,14 +225,15 @@ def _place_after(data: bytes, place: SlicePlace, box: int, first: int) -> SliceP
     """The place after a slice of puzzle lines (a fast reader's), its first puzzle at line
     ``first`` of it: the file's first, unless one came before (only its line and size
     matter)."""
-    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    lines = int(np.count_nonzero(np.frombuffer(data, np.uint8) == 10)) + (
+        not data.endswith(b"\n"))
     return SlicePlace(place.offset + len(data), place.physical + lines, place.line + lines,
                       place.first or PuzzleEntry(place.line + first, cells=(0,) * box**4))
 
 
 def _plain_count(raw: bytes) -> tuple[int, int] | None:
     """(puzzles, the line of the first) of a slice of only 81-symbol and blank lines (as
-    ``_plain_rows`` reads them), counted without reading them; None for any other."""
+    ``_plain_9x9`` reads them), counted without reading them; None for any other."""
     data = np.frombuffer(raw, dtype=np.uint8)
     returns = np.flatnonzero(data == 13)
     if not raw or raw.translate(None, _LINE_BYTES) or (
