@@ -394,3 +394,120 @@ def test_a_held_write_loses_nothing_when_a_signal_lands_in_it() -> None:
     finally:
         signal.signal(signal.SIGINT, before)
     assert got == [text.encode()]
+
+
+# --- a Sudoku file longer than a slice -------------------------------------------------
+
+NO_SOLUTION = "12345678" + "." * 72 + "9"  # A9 can only be 9, and I9 holds one
+
+
+def sudoku_puzzles() -> list[str]:
+    text = (DATA / "tdoku_puzzles2_17_clue_head3000.txt").read_text()
+    return [line.split()[0] for line in text.splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def sliced_file(path: Path) -> dict[int, str]:
+    """Write puzzle lines (some CRLF, some with no solution), 9x9 grids over 11 lines,
+    bad lines, givens that contradict each other, comments and blank lines behind a byte
+    order mark; returns the puzzle on each line where a readable puzzle starts."""
+    rng, puzzles = random.Random(9), sudoku_puzzles()
+    lines: list[str] = []
+    starts: dict[int, str] = {}
+    for k in range(1500):
+        pick, puzzle = rng.randrange(10), puzzles[k % len(puzzles)]
+        if pick == 0:
+            lines.append(f"bad line {k}")
+        elif pick == 1:
+            lines.extend(["# a comment", ""])
+        elif pick == 2:
+            lines.append("11" + puzzle[2:])  # A1 and A2 both hold 1
+        elif pick == 3:
+            starts[len(lines) + 1] = puzzle
+            rows = [" ".join(puzzle[r * 9:r * 9 + 9]) for r in range(9)]
+            lines.extend([*rows[:3], "------+------", *rows[3:6], "------+------", *rows[6:]])
+        else:
+            starts[len(lines) + 1] = NO_SOLUTION if pick == 4 else puzzle
+            lines.append(starts[len(lines) + 1] + ("\r" if pick == 5 else ""))
+    path.write_bytes(BOM + ("\n".join(lines) + "\n").encode())
+    return starts
+
+
+def check_sudoku_answers(starts: dict[int, str], out: str, as_json: bool) -> None:
+    """Each readable puzzle's answer, in file order: a checked solution, or none."""
+    if as_json:
+        answers = [(a["status"], a["solution"]) for a in map(json.loads, out.splitlines())]
+    else:
+        answers = [(line.split(":")[0] if ":" in line else "solved", line.split("\t")[0])
+                   for line in out.splitlines()[:-1]]
+    readable = [answer for answer in answers if answer[0] != "invalid"]
+    assert len(readable) == len(starts) and len(answers) > len(starts)
+    for (status, solution), (_, puzzle) in zip(readable, sorted(starts.items())):
+        assert status == ("unsolvable" if puzzle == NO_SOLUTION else "solved"), puzzle
+        if status == "solved":
+            check_sudoku(puzzle, solution)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("options", [[], ["--json"], ["--count", "--limit", "2", "--workers",
+                                                      "2"]])
+def test_a_sudoku_file_longer_than_a_slice_answers_as_when_read_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        options: list[str]) -> None:
+    from parallel_backtrack.sudoku import batch_io, cli_input
+
+    path = tmp_path / "puzzles.txt"
+    starts = sliced_file(path)
+    parse_slice, runs, calls = batch_io.parse_slice, [], []
+    monkeypatch.setattr(batch_io, "parse_slice",
+                        lambda *args: calls.append(1) or parse_slice(*args))
+    for head in (1 << 30, 4000):  # the file whole, then in slices of some 4 KB
+        monkeypatch.setattr(cli_input, "HEAD_BYTES", head)
+        before = len(calls)
+        code = sudoku_main([str(path), "--no-progress", *options])
+        out = re.sub(r" in \S+ s \(\S+ puzzles/s\)|\"seconds\": \S+,", "",
+                     capsys.readouterr().out)
+        runs.append((code, out, len(calls) - before))
+    (code, whole, once), (sliced_code, sliced, slices) = runs
+    assert once == 1 and slices > 20
+    assert code == sliced_code == 1 and sliced == whole
+    check_sudoku_answers(starts, sliced, "--json" in options)
+
+
+@pytest.mark.timeout(120)
+def test_a_ctrl_c_on_a_file_read_in_slices_keeps_the_answers_and_counts_the_rest(
+        tmp_path: Path) -> None:
+    puzzles = sudoku_puzzles()
+    path = tmp_path / "puzzles.txt"  # 2.5 MB: more than the first slice
+    path.write_text("".join(f"{puzzles[k % len(puzzles)]}\n" for k in range(30_000)))
+    child = start(["parallel_backtrack.sudoku", "--json", "--no-progress"], path)
+    lines, err = interrupt_after_first_line(child, lag=1.0)
+    assert child.returncode == 130, err
+    answers = [json.loads(line) for line in lines]  # each one whole
+    assert 0 < len(answers) < 30_000
+    assert [a["index"] for a in answers] == list(range(len(answers)))
+    for answer in answers[::97]:
+        check_sudoku(puzzles[answer["index"] % len(puzzles)], answer["solution"])
+    assert f", {30_000 - len(answers)} of 30000 puzzles not searched" in err
+
+
+def test_a_long_file_with_a_nul_byte_past_its_first_slice_is_read_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from parallel_backtrack.sudoku import __main__ as command
+    from parallel_backtrack.sudoku import cli_input
+
+    def refused(*args: object, **options: object) -> None:
+        raise AssertionError("solved in bulk")
+
+    monkeypatch.setattr(cli_input, "HEAD_BYTES", 2000)
+    monkeypatch.setattr(command, "batch_results", refused)
+    puzzles = sudoku_puzzles()[:110]  # 9,020 bytes: past the 8,192 sniffed for binary data
+    path = tmp_path / "puzzles.txt"
+    path.write_bytes("".join(f"{p}\n" for p in puzzles).encode() + b"ab\0c\n")
+    assert sudoku_main([str(path), "--no-progress"]) == 1  # one puzzle at a time, as before
+    *answers, bad, summary = capsys.readouterr().out.splitlines()
+    assert bad == "invalid: line 111: a NUL byte at column 3; a puzzle file is UTF-8 text"
+    assert summary.startswith("solved 110, unsolvable 0, invalid 1 ")
+    for puzzle, answer in zip(puzzles, answers, strict=True):
+        check_sudoku(puzzle, answer)

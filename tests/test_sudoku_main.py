@@ -133,12 +133,12 @@ def test_usage_errors_are_one_line_and_exit_2(
 def test_a_file_of_one_puzzle_at_most_never_loads_the_bulk_reader(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from parallel_backtrack.sudoku import __main__ as command
+    from parallel_backtrack.sudoku import cli_input
 
     def refused(raw: bytes) -> None:
         raise AssertionError("the bulk reader's kernel was loaded")
 
-    monkeypatch.setattr(command, "parse_batch", refused)
+    monkeypatch.setattr(cli_input, "parse_batch", refused)
     comments = tmp_path / "comments.txt"
     comments.write_bytes(b"# nothing here\n\n   \n# still nothing\n")
     code, _, err = run(capsys, str(comments))
@@ -303,3 +303,20 @@ def test_a_count_that_reached_its_limit_says_so() -> None:
     done = cli("-", "--count", "--limit", "1000", "--json", stdin=OPEN + "\n")
     whole = json.loads(done.stdout)
     assert (done.returncode, whole["count"], whole["complete"]) == (0, 847, True)
+
+
+def test_a_second_ctrl_c_while_the_rest_is_counted_leaves_it_uncounted(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from parallel_backtrack.sudoku import __main__ as command
+    from parallel_backtrack.sudoku.batch_io import FileSlices
+    from parallel_backtrack.sudoku.results import Summary
+
+    def interrupted(size: int) -> bytes:
+        raise KeyboardInterrupt
+
+    assert command._rest_counted(FileSlices(io.BytesIO(f"{HARDEST}\n".encode() * 3).read)) == 3
+    assert command._rest_counted(FileSlices(interrupted)) is None
+    args = command.build_parser().parse_args(["-"])
+    assert command._finish(Summary(solved=2), "interrupted", None, 1.0, args) == 130
+    assert capsys.readouterr().out.endswith(
+        "; partial (interrupted): 0 stopped, the rest of the file not counted\n")

@@ -36,14 +36,10 @@ solver
 from __future__ import annotations
 
 import argparse
-import io
-import itertools
-import re
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from parallel_backtrack import _cli
 from parallel_backtrack._cli import (
@@ -61,16 +57,27 @@ from parallel_backtrack.engine.report import PoolLostError
 from parallel_backtrack.viz.options import add_html_options
 from parallel_backtrack.viz.page import PageError
 
-from .formats import PuzzleEntry, read_puzzles
+from .cli_input import (
+    KERNEL_DIR,
+    SMALL_FILE_LINES,
+    UsageError,
+    display_name,
+    open_input,
+    read_bulk,
+    read_entries,
+    read_input,
+)
+from .formats import PuzzleEntry
 from .orders import ORDERS
 from .output import print_block, print_result
 from .propagate import PROPAGATORS
 from .results import PuzzleResult, ResultBlock, Summary
-from .runner import Job, kernel_results, solve_entries, solve_entry, solve_entry_reported
+from .runner import Job, batch_results, solve_entries, solve_entry, solve_entry_reported
 from .space import KERNELS
 
 if TYPE_CHECKING:
     from ..engine import SearchReport
+    from .batch_io import FileSlices
     from .kernel.read import Batch
 
 PROG = _cli.prog("sudoku")
@@ -83,18 +90,11 @@ CDCL_SMALLEST_BOX = 5  # --solver auto: below this, backtracking is quick on any
 # puzzle of the hardest 9x9 sets needs under 0.2 s there); so do the puzzles of a file of
 # up to SMALL_FILE_LINES lines, which the kernel would read and solve in bulk if compiled.
 PYTHON_SECONDS, PYTHON_SECONDS_UNCOMPILED = 0.3, 3.0
-SMALL_FILE_LINES = 20
-# The compiled functions a first run of one puzzle, or of a file in bulk, would load.
-KERNEL_DIR = Path(__file__).resolve().parent / "kernel"
+# The compiled functions a first run of one puzzle would load.
 ONE_PUZZLE_KERNEL = ("search.explore_roots",)
-BULK_KERNEL = ("search.search_many", "read._index_lines")
 # The --help examples' puzzles: one easy (no compile needed), one with 847 solutions.
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 MANY = "...4......5..8.2.6.....3...2...4....3......1...5.3.8.25...6.3.8..6....95..8......"
-
-
-class UsageError(Exception):
-    """A usage problem found after parsing: one line on stderr, exit status 2."""
 
 
 def build_parser() -> Parser:
@@ -138,61 +138,6 @@ def build_parser() -> Parser:
     _cli.add_verify_option(parser)
     add_html_options(parser)
     return parser
-
-
-def _name(path: str) -> str:
-    return "stdin" if path == "-" else repr(path)
-
-
-def _read_bytes(path: str) -> bytes:
-    try:
-        if path != "-":
-            return Path(path).read_bytes()
-        binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
-        return binary.read() if binary is not None else sys.stdin.read().encode()
-    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
-        raise UsageError(_cli.cannot_read(_name(path), error)) from None
-
-
-def _read(raw: bytes, path: str) -> list[PuzzleEntry]:
-    try:
-        entries = read_puzzles(io.BytesIO(raw))
-    except ValueError as error:  # PuzzleFileError: binary, or not UTF-8
-        raise UsageError(f"cannot read {_name(path)}: {error}") from None
-    if not entries:
-        raise UsageError(f"no puzzle in {_name(path)}")
-    return entries
-
-
-# A line that is not blank and not a comment: where a puzzle, or a grid's row, may be.
-_CONTENT_LINE = re.compile(rb"^[ \t]*[^#\s]", re.MULTILINE)
-
-
-def _bulk(raw: bytes, args: argparse.Namespace) -> Batch | None:
-    """The file as one array for the kernel, when it holds several puzzles and nothing
-    needs a per-puzzle deadline; None for the per-puzzle path."""
-    if (args.kernel != "fast" or args.timeout is not None or b"\0" in raw
-            or args.solver != "backtrack" or args.scheduler_address is not None):
-        return None
-    lines = len(list(itertools.islice(_CONTENT_LINE.finditer(raw), SMALL_FILE_LINES + 1)))
-    if lines < 2:
-        return None  # one puzzle at most: not worth loading the reader's kernel (0.07 s)
-    if lines <= SMALL_FILE_LINES and args.workers == 1 and not is_compiled(KERNEL_DIR,
-                                                                           *BULK_KERNEL):
-        return None  # a few puzzles: the Python path first (``_python_until``), no compile
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    batch = parse_batch(raw)
-    return batch if len(batch.givens) + len(batch.errors) > 1 else None
-
-
-def parse_batch(raw: bytes) -> Batch:
-    """``batch_io.parse_batch``, loaded (numpy, the compiled reader) on first use."""
-    from .batch_io import parse_batch as parse
-
-    return parse(raw)
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -246,14 +191,15 @@ def _job(args: argparse.Namespace, puzzles: int = 0, checkpoint: Any = None) -> 
                checkpoint)
 
 
-def _checkpoint(args: argparse.Namespace, entries: list[PuzzleEntry], total: int) -> Any:
+def _checkpoint(args: argparse.Namespace, entries: list[PuzzleEntry], total: int | None
+                ) -> Any:
     """The count's ``Checkpoint`` (None without ``--checkpoint``), keyed by the puzzle and
     the options that shape its tree, and checked now: a file of another search is a
     usage error before any search.  It counts one puzzle."""
     if args.checkpoint is None:
         return None
     if total != 1:
-        raise UsageError(f"--checkpoint counts one puzzle; {_name(args.file)} holds {total}")
+        raise UsageError(f"--checkpoint counts one puzzle; {display_name(args.file)} holds {total}")
     from ..engine.checkpoint import Checkpoint, CheckpointError
 
     cells = entries[0].cells
@@ -322,13 +268,15 @@ def _each_split(entries: list[PuzzleEntry], job: Job, args: argparse.Namespace,
             return
 
 
-def _finish(summary: Summary, stop: str | None, total: int, seconds: float,
+def _finish(summary: Summary, stop: str | None, total: int | None, seconds: float,
             args: argparse.Namespace) -> int:
-    """The summary line (stdout, or stderr with --json --stats) and the exit status."""
+    """The summary line (stdout, or stderr with --json --stats) and the exit status
+    (``total`` None: the rest of the file was not counted)."""
     text = summary.text(seconds, args.count)
     if stop is not None:
-        notice = (f"partial ({stop}): {summary.stopped} stopped, "
-                  f"{total - summary.puzzles} of {total} puzzles not searched")
+        rest = ("the rest of the file not counted" if total is None else
+                f"{total - summary.puzzles} of {total} puzzles not searched")
+        notice = f"partial ({stop}): {summary.stopped} stopped, {rest}"
         text += f"; {notice}"
         if args.json:
             print(f"{PROG}: {notice}", file=sys.stderr)
@@ -347,24 +295,38 @@ def run(args: argparse.Namespace) -> int:
     bands = args.order is None and args.propagation is None  # neither given: band kernel
     args.order, args.propagation = args.order or "fewest", args.propagation or "units"
     _check(args)
-    raw = _read_bytes(args.file)
-    batch = _bulk(raw, args)
-    entries = _read(raw, args.file) if batch is None else []
-    total = len(entries) if batch is None else len(batch.givens) + len(batch.errors)
+    stream = open_input(args.file)
+    try:
+        return _run(args, stream, bands)
+    finally:
+        if args.file != "-":
+            stream.close()
+
+
+def _run(args: argparse.Namespace, stream: BinaryIO, bands: bool) -> int:
+    raw, streamed = read_input(stream, args)
+    batch = None if streamed is not None else read_bulk(raw, args)
+    bulk = streamed is not None or batch is not None
+    entries = [] if bulk else read_entries(raw, args.file)
+    total: int | None = len(batch.givens) + len(batch.errors) if batch else len(entries)
+    if streamed is not None:  # counted when needed: a usage error, or a stopped run
+        total = streamed[1].total() if args.checkpoint is not None else None
     checkpoint = _checkpoint(args, entries, total)
     trace = None
     if args.html:  # a puzzle the page cannot show is a usage error before any search
         from .page import html_trace
 
-        trace = html_trace(args, entries if batch is None else None)
+        trace = html_trace(args, None if bulk else entries)
     started, summary, stop = time.perf_counter(), Summary(), None
     results: Iterator[PuzzleResult | ResultBlock] = iter(())
     reports: list[SearchReport] = []
     try:
-        if batch is None:
+        if not bulk:
             results = _results(entries, _job(args, len(entries), checkpoint), args, reports)
         else:
-            results = kernel_results(batch, _job(args), workers=args.workers, bands=bands)
+            batches: Iterable[Batch] = streamed[0] if streamed is not None else [
+                batch] if batch is not None else []
+            results = batch_results(batches, _job(args), workers=args.workers, bands=bands)
         for result in results:
             with held_signals():  # printed and counted together, or neither
                 if isinstance(result, ResultBlock):
@@ -388,11 +350,22 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     if stop is not None:
         _cli.checkpoint_note(PROG, checkpoint, None)
+        if streamed is not None:
+            total = _rest_counted(streamed[1])
     if trace is not None:
         from .page import write_html
 
         print(write_html(args, trace, reports), file=sys.stderr)
     return _finish(summary, stop, total, seconds, args)
+
+
+def _rest_counted(slices: FileSlices) -> int | None:
+    """The file's puzzles and bad lines, those not read yet counted now; None if a second
+    Ctrl-C stops the count."""
+    try:
+        return slices.total()
+    except KeyboardInterrupt:
+        return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

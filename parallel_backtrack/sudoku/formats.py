@@ -44,6 +44,8 @@ raises ``PuzzleFileError``.
 
 from __future__ import annotations
 
+import bisect
+import io
 import string
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -51,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TextIO
 
-from .._text import SNIFF_BYTES, first_problem
+from .._text import SNIFF_BYTES, first_problem, without_bom
 from .boxes import BOX_SIZES, check_box
 from .grid import box_for_cells, grid_for
 
@@ -244,17 +246,28 @@ def _one_size(entry: PuzzleEntry, first: PuzzleEntry | None) -> PuzzleEntry:
     )
 
 
-def _grid_entries(lines: Iterable[str | _Unreadable]) -> Iterator[PuzzleEntry]:
+@dataclass
+class GridState:
+    """What reading carries from one line to the next: the grid being collected and the
+    file's first puzzle (its size is the file's)."""
+
     pending: _Pending | None = None
     first: PuzzleEntry | None = None
-    for number, raw in enumerate(lines, start=1):
+
+
+def _grid_entries(lines: Iterable[str | _Unreadable], state: GridState | None = None,
+                  start: int = 1) -> Iterator[PuzzleEntry]:
+    """The entries of ``lines`` (numbered from ``start``); a grid still open at the end is
+    reported unfinished, unless a ``state`` is given to go on with (``read_slice``)."""
+    at = state or GridState()
+    for number, raw in enumerate(lines, start=start):
         if isinstance(raw, _Unreadable):
             yield PuzzleEntry(number, error=raw.reason)
             continue
         text = raw.strip()
-        if not text and pending is not None:  # a blank line ends a grid
-            yield _unfinished(pending)
-            pending = None
+        if not text and at.pending is not None:  # a blank line ends a grid
+            yield _unfinished(at.pending)
+            at.pending = None
         if not text or text.startswith("#") or _is_separator_line(text):
             continue
         symbols, tail = _split_cells(text)
@@ -262,28 +275,28 @@ def _grid_entries(lines: Iterable[str | _Unreadable]) -> Iterator[PuzzleEntry]:
         if isinstance(cells, str):
             yield PuzzleEntry(number, error=cells)
             continue
-        if pending is not None and len(cells) != pending.width:
-            yield _unfinished(pending)
-            pending = None
+        if at.pending is not None and len(cells) != at.pending.width:
+            yield _unfinished(at.pending)
+            at.pending = None
         entry = None
-        box = None if first is None else first.box
-        if len(cells) in PUZZLE_CELLS and _is_puzzle_line(cells, pending, box):
+        box = None if at.first is None else at.first.box
+        if len(cells) in PUZZLE_CELLS and _is_puzzle_line(cells, at.pending, box):
             entry, typed, rows = PuzzleEntry(number, cells=cells, tail=tail), symbols, [number]
         elif len(cells) in ROW_CELLS:
-            pending = pending or _Pending(number, len(cells))
+            pending = at.pending = at.pending or _Pending(number, len(cells))
             pending.rows.append(cells)
             pending.symbols.extend(symbols)
             pending.numbers.append(number)
             if len(pending.rows) == pending.width:
                 entry = PuzzleEntry(pending.line, cells=sum(pending.rows, ()))
-                typed, rows, pending = pending.symbols, pending.numbers, None
+                typed, rows, at.pending = pending.symbols, pending.numbers, None
         else:
             yield PuzzleEntry(number, error=_bad_width(len(cells)))
         if entry is not None:
-            first = first or entry
-            yield _in_range(_one_size(entry, first), typed, rows)
-    if pending is not None:
-        yield _unfinished(pending)
+            at.first = at.first or entry
+            yield _in_range(_one_size(entry, at.first), typed, rows)
+    if state is None and at.pending is not None:
+        yield _unfinished(at.pending)
 
 
 def _too_long(length: int) -> _Unreadable:
@@ -348,26 +361,77 @@ def _as_text(data: bytes) -> str | None:
         return None
 
 
+def _line_texts(number: int, line: bytes | _Long,
+                offset: int) -> tuple[list[str | _Unreadable], int]:
+    """The text lines of a file's line ``number`` (from byte ``offset``) and its length.  A
+    NUL byte or bytes that are no UTF-8 within the first ``SNIFF_BYTES`` raise
+    ``PuzzleFileError`` (a binary file); later they spoil only their line."""
+    data = line.head if isinstance(line, _Long) else line
+    if number == 1:
+        data = without_bom(data)
+    text = None if isinstance(line, _Long) else _as_text(data)
+    problem = None if text is not None else first_problem(data, isinstance(line, bytes))
+    if problem is not None and offset < SNIFF_BYTES:
+        raise PuzzleFileError("binary data or not UTF-8 text: " + _not_text(problem, number))
+    length = len(data) if isinstance(line, bytes) else line.length
+    if text is not None:
+        return list(text.splitlines() or [""]), length
+    if isinstance(line, _Long):
+        return [_too_long(line.length)], length
+    return [_Unreadable(_not_text(problem or (0, "unreadable bytes")))], length
+
+
 def _decoded(lines: Iterable[bytes | _Long]) -> Iterator[str | _Unreadable]:
-    """Lines as text.  A NUL byte or bytes that are no UTF-8 within the first
-    ``SNIFF_BYTES`` raise ``PuzzleFileError`` (a binary file); later they spoil only
-    their line."""
+    """Lines as text (``_line_texts``)."""
     offset = 0
     for number, line in enumerate(lines, start=1):
-        data = line.head if isinstance(line, _Long) else line
-        if number == 1 and data.startswith(b"\xef\xbb\xbf"):
-            data = data[3:]  # a UTF-8 byte order mark
-        text = None if isinstance(line, _Long) else _as_text(data)
-        problem = None if text is not None else first_problem(data, isinstance(line, bytes))
-        if problem is not None and offset < SNIFF_BYTES:
-            raise PuzzleFileError("binary data or not UTF-8 text: " + _not_text(problem, number))
-        offset += len(data) if isinstance(line, bytes) else line.length
-        if text is not None:
-            yield from text.splitlines() or [""]
-        elif isinstance(line, _Long):
-            yield _too_long(line.length)
-        else:
-            yield _Unreadable(_not_text(problem or (0, "unreadable bytes")))
+        texts, length = _line_texts(number, line, offset)
+        offset += length
+        yield from texts
+
+
+@dataclass(frozen=True)
+class SlicePlace:
+    """Where a slice of a file starts: after ``offset`` bytes, ``physical`` lines (ended by
+    a newline) and ``line`` lines as numbered (a line may hold several: ``str.splitlines``),
+    with the file's ``first`` puzzle so far."""
+
+    offset: int = 0
+    physical: int = 0
+    line: int = 0
+    first: PuzzleEntry | None = None
+
+
+def read_slice(data: bytes, place: SlicePlace,
+               last: bool) -> tuple[list[PuzzleEntry], int, SlicePlace]:
+    """The entries of ``data``, whole lines of a file from ``place`` on (``last``: to its
+    end), as ``read_puzzles`` numbers and words them; the bytes taken; the place after them.
+
+    A grid still open at the end of a slice that is not the last is left to the next: the
+    bytes from its first line on are not taken (none when it starts the slice: then the
+    caller reads more), nor the entries of those lines.
+    """
+    stream = io.BytesIO(data)
+    texts: list[str | _Unreadable] = []
+    starts: list[int] = []  # where in ``data`` the line holding each text starts
+    start = 0
+    for number, line in enumerate(_physical_lines(stream.readline), start=place.physical + 1):
+        found = _line_texts(number, line, place.offset + start)[0]
+        texts.extend(found)
+        starts.extend([start] * len(found))
+        start = stream.tell()
+    state = GridState(first=place.first)
+    entries = list(_grid_entries(texts, state, place.line + 1))
+    used, taken = len(data), len(texts)
+    if state.pending is not None and last:
+        entries.append(_unfinished(state.pending))
+    elif state.pending is not None:
+        used = starts[state.pending.line - place.line - 1]
+        taken = bisect.bisect_left(starts, used)
+        entries = [entry for entry in entries if entry.line <= place.line + taken]
+    after = SlicePlace(place.offset + used, place.physical + data.count(b"\n", 0, used),
+                       place.line + taken, state.first)
+    return entries, used, after
 
 
 def _text_lines(stream: IO[str]) -> Iterator[str | _Unreadable]:

@@ -57,7 +57,7 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -326,8 +326,23 @@ def solve_entries(
 BULK_BUDGET = 100_000
 
 
+def batch_results(batches: Iterable[Batch], job: Job, *, workers: int = 1,
+                  bands: bool = False) -> Iterator[PuzzleResult | ResultBlock]:
+    """``kernel_results`` of each batch in turn (the slices of one file, ``batch_io.
+    read_batches``), indexed on across them, up to the first ``stopped`` result."""
+    first_index = 0
+    for batch in batches:
+        for result in kernel_results(batch, job, workers=workers, bands=bands,
+                                     first_index=first_index):
+            yield result
+            if isinstance(result, PuzzleResult) and result.stop_reason is not None:
+                return
+        first_index += len(batch.givens) + len(batch.errors)
+
+
 def kernel_results(batch: Batch, job: Job, *, workers: int = 1, slice_puzzles: int = 4096,
-                   bands: bool = False) -> Iterator[PuzzleResult | ResultBlock]:
+                   bands: bool = False, first_index: int = 0
+                   ) -> Iterator[PuzzleResult | ResultBlock]:
     """Every puzzle of a bulk-read ``kernel_read.Batch`` through the compiled kernel, in
     file order, with its unreadable lines as ``invalid`` results.
 
@@ -337,10 +352,11 @@ def kernel_results(batch: Batch, job: Job, *, workers: int = 1, slice_puzzles: i
     those of the search that gave the answer.  ``seconds`` is the slice's time per puzzle.
     With ``bands``, 9x9 puzzles go through the band kernel (``propagation="auto"``).
     A file with no bad line, without ``verify``, comes as ``ResultBlock`` runs (and the
-    one-by-one puzzles as results); otherwise one result per puzzle.
+    one-by-one puzzles as results); otherwise one result per puzzle.  Results are indexed
+    from ``first_index`` (the batch's first entry in its file).
     """
     if batch.errors or job.verify:
-        yield from _each_result(batch, job, workers, slice_puzzles, bands)
+        yield from _each_result(batch, job, workers, slice_puzzles, bands, first_index)
         return
     import numpy as np
 
@@ -354,11 +370,13 @@ def kernel_results(batch: Batch, job: Job, *, workers: int = 1, slice_puzzles: i
         start = 0
         for at in [*np.flatnonzero(found.counts == UNFINISHED).tolist(), done - first]:
             if at > start:
-                yield ResultBlock(first + start, batch.lines[first + start:first + at].tolist(),
+                yield ResultBlock(first_index + first + start,
+                                  batch.lines[first + start:first + at].tolist(),
                                   lines[start:at], counts[start:at], nodes[start:at], seconds,
                                   job.count)
             if at < done - first:
-                result = _one_by_one(batch, first + at, first + at, job, workers)
+                result = _one_by_one(batch, first_index + first + at, first + at, job,
+                                     workers)
                 yield result
                 if result.stop_reason is not None:
                     return
@@ -383,8 +401,8 @@ def _one_by_one(batch: Batch, index: int, row: int, job: Job, workers: int) -> P
                        workers=workers)
 
 
-def _each_result(batch: Batch, job: Job, workers: int, slice_puzzles: int,
-                 bands: bool) -> Iterator[PuzzleResult]:
+def _each_result(batch: Batch, job: Job, workers: int, slice_puzzles: int, bands: bool,
+                 first_index: int) -> Iterator[PuzzleResult]:
     """``kernel_results`` one result per puzzle, bad lines and ``verify`` included."""
     from .batch import UNFINISHED
     from .batch_io import puzzle_lines
@@ -394,7 +412,7 @@ def _each_result(batch: Batch, job: Job, workers: int, slice_puzzles: int,
     first = done = 0
     found: Any = None
     lines: list[str] = []
-    for index, line in enumerate(sorted([*rows, *errors])):
+    for index, line in enumerate(sorted([*rows, *errors]), first_index):
         if line in errors:
             yield invalid(index, line, errors[line])
             continue
