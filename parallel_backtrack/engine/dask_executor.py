@@ -39,10 +39,11 @@ from typing import Any
 from .backends import MissingExtraError, missing_extra, register_built_in
 from .dask_bounds import DaskBounds, DaskStopFlag, Pusher, new_stop_flag, push_stop
 from .executors import Executor
-from .report import PoolLostError
+from .report import ClusterRefusedError, PoolLostError
 from .worker import StopFlag
 
-ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
+# A host is a name, an IPv4 address or a bracketed IPv6 one (tcp://[::1]:8786).
+ADDRESS = re.compile(r"^([a-z]+://)?(\[[0-9a-fA-F:.]+\]|[^\s/:\[\]]+)(:\d+)?$")
 CONNECT_TIMEOUT = "20s"
 # Every worker answers the version check within this many seconds, or the command
 # stops: a worker stopped or hung (its process paused, its machine unreachable with the
@@ -130,9 +131,10 @@ class DaskExecutor(Executor):
                 self._client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
             except TimeoutError:
                 self.close()
-                raise ValueError(f"the Dask scheduler at {self.address} has no workers "
-                                 f"(waited {CONNECT_TIMEOUT}); start some with 'dask worker "
-                                 f"{self.address}'") from None
+                raise ClusterRefusedError(
+                    f"the Dask scheduler at {self.address} has no workers (waited "
+                    f"{CONNECT_TIMEOUT}); start some with 'dask worker {self.address}'"
+                ) from None
             threads = sum(self._client.nthreads().values())
         return max(1, threads)
 
@@ -145,23 +147,26 @@ class DaskExecutor(Executor):
             found = self._client.run(package_version, callback_timeout=CHECK_SECONDS)
         except TimeoutError:
             self.close()
-            raise ValueError(f"the workers of the Dask scheduler at {self.address} did not "
-                             f"all answer within {CHECK_SECONDS:g} s (a worker stopped, hung "
-                             "or cut off?); check its 'dask worker' process") from None
+            raise ClusterRefusedError(
+                f"the workers of the Dask scheduler at {self.address} did not all answer "
+                f"within {CHECK_SECONDS:g} s (a worker stopped, hung or cut off?); check its "
+                "'dask worker' process") from None
         except Exception as error:  # noqa: BLE001 - whatever the worker's import raised
             self.close()
             # Dask hands a worker's error over as it can: the class, or wrapped in one.
             named = type(error) is not Exception
             reason = _first_line(f"{type(error).__name__}: {error}" if named else str(error))
-            raise ValueError(f"a worker of the Dask scheduler at {self.address} cannot load "
-                             f"parallel_backtrack ({reason}); install version {here} on every "
-                             "worker machine") from None
+            raise ClusterRefusedError(
+                f"a worker of the Dask scheduler at {self.address} cannot load "
+                f"parallel_backtrack ({reason}); install version {here} on every worker "
+                "machine") from None
         other = version_mismatch(found, here)
         if other is not None:
             self.close()
-            raise ValueError(f"the Dask workers at {self.address} run {other}, this command "
-                             f"parallel_backtrack {here}; install the same version on every "
-                             "machine") from None
+            raise ClusterRefusedError(
+                f"the Dask workers at {self.address} run {other}, this command "
+                f"parallel_backtrack {here}; install the same version on every machine"
+            ) from None
 
     @property
     def client(self) -> Any:
