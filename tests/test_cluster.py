@@ -227,6 +227,22 @@ def test_a_port_that_is_not_a_scheduler_fails_fast() -> None:
     assert seconds < 20 and accepted
 
 
+def test_a_tls_address_needs_tls_settings_and_a_tls_scheduler(cluster: Cluster) -> None:
+    """``tls://`` without Dask's client certificate is a usage error naming the settings
+    (not Dask's TypeError deep in the first connection); ``tls://`` to a plain tcp://
+    scheduler names the tcp:// address to use."""
+    from parallel_backtrack._cluster import _no_scheduler
+
+    no_tls = {name: "" for name in os.environ if name.startswith("DASK_DISTRIBUTED__COMM")}
+    refused(["--scheduler-address", cluster.address.replace("tcp://", "tls://")],
+            r"a tls:// scheduler needs Dask's TLS settings for the client: set "
+            r"DASK_DISTRIBUTED__COMM__TLS__CA_FILE", env=no_tls)
+    host, port = cluster.address.removeprefix("tcp://").split(":")
+    assert _no_scheduler(host, int(port), tls=True) == (
+        f"a tcp:// scheduler answers there: use {cluster.address}")
+    assert _no_scheduler(host, int(port), tls=False) is None
+
+
 NO_DASK = """
 import importlib.abc, runpy, sys
 class NoDask(importlib.abc.MetaPathFinder):
