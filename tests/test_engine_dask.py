@@ -20,6 +20,7 @@ from parallel_backtrack.engine.dask_executor import (
     check_address,
     package_version,
     version_mismatch,
+    version_note,
 )
 from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
 from parallel_backtrack.nqueens.__main__ import main
@@ -131,6 +132,22 @@ def test_workers_of_another_version_are_named():
     assert version_mismatch({"tcp://a:1": "0.2"}, "0.1.0") == ("parallel_backtrack 0.2 "
                                                                 "(1 of 1 worker)")
     assert package_version() == parallel_backtrack.__version__
+
+
+def test_dask_s_table_of_other_versions_is_one_line():
+    """Workers on another Python: Dask's warning (a table of many lines) said in one."""
+    from distributed.versions import error_message
+
+    here = {"packages": {"python": "3.11.7.final.0", "numpy": "2.4.6", "dask": "1"}}
+    there = {"packages": {"python": "3.12.1.final.0", "numpy": "2.5.5", "dask": "1"}}
+    table = error_message(here, {"tcp://w:1": there}, here)["warning"]
+    assert len(table.splitlines()) > 3
+    line = version_note(table, "tcp://a:8786")
+    assert "\n" not in line and line.startswith("the Dask cluster at tcp://a:8786 runs "
+                                                 "other versions (numpy 2.4.6 here, 2.4.6 on "
+                                                 "the scheduler, 2.5.5 on the workers; python "
+                                                 "3.11.7.final.0 here"), line
+    assert "3.12.1.final.0 on the workers" in line and "dask" not in line.split(";")[0]
 
 
 def test_a_joined_cluster_checks_its_workers_version(cluster, monkeypatch):

@@ -74,6 +74,38 @@ def check_address(address: str) -> str:
     return address
 
 
+def _joined_client(distributed: Any, address: str) -> Any:
+    """A client of the scheduler at ``address``.  Dask warns of machines that run other
+    versions of Python or of its packages with a table of many lines on stderr; the
+    command says it in one (``version_note``) and goes on, as Dask does."""
+    import sys
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+    for found in caught:
+        if type(found.message).__name__ == "VersionMismatchWarning":
+            print(f"parallel_backtrack: warning: {version_note(str(found.message), address)}",
+                  file=sys.stderr, flush=True)
+        else:
+            warnings.warn_explicit(found.message, found.category, found.filename,
+                                   found.lineno)
+    return client
+
+
+def version_note(table: str, address: str) -> str:
+    """Dask's table of mismatched versions as one line: each package, then its version
+    here, on the scheduler and on the workers."""
+    rows = re.findall(r"^\|\s*(\S+)\s*\|\s*(.*?)\s*\|\s*(.*?)\s*\|\s*(.*?)\s*\|$", table,
+                      re.MULTILINE)
+    found = [f"{name} {here} here, {scheduler} on the scheduler, {workers} on the workers"
+             for name, here, scheduler, workers in rows if name != "Package"]
+    return (f"the Dask cluster at {address} runs other versions ({'; '.join(found) or table}"
+            "); every machine needs the same Python minor version and package versions "
+            "(docs/cluster.md)")
+
+
 def package_version() -> str:
     """This package's version, where it runs (a worker: ``DaskExecutor._check_workers``)."""
     import parallel_backtrack
@@ -117,7 +149,7 @@ class DaskExecutor(Executor):
         self.address = None if address is None else check_address(address)
         if self.address is not None:
             # Joining is cheap and tells how many workers there really are.
-            self._client = self._distributed.Client(self.address, timeout=CONNECT_TIMEOUT)
+            self._client = _joined_client(self._distributed, self.address)
             self.workers = self._joined_threads()
             self._check_workers()
         self._counted = time.monotonic()
