@@ -227,6 +227,14 @@ def test_a_port_that_is_not_a_scheduler_fails_fast() -> None:
     assert seconds < 20 and accepted
 
 
+def test_a_worker_s_address_is_not_a_scheduler_s(cluster: Cluster) -> None:
+    """A worker's address (a worker's log prints it too) greets as a scheduler's does:
+    refused when joined, in one line naming the mistake, not a TypeError from Dask."""
+    worker = next(iter(cluster.worker_pids()))
+    refused(["--scheduler-address", worker], rf"{worker} is a Dask worker's or nanny's "
+            r"address, not a scheduler's; give the one 'dask scheduler' prints")
+
+
 def test_a_tls_address_needs_tls_settings_and_a_tls_scheduler(cluster: Cluster) -> None:
     """``tls://`` without Dask's client certificate is a usage error naming the settings
     (not Dask's TypeError deep in the first connection); ``tls://`` to a plain tcp://

@@ -83,7 +83,14 @@ def _joined_client(distributed: Any, address: str) -> Any:
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+        except TypeError as error:  # a worker's or nanny's port greets as a scheduler's
+            if "identity()" not in str(error):
+                raise
+            raise ClusterRefusedError(
+                f"{address} is a Dask worker's or nanny's address, not a scheduler's; give "
+                "the one 'dask scheduler' prints ('Scheduler at: ...')") from None
     for found in caught:
         if type(found.message).__name__ == "VersionMismatchWarning":
             print(f"parallel_backtrack: warning: {version_note(str(found.message), address)}",
