@@ -227,6 +227,32 @@ def test_a_port_that_is_not_a_scheduler_fails_fast() -> None:
     assert seconds < 20 and accepted
 
 
+def test_a_scheduler_without_workers_is_refused_and_a_ctrl_c_while_waiting_is_one_line(
+        tmp_path: Path) -> None:
+    """A scheduler with no workers: each command waits for one (a cluster may still be
+    starting), then stops with one usage line; a Ctrl-C while it waits ends it at once
+    with exit 130 and one line, whichever command."""
+    from parallel_backtrack.engine.dask_executor import CONNECT_TIMEOUT
+
+    waiting = {"sudoku": JOINERS["sudoku"], "tictactoe": JOINERS["tictactoe"],
+               "connect4": CASES["connect4"], "nqueens": CASES["nqueens"]}
+    with start_cluster(tmp_path, nworkers=0) as bare:
+        refusing = run_case(CASES["nqueens"], bare.address)
+        started = {name: run_case(case, bare.address) for name, case in waiting.items()}
+        time.sleep(4)  # all past their imports, waiting for a worker
+        for process in started.values():
+            process.send_signal(signal.SIGINT)
+        stopped = {name: finish(process) for name, process in started.items()}
+        code, out, err = finish(refusing)
+    for name, (stop_code, _, stop_err) in stopped.items():
+        lines = stop_err.strip().splitlines()
+        assert stop_code == 130 and len(lines) == 1, (name, stop_err[-800:])
+        assert "interrupted" in lines[0] and "Traceback" not in stop_err, lines
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 1, err[-800:]
+    assert f"has no workers (waited {CONNECT_TIMEOUT})" in lines[0], lines[0]
+
+
 def test_a_worker_s_address_is_not_a_scheduler_s(cluster: Cluster) -> None:
     """A worker's address (a worker's log prints it too) greets as a scheduler's does:
     refused when joined, in one line naming the mistake, not a TypeError from Dask."""
