@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import random
+import re
+import socket
 import stat
 import tempfile
 from pathlib import Path
@@ -181,6 +183,30 @@ def test_a_database_that_cannot_be_kept_names_the_folder_and_the_setting(
     blocked = tmp_path / "blocked"
     blocked.write_text("")
     monkeypatch.setenv("PARALLEL_BACKTRACK_CACHE", str(blocked))
-    with pytest.raises(OSError, match=r"cannot keep the pdb-exact database in .*blocked/pdb: "
-                                      r".*; set PARALLEL_BACKTRACK_CACHE to a writable folder"):
+    host = re.escape(socket.gethostname())
+    with pytest.raises(OSError, match=rf"cannot keep the pdb-exact database in .*blocked/pdb "
+                                      rf"on {host}: .*; set PARALLEL_BACKTRACK_CACHE to a "
+                                      r"writable folder"):
         pdb_module.database(2, "pdb-exact", neighbors_table(2))
+
+
+def test_a_folder_that_cannot_be_written_is_named_before_the_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache folder that exists but cannot be written (a read-only share on a worker
+    machine): refused before building, not after a build of minutes."""
+    if os.geteuid() == 0:
+        monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK)
+    read_only = tmp_path / "read-only"
+    (read_only / "pdb").mkdir(parents=True)
+    (read_only / "pdb").chmod(0o555)
+    monkeypatch.setenv("PARALLEL_BACKTRACK_CACHE", str(read_only))
+    built = []
+    monkeypatch.setattr(pdb_module, "_build", lambda *args: built.append(args))
+    try:
+        with pytest.raises(OSError, match=r"cannot keep the pdb-exact database in "
+                           r".*read-only/pdb on .*: Permission denied; set "
+                           r"PARALLEL_BACKTRACK_CACHE"):
+            pdb_module.database(2, "pdb-exact", neighbors_table(2))
+    finally:
+        (read_only / "pdb").chmod(0o755)
+    assert built == []
