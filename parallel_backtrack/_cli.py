@@ -40,7 +40,14 @@ from typing import Any, NoReturn, TextIO
 from ._cluster import backend_type, scheduler_address, scheduler_file
 from ._output import deferring, guard_stdout, write_whole
 from ._text import SNIFF_BYTES, not_text  # noqa: F401 - what the command lines read them as
-from .engine import BACKENDS, PoolLostError, SearchReport, WorkerCrashError, resolve_workers
+from .engine import (
+    BACKENDS,
+    ClusterRefusedError,
+    PoolLostError,
+    SearchReport,
+    WorkerCrashError,
+    resolve_workers,
+)
 from .engine.backends import MissingExtraError
 from .engine.checks import did_you_mean, is_interrupt
 
@@ -442,7 +449,8 @@ def failure(prog: str, error: BaseException) -> int:
     if interrupted(error):
         print(f"{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    if isinstance(error, MissingExtraError):  # --backend dask without a working extra
+    # --backend dask without a working extra; a cluster refused as the command joins it
+    if isinstance(error, (MissingExtraError, ClusterRefusedError)):
         return usage_error(prog, " ".join(str(error).split()))
     if isinstance(error, MemoryError):
         message = "out of memory; try a smaller problem or fewer workers"

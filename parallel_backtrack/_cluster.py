@@ -39,6 +39,8 @@ ADDRESS = re.compile(r"(?:(tcp|tls)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+)(?::(
 DASK_PORT = 8786
 # Seconds a command waits to reach a scheduler before it says it cannot (a usage error).
 CONNECT_SECONDS = 3.0
+# Seconds a tls:// address is listened to for a plain tcp:// scheduler's greeting.
+TLS_SILENCE_SECONDS = 0.5
 
 
 def _choice(text: str) -> str:
@@ -69,6 +71,9 @@ def scheduler_address(text: str) -> str:
     if problem:
         raise argparse.ArgumentTypeError(problem)
     address = f"{found.group(1) or 'tcp'}://{found.group(2)}:{port}"
+    problem = _tls_problem() if found.group(1) == "tls" else None
+    if problem:
+        raise argparse.ArgumentTypeError(f"{address}: {problem}")
     reason = _no_scheduler(found.group(2).strip("[]"), port, found.group(1) == "tls")
     if reason:
         raise argparse.ArgumentTypeError(
@@ -103,6 +108,25 @@ def scheduler_file(text: str) -> str:
     return scheduler_address(address)
 
 
+def _tls_problem() -> str | None:
+    """Why this process cannot open a ``tls://`` connection, or None: Dask takes the
+    client's certificate from its configuration (``distributed.comm.tls.*``), and
+    without one it would fail deep inside the first connection."""
+    from distributed.security import Security
+
+    try:
+        context = Security().get_connection_args("client").get("ssl_context")
+    except (OSError, ValueError) as error:  # ssl.SSLError is an OSError
+        return f"Dask's TLS settings do not load ({' '.join(str(error).split())[:160]})"
+    if context is None:
+        return ("a tls:// scheduler needs Dask's TLS settings for the client: set "
+                "DASK_DISTRIBUTED__COMM__TLS__CA_FILE and "
+                "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT (and __CLIENT__KEY, unless the "
+                "certificate file holds the key), or distributed.comm.tls in Dask's "
+                "configuration")
+    return None
+
+
 def _no_scheduler(host: str, port: int, tls: bool) -> str | None:
     """Why no Dask scheduler answers at ``host:port`` within ``CONNECT_SECONDS``, or
     None.  A scheduler greets a new connection at once (its handshake names the
@@ -111,13 +135,15 @@ def _no_scheduler(host: str, port: int, tls: bool) -> str | None:
 
     try:
         with socket.create_connection((host, port), timeout=CONNECT_SECONDS) as sock:
-            if tls:  # the greeting is encrypted: reaching the port is all we check
-                return None
-            sock.settimeout(CONNECT_SECONDS)
+            # A tls:// scheduler waits for the client's hello: only a tcp:// one speaks.
+            sock.settimeout(TLS_SILENCE_SECONDS if tls else CONNECT_SECONDS)
             try:
                 greeting = sock.recv(4096)
             except TimeoutError:
                 greeting = b""
     except OSError as error:
         return getattr(error, "strerror", None) or str(error) or type(error).__name__
+    if tls:
+        return (f"a tcp:// scheduler answers there: use tcp://{host}:{port}"
+                if b"pickle-protocol" in greeting else None)
     return None if b"pickle-protocol" in greeting else "the port answers, but not as Dask"

@@ -201,7 +201,8 @@ def _stop(processes: list[subprocess.Popen[bytes]]) -> list[int]:
 @contextmanager
 def start_cluster(tmp: Path, env: dict[str, str] | None = None,
                   nworkers: int = 2) -> Iterator[Cluster]:
-    """A scheduler and ``nworkers`` worker processes (one thread each) on 127.0.0.1;
+    """A scheduler and ``nworkers`` worker processes (one thread each; none: the
+    scheduler alone) on 127.0.0.1;
     ``env`` is added to the workers' environment.  Everything is stopped at the end,
     and a process left behind fails the test."""
     import distributed
@@ -218,9 +219,11 @@ def start_cluster(tmp: Path, env: dict[str, str] | None = None,
     try:
         address = _read_address(scheduler_log, processes[0])
         cluster = Cluster(address, None, processes, tmp, {**base, **(env or {})})
-        cluster.add_workers(nworkers, worker_log)
+        if nworkers:  # none: a scheduler alone
+            cluster.add_workers(nworkers, worker_log)
         client = cluster.client = distributed.Client(address, timeout=START_SECONDS)
-        cluster.wait_for_workers(nworkers)
+        if nworkers:
+            cluster.wait_for_workers(nworkers)
         yield cluster
     finally:
         if client is not None:

@@ -21,6 +21,7 @@ from dask_cluster import (
     KORF_6,
     KORF_52,
     ROOT,
+    SUDOKU_LONG,
     Case,
     Cluster,
     blank_first_replay,
@@ -226,6 +227,56 @@ def test_a_port_that_is_not_a_scheduler_fails_fast() -> None:
     assert seconds < 20 and accepted
 
 
+def test_a_scheduler_without_workers_is_refused_and_a_ctrl_c_while_waiting_is_one_line(
+        tmp_path: Path) -> None:
+    """A scheduler with no workers: each command waits for one (a cluster may still be
+    starting), then stops with one usage line; a Ctrl-C while it waits ends it at once
+    with exit 130 and one line, whichever command."""
+    from parallel_backtrack.engine.dask_executor import CONNECT_TIMEOUT
+
+    waiting = {"sudoku": JOINERS["sudoku"], "tictactoe": JOINERS["tictactoe"],
+               "connect4": CASES["connect4"], "nqueens": CASES["nqueens"]}
+    with start_cluster(tmp_path, nworkers=0) as bare:
+        refusing = run_case(CASES["nqueens"], bare.address)
+        started = {name: run_case(case, bare.address) for name, case in waiting.items()}
+        time.sleep(4)  # all past their imports, waiting for a worker
+        for process in started.values():
+            process.send_signal(signal.SIGINT)
+        stopped = {name: finish(process) for name, process in started.items()}
+        code, out, err = finish(refusing)
+    for name, (stop_code, _, stop_err) in stopped.items():
+        lines = stop_err.strip().splitlines()
+        assert stop_code == 130 and len(lines) == 1, (name, stop_err[-800:])
+        assert "interrupted" in lines[0] and "Traceback" not in stop_err, lines
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 1, err[-800:]
+    assert f"has no workers (waited {CONNECT_TIMEOUT})" in lines[0], lines[0]
+
+
+def test_a_worker_s_address_is_not_a_scheduler_s(cluster: Cluster) -> None:
+    """A worker's address (a worker's log prints it too) greets as a scheduler's does:
+    refused when joined, in one line naming the mistake, not a TypeError from Dask."""
+    worker = next(iter(cluster.worker_pids()))
+    refused(["--scheduler-address", worker], rf"{worker} is a Dask worker's or nanny's "
+            r"address, not a scheduler's; give the one 'dask scheduler' prints")
+
+
+def test_a_tls_address_needs_tls_settings_and_a_tls_scheduler(cluster: Cluster) -> None:
+    """``tls://`` without Dask's client certificate is a usage error naming the settings
+    (not Dask's TypeError deep in the first connection); ``tls://`` to a plain tcp://
+    scheduler names the tcp:// address to use."""
+    from parallel_backtrack._cluster import _no_scheduler
+
+    no_tls = {name: "" for name in os.environ if name.startswith("DASK_DISTRIBUTED__COMM")}
+    refused(["--scheduler-address", cluster.address.replace("tcp://", "tls://")],
+            r"a tls:// scheduler needs Dask's TLS settings for the client: set "
+            r"DASK_DISTRIBUTED__COMM__TLS__CA_FILE", env=no_tls)
+    host, port = cluster.address.removeprefix("tcp://").split(":")
+    assert _no_scheduler(host, int(port), tls=True) == (
+        f"a tcp:// scheduler answers there: use {cluster.address}")
+    assert _no_scheduler(host, int(port), tls=False) is None
+
+
 NO_DASK = """
 import importlib.abc, runpy, sys
 class NoDask(importlib.abc.MetaPathFinder):
@@ -365,16 +416,27 @@ def _blocker(folder: Path) -> dict[str, str]:
     return {"PYTHONPATH": str(blocker.parent)}
 
 
+# Command lines that join a cluster each their own way (the engine's count, Sudoku's
+# runner, the tic-tac-toe count): each must refuse a bad cluster as a usage error.  The
+# Sudoku puzzle is one the parent cannot count alone in its first seconds (before the
+# kernel's first compile it tries that, and an easy puzzle never reaches the cluster).
+JOINERS = {"nqueens": CASES["nqueens"],
+           "sudoku": Case("parallel_backtrack.sudoku", ("-", "--count", "--json"), "count",
+                          stdin=SUDOKU_LONG + "\n"),
+           "tictactoe": Case("parallel_backtrack.games", ("tictactoe", "--json"), "games")}
+
+
 def test_workers_without_the_package_are_named_before_any_task(tmp_path: Path) -> None:
     """A worker machine without the package is found when the command joins: exit 2 and
     one line saying what to install, not one failed task after another."""
-    case = CASES["nqueens"]
     with start_cluster(tmp_path, env=_blocker(tmp_path), nworkers=1) as bare:
-        code, out, err = finish(run_case(case, bare.address))
-    lines = err.strip().splitlines()
-    assert code == 2 and out == "" and len(lines) == 1, err[-800:]
-    assert "cannot load parallel_backtrack" in lines[0] and "not installed here" in lines[0]
-    assert f"install version {parallel_backtrack.__version__} on every" in lines[0]
+        runs = {name: finish(run_case(case, bare.address)) for name, case in JOINERS.items()}
+    for name, (code, out, err) in runs.items():
+        lines = err.strip().splitlines()
+        assert code == 2 and out == "" and len(lines) == 1, (name, err[-800:])
+        assert "cannot load parallel_backtrack" in lines[0], (name, lines[0])
+        assert "not installed here" in lines[0] and "internal error" not in lines[0], lines[0]
+        assert f"install version {parallel_backtrack.__version__} on every" in lines[0]
 
 
 def test_a_stopped_worker_is_named_before_any_task(tmp_path: Path) -> None:

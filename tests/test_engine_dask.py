@@ -6,6 +6,7 @@ import pytest
 
 import parallel_backtrack
 from parallel_backtrack.engine import (
+    ClusterRefusedError,
     count,
     make_executor,
     scheduler,
@@ -14,7 +15,13 @@ from parallel_backtrack.engine import (
     solutions,
     solve,
 )
-from parallel_backtrack.engine.dask_executor import QUIET_HTTP, package_version, version_mismatch
+from parallel_backtrack.engine.dask_executor import (
+    QUIET_HTTP,
+    check_address,
+    package_version,
+    version_mismatch,
+    version_note,
+)
 from parallel_backtrack.engine.examples import NoAdjacentOnes, SubsetSum
 from parallel_backtrack.nqueens.__main__ import main
 
@@ -75,6 +82,11 @@ def test_private_local_cluster_starts_and_is_closed():
 def test_bad_addresses_are_named():
     with pytest.raises(ValueError, match="scheduler address must look like tcp://HOST:PORT"):
         make_executor(1, "dask", address="tcp://a b")
+    with pytest.raises(ValueError, match="scheduler address must look like tcp://HOST:PORT"):
+        check_address("tcp://[::1:8786")
+    # An IPv6 host is bracketed, as Dask writes it.
+    assert check_address("tcp://[::1]:8786") == "tcp://[::1]:8786"
+    assert check_address("tcp://[fe80::1]") == "tcp://[fe80::1]"
     with pytest.raises(ValueError, match="needs backend 'dask', got backend 'loky'"):
         count(NoAdjacentOnes(3), workers=2, backend="loky", address="tcp://127.0.0.1:1")
     # An address with no backend named means Dask (it was refused as for 'serial').
@@ -122,11 +134,27 @@ def test_workers_of_another_version_are_named():
     assert package_version() == parallel_backtrack.__version__
 
 
+def test_dask_s_table_of_other_versions_is_one_line():
+    """Workers on another Python: Dask's warning (a table of many lines) said in one."""
+    from distributed.versions import error_message
+
+    here = {"packages": {"python": "3.11.7.final.0", "numpy": "2.4.6", "dask": "1"}}
+    there = {"packages": {"python": "3.12.1.final.0", "numpy": "2.5.5", "dask": "1"}}
+    table = error_message(here, {"tcp://w:1": there}, here)["warning"]
+    assert len(table.splitlines()) > 3
+    line = version_note(table, "tcp://a:8786")
+    assert "\n" not in line and line.startswith("the Dask cluster at tcp://a:8786 runs "
+                                                 "other versions (numpy 2.4.6 here, 2.4.6 on "
+                                                 "the scheduler, 2.5.5 on the workers; python "
+                                                 "3.11.7.final.0 here"), line
+    assert "3.12.1.final.0 on the workers" in line and "dask" not in line.split(";")[0]
+
+
 def test_a_joined_cluster_checks_its_workers_version(cluster, monkeypatch):
     """The command's version against the workers' (here the command pretends to be
     another): the cluster is left at once, with a one-line error."""
     monkeypatch.setattr(parallel_backtrack, "__version__", "0.0.0-other")
-    with pytest.raises(ValueError, match=r"run parallel_backtrack \S+ \(2 of 2 workers\), "
+    with pytest.raises(ClusterRefusedError, match=r"run parallel_backtrack \S+ \(2 of 2 workers\), "
                        r"this command parallel_backtrack 0\.0\.0-other; install the same"):
         make_executor(2, "dask", address=cluster.scheduler_address)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import random
+import re
+import socket
 import stat
 import tempfile
 from pathlib import Path
@@ -99,6 +101,45 @@ def test_cache_detects_damage_and_rebuilds(tmp_path: Path, monkeypatch: pytest.M
     assert pdb_module.load_cached(2, "pdb-exact") is None
 
 
+WAIT_AND_MAP = """
+from parallel_backtrack.sliding import pdb
+from parallel_backtrack.sliding.tables import neighbors_table
+table = pdb.database(2, "pdb-exact", neighbors_table(2))
+print(int(table.sum()), type(table).__name__)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_one_process_of_a_machine_builds_and_the_others_map_its_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that needs a database another process of the machine is building (a
+    cluster's workers, each finding it missing) waits for that build, says so in one
+    line, and maps the file instead of building a copy of its own at the same time."""
+    import fcntl
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("PARALLEL_BACKTRACK_CACHE", str(tmp_path))
+    folder = tmp_path / "pdb"
+    folder.mkdir()
+    fd = os.open(folder, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # as a build in another process holds it
+    try:
+        waiter = subprocess.Popen([sys.executable, "-c", WAIT_AND_MAP], text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert waiter.stderr is not None
+        said = waiter.stderr.readline()  # without the wait: the notice of its own build
+        assert "waiting for another process of this machine" in said, said
+        assert waiter.poll() is None and not list(folder.iterdir())
+        built = np.array(pdb_module._build_and_store(2, "pdb-exact", neighbors_table(2),
+                                                     False))
+    finally:
+        os.close(fd)
+    out, err = waiter.communicate(timeout=60)
+    assert waiter.returncode == 0 and err == "", err[-500:]  # mapped, not built again
+    assert out.split() == [str(int(built.sum())), "memmap"]
+
+
 def test_databases_refuse_other_sizes() -> None:
     with pytest.raises(ValueError, match="no pattern database for 5x5"):
         tables_for(5, "pdb")
@@ -142,6 +183,30 @@ def test_a_database_that_cannot_be_kept_names_the_folder_and_the_setting(
     blocked = tmp_path / "blocked"
     blocked.write_text("")
     monkeypatch.setenv("PARALLEL_BACKTRACK_CACHE", str(blocked))
-    with pytest.raises(OSError, match=r"cannot keep the pdb-exact database in .*blocked/pdb: "
-                                      r".*; set PARALLEL_BACKTRACK_CACHE to a writable folder"):
+    host = re.escape(socket.gethostname())
+    with pytest.raises(OSError, match=rf"cannot keep the pdb-exact database in .*blocked/pdb "
+                                      rf"on {host}: .*; set PARALLEL_BACKTRACK_CACHE to a "
+                                      r"writable folder"):
         pdb_module.database(2, "pdb-exact", neighbors_table(2))
+
+
+def test_a_folder_that_cannot_be_written_is_named_before_the_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache folder that exists but cannot be written (a read-only share on a worker
+    machine): refused before building, not after a build of minutes."""
+    if os.geteuid() == 0:
+        monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK)
+    read_only = tmp_path / "read-only"
+    (read_only / "pdb").mkdir(parents=True)
+    (read_only / "pdb").chmod(0o555)
+    monkeypatch.setenv("PARALLEL_BACKTRACK_CACHE", str(read_only))
+    built = []
+    monkeypatch.setattr(pdb_module, "_build", lambda *args: built.append(args))
+    try:
+        with pytest.raises(OSError, match=r"cannot keep the pdb-exact database in "
+                           r".*read-only/pdb on .*: Permission denied; set "
+                           r"PARALLEL_BACKTRACK_CACHE"):
+            pdb_module.database(2, "pdb-exact", neighbors_table(2))
+    finally:
+        (read_only / "pdb").chmod(0o755)
+    assert built == []

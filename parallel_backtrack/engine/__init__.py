@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .executors import Executor, make_executor
     from .modes import SolutionStream, count, first_hit, solutions, solve
     from .report import (
+        ClusterRefusedError,
         PoolLostError,
         SearchInterrupted,
         SearchReport,
@@ -73,8 +74,8 @@ _HOMES = {
     "Executor": "executors", "make_executor": "executors",
     "SolutionStream": "modes", "count": "modes", "first_hit": "modes", "solutions": "modes",
     "solve": "modes",
-    "PoolLostError": "report", "SearchInterrupted": "report", "SearchReport": "report",
-    "WorkerCrashError": "report",
+    "ClusterRefusedError": "report", "PoolLostError": "report",
+    "SearchInterrupted": "report", "SearchReport": "report", "WorkerCrashError": "report",
     "WorkerStats": "report",
     "Explored": "space", "FastSpace": "space", "Space": "space", "Tally": "space",
     "explore": "space", "sequential_count": "space", "sequential_solutions": "space",
@@ -88,6 +89,7 @@ _HOMES = {
 __all__ = [
     "BACKENDS",
     "Bounded",
+    "ClusterRefusedError",
     "Executor",
     "Explored",
     "FastSpace",

@@ -39,10 +39,11 @@ from typing import Any
 from .backends import MissingExtraError, missing_extra, register_built_in
 from .dask_bounds import DaskBounds, DaskStopFlag, Pusher, new_stop_flag, push_stop
 from .executors import Executor
-from .report import PoolLostError
+from .report import ClusterRefusedError, PoolLostError
 from .worker import StopFlag
 
-ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+(:\d+)?$")
+# A host is a name, an IPv4 address or a bracketed IPv6 one (tcp://[::1]:8786).
+ADDRESS = re.compile(r"^([a-z]+://)?(\[[0-9a-fA-F:.]+\]|[^\s/:\[\]]+)(:\d+)?$")
 CONNECT_TIMEOUT = "20s"
 # Every worker answers the version check within this many seconds, or the command
 # stops: a worker stopped or hung (its process paused, its machine unreachable with the
@@ -71,6 +72,45 @@ def check_address(address: str) -> str:
     if not isinstance(address, str) or not ADDRESS.match(address):
         raise ValueError(f"scheduler address must look like tcp://HOST:PORT, got {address!r}")
     return address
+
+
+def _joined_client(distributed: Any, address: str) -> Any:
+    """A client of the scheduler at ``address``.  Dask warns of machines that run other
+    versions of Python or of its packages with a table of many lines on stderr; the
+    command says it in one (``version_note``) and goes on, as Dask does."""
+    import sys
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+        except TypeError as error:  # a worker's or nanny's port greets as a scheduler's
+            if "identity()" not in str(error):
+                raise
+            raise ClusterRefusedError(
+                f"{address} is a Dask worker's or nanny's address, not a scheduler's; give "
+                "the one 'dask scheduler' prints ('Scheduler at: ...')") from None
+    for found in caught:
+        if type(found.message).__name__ == "VersionMismatchWarning":
+            print(f"parallel_backtrack: warning: {version_note(str(found.message), address)}",
+                  file=sys.stderr, flush=True)
+        else:
+            warnings.warn_explicit(found.message, found.category, found.filename,
+                                   found.lineno)
+    return client
+
+
+def version_note(table: str, address: str) -> str:
+    """Dask's table of mismatched versions as one line: each package, then its version
+    here, on the scheduler and on the workers."""
+    rows = re.findall(r"^\|\s*(\S+)\s*\|\s*(.*?)\s*\|\s*(.*?)\s*\|\s*(.*?)\s*\|$", table,
+                      re.MULTILINE)
+    found = [f"{name} {here} here, {scheduler} on the scheduler, {workers} on the workers"
+             for name, here, scheduler, workers in rows if name != "Package"]
+    return (f"the Dask cluster at {address} runs other versions ({'; '.join(found) or table}"
+            "); every machine needs the same Python minor version and package versions "
+            "(docs/cluster.md)")
 
 
 def package_version() -> str:
@@ -116,7 +156,7 @@ class DaskExecutor(Executor):
         self.address = None if address is None else check_address(address)
         if self.address is not None:
             # Joining is cheap and tells how many workers there really are.
-            self._client = self._distributed.Client(self.address, timeout=CONNECT_TIMEOUT)
+            self._client = _joined_client(self._distributed, self.address)
             self.workers = self._joined_threads()
             self._check_workers()
         self._counted = time.monotonic()
@@ -130,9 +170,10 @@ class DaskExecutor(Executor):
                 self._client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
             except TimeoutError:
                 self.close()
-                raise ValueError(f"the Dask scheduler at {self.address} has no workers "
-                                 f"(waited {CONNECT_TIMEOUT}); start some with 'dask worker "
-                                 f"{self.address}'") from None
+                raise ClusterRefusedError(
+                    f"the Dask scheduler at {self.address} has no workers (waited "
+                    f"{CONNECT_TIMEOUT}); start some with 'dask worker {self.address}'"
+                ) from None
             threads = sum(self._client.nthreads().values())
         return max(1, threads)
 
@@ -145,23 +186,26 @@ class DaskExecutor(Executor):
             found = self._client.run(package_version, callback_timeout=CHECK_SECONDS)
         except TimeoutError:
             self.close()
-            raise ValueError(f"the workers of the Dask scheduler at {self.address} did not "
-                             f"all answer within {CHECK_SECONDS:g} s (a worker stopped, hung "
-                             "or cut off?); check its 'dask worker' process") from None
+            raise ClusterRefusedError(
+                f"the workers of the Dask scheduler at {self.address} did not all answer "
+                f"within {CHECK_SECONDS:g} s (a worker stopped, hung or cut off?); check its "
+                "'dask worker' process") from None
         except Exception as error:  # noqa: BLE001 - whatever the worker's import raised
             self.close()
             # Dask hands a worker's error over as it can: the class, or wrapped in one.
             named = type(error) is not Exception
             reason = _first_line(f"{type(error).__name__}: {error}" if named else str(error))
-            raise ValueError(f"a worker of the Dask scheduler at {self.address} cannot load "
-                             f"parallel_backtrack ({reason}); install version {here} on every "
-                             "worker machine") from None
+            raise ClusterRefusedError(
+                f"a worker of the Dask scheduler at {self.address} cannot load "
+                f"parallel_backtrack ({reason}); install version {here} on every worker "
+                "machine") from None
         other = version_mismatch(found, here)
         if other is not None:
             self.close()
-            raise ValueError(f"the Dask workers at {self.address} run {other}, this command "
-                             f"parallel_backtrack {here}; install the same version on every "
-                             "machine") from None
+            raise ClusterRefusedError(
+                f"the Dask workers at {self.address} run {other}, this command "
+                f"parallel_backtrack {here}; install the same version on every machine"
+            ) from None
 
     @property
     def client(self) -> Any:

@@ -247,6 +247,13 @@ class WorkerCrashError(RuntimeError):
         self.report = report
 
 
+class ClusterRefusedError(ValueError):
+    """A Dask cluster the run cannot use, found as the command joins it, before any
+    task: no workers, workers that cannot load this package or run another version of
+    it, or workers that do not answer.  A command line makes it a usage error (exit 2,
+    one line), as it makes a bad address."""
+
+
 class PoolLostError(RuntimeError):
     """The pool itself went away in the middle of a run (a Dask cluster's scheduler
     stopped answering): no task can be sent or come back, so the run stops."""

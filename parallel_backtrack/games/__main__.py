@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
         return int(args.run(args, out, prog))
     except PageError as error:  # --html asked for a page that cannot be made: usage
         return _cli.usage_error(prog, str(error))
+    except KeyboardInterrupt as error:  # before any search (joining a cluster): one line
+        return _cli.failure(prog, error)
     except Exception as error:  # noqa: BLE001 - one line, never a traceback
         return _cli.failure(prog, error)
 
