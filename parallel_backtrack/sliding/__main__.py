@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -124,21 +125,22 @@ class UsageError(Exception):
 
 def _check_files(args: argparse.Namespace) -> dict[str, Iterator[Any]]:
     """Check every file before any search: one that cannot be read or holds no puzzles
-    is a usage error (the first one found).  Each is read again when its turn comes
-    (``_items``), but stdin once: its reader is kept, a second ``-`` finds it empty."""
+    is a usage error (the first one found).  A regular file is read again when its
+    turn comes (``_items``); stdin, a pipe (``<(command)``) or a device can be read
+    once only: its reader is kept, and the same name again finds it empty."""
     from .readers import PuzzleFormatError, open_source
 
     kept: dict[str, Iterator[Any]] = {}
     for source in args.files:
         try:
-            if source == "-" and source in kept:
-                raise PuzzleFormatError("-: no puzzles (empty, or only comments)")
+            if source in kept:
+                raise PuzzleFormatError(f"{source}: no puzzles (empty, or only comments)")
             found = open_source(source, args.format)
         except PuzzleFormatError as error:
             raise UsageError(" ".join(str(error).split())) from None
         except (OSError, ValueError) as error:  # ValueError: a NUL in the path
             raise UsageError(_cli.cannot_read(source, error)) from None
-        if source == "-":
+        if source == "-" or not os.path.isfile(source):
             kept[source] = found
         else:
             found.close()  # the file closes
