@@ -1,8 +1,10 @@
 """``python -m parallel_backtrack.sliding FILE...``: solve sliding-tile puzzles optimally.
 
-Parse, read and check every file, solve each puzzle (a batch spreads over the
-workers; a single puzzle with IDA* splits each iteration over them), print one line
-or one JSON object per puzzle, a bad line's ``invalid`` one included.  Exit codes as
+Check every file (readable, text, holding a puzzle), then read them as the search
+goes (``batch``: a bounded window of puzzles held), solve each puzzle (a batch spreads
+over the workers; a single puzzle with IDA* splits each iteration over them), print
+one line or one JSON object per puzzle in input order, a bad line's ``invalid`` one
+included.  Exit codes as
 the other CLIs (``_cli``): 0 all solved, 1 some puzzle unsolvable or invalid, 2
 usage (also a file with no puzzles, or a heuristic no puzzle can use), 3 stopped by
 ``--timeout`` or ``--max-nodes``, 4 internal error, 130 Ctrl-C.
@@ -264,9 +266,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return _cli.usage_error(PROG, problem)
     misfits: list[str] = []
     workers = resolve_workers(args.workers)
-    items = _first_job(_items(args, _check_files(args), misfits), misfits,
-                       look_ahead(workers))
+    kept = _check_files(args)
+    # Set before the first job: building its pattern databases counts against it.
     deadline = None if args.timeout is None else time.perf_counter() + args.timeout
+    items = _first_job(_items(args, kept, misfits), misfits, look_ahead(workers))
     statuses = set()
     page_of: dict[str, Any] | None = None
     pool = {"backend": options["backend"], "address": options.get("address")}
