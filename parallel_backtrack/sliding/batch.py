@@ -123,6 +123,10 @@ class Batch:
         """One item after another, solved here (IDA* over ``workers`` for a job)."""
         at = 0
         while at < self.read or self._next():
+            # Read a window at a time: a line read between every two searches made
+            # easy puzzles some 10% slower (5,000 8-puzzles, one worker).
+            while at == self.read - 1 and len(self.held) < self.window and self._next():
+                pass
             item = self.held.pop(at)
             at += 1
             self.waiting = item

@@ -57,6 +57,7 @@ FORMATS = ("auto", "cs61b", "rows", "korf")
 MAX_ANNOTATIONS = 3
 # A puzzle line is short (a 10x10 board: some 300 bytes); past this a line is cut.
 MAX_LINE_BYTES = 2**20
+BLOCK_BYTES = 2**16  # read at a time (at most what a pipe has ready: read1)
 # Like git (and Sudoku's reader): a NUL byte or bytes that are no UTF-8 this early
 # mean a binary file; later they spoil only their line.
 # A NUL, or a byte that is no UTF-8 (decoded with ``surrogateescape``).
@@ -302,27 +303,30 @@ def _read(first: Entry | Failure, rest: Iterator[Entry | Failure],
 
 def _text_lines(head: bytes, stream: BinaryIO) -> Iterator[str]:
     """The lines of ``head`` and then of the rest of ``stream``, as ``str.splitlines``
-    gives them for the whole text (``decode``).  The bytes are cut after each ``\n``
-    and each piece is split by ``splitlines`` (which also breaks at ``\r`` and the
-    like): a ``\n`` ends a line for both, and no UTF-8 character holds that byte, so
-    each piece decodes alone.  A line longer than ``MAX_LINE_BYTES`` is cut there and
-    the rest of it skipped: a puzzle line is short, and memory stays bounded."""
+    gives them for the whole text (``decode``).  The bytes come in blocks (what the
+    stream has, up to ``BLOCK_BYTES``), cut after their last ``\n``; each part is
+    decoded and split by ``splitlines`` (which also breaks at ``\r`` and the like): a
+    ``\n`` ends a line for both, and no UTF-8 character holds that byte, so each part
+    decodes alone.  A line longer than ``MAX_LINE_BYTES`` is cut there and the rest of
+    it skipped: a puzzle line is short, and memory stays bounded."""
     pending = head
     while True:
-        if b"\n" in pending:
-            done, _, pending = pending.rpartition(b"\n")
-            yield from (done + b"\n").decode("utf-8", "surrogateescape").splitlines()
-        piece = stream.readline(MAX_LINE_BYTES)
-        if not piece:
-            yield from pending.decode("utf-8", "surrogateescape").splitlines()
-            return
-        pending += piece
-        if len(pending) > MAX_LINE_BYTES and b"\n" not in pending:
+        cut = pending.rfind(b"\n") + 1
+        if cut:
+            yield from pending[:cut].decode("utf-8", "surrogateescape").splitlines()
+            pending = pending[cut:]
+        if len(pending) > MAX_LINE_BYTES:  # (no \n in it)
             yield from pending[:MAX_LINE_BYTES].decode("utf-8", "surrogateescape"
                                                        ).splitlines()[:1]
             pending = b""
-            while piece and not piece.endswith(b"\n"):  # the rest of the long line
-                piece = stream.readline(MAX_LINE_BYTES)
+            while (piece := stream.readline(MAX_LINE_BYTES)) and not piece.endswith(b"\n"):
+                pass  # the rest of the long line
+            continue
+        block = stream.read1(BLOCK_BYTES)  # type: ignore[attr-defined]
+        if not block:
+            yield from pending.decode("utf-8", "surrogateescape").splitlines()
+            return
+        pending += block
 
 
 def read_source(source: str, fmt: str = "auto") -> list[Entry | Failure]:
