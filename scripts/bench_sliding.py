@@ -67,9 +67,10 @@ from _data import data_folder  # noqa: E402
 from _machine import machine  # noqa: E402
 
 from parallel_backtrack.sliding import Board  # noqa: E402
+from parallel_backtrack.sliding.batch import run_batch  # noqa: E402
 from parallel_backtrack.sliding.heuristics import tables_for  # noqa: E402
 from parallel_backtrack.sliding.ida import solve, solve_parallel  # noqa: E402
-from parallel_backtrack.sliding.jobs import Job, replays, run_batch, solve_job  # noqa: E402
+from parallel_backtrack.sliding.jobs import Job, replays, solve_job  # noqa: E402
 
 DATA = data_folder() / "search"  # PARALLEL_BACKTRACK_DATA, else tests/data
 RESULTS = ROOT / "results"

@@ -373,7 +373,7 @@ def test_batch_file_fuzz(data):
     never anything else raised."""
     import tempfile
 
-    from parallel_backtrack.games.connect4.cli import BatchFileError, read_batch
+    from parallel_backtrack.games.connect4.batchfile import BatchFileError, read_batch
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "p.txt"

@@ -244,3 +244,30 @@ def test_a_ctrl_c_in_the_sequential_check_keeps_the_parallel_result(monkeypatch,
     payload = json.loads(capsys.readouterr().out)
     assert payload["complete"] is False and payload["stop_reason"] == "interrupted"
     assert "value" in payload["parallel"] and "sequential" not in payload
+
+
+@pytest.mark.timeout(120)
+def test_alphabeta_keeps_no_printed_answer_memory_follows_a_tree_not_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answers printed as they come are not held: ten times the trees take about the
+    same peak memory (Python's own allocations, ``tracemalloc``; the file read in
+    small chunks, so that a chunk's lines weigh little)."""
+    import tracemalloc
+
+    from parallel_backtrack.games import cli_alphabeta
+
+    monkeypatch.setattr(cli_alphabeta, "CHUNK", 4096)
+    tree = "{(A,MAX),(B,MIN),(C,MIN)} {(A,B),(A,C),(B,3),(B,5),(C,2),(C,9)}\n"
+    peaks = []
+    for count in (100, 1_000, 10_000):  # the first one loads the modules
+        path = tmp_path / f"trees{count}.txt"
+        path.write_text(tree * count)
+        with open(tmp_path / "out.txt", "w") as out:
+            tracemalloc.start()
+            code = main(["alphabeta", str(path)], out=out)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+        lines = (tmp_path / "out.txt").read_text().splitlines()
+        assert code == 0 and lines == [f"Graph {k}: Score: 3; Leaf Nodes Examined: 3"
+                                       for k in range(1, count + 1)]  # C cut after its 2
+    assert peaks[2] < peaks[1] + 500_000, peaks  # 9,000 answers more: under 0.5 MB

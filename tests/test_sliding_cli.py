@@ -288,3 +288,23 @@ def test_ctrl_c_exits_130_without_strays(tmp_path: Path, workers: str) -> None:
             p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]:
         time.sleep(0.1)
     assert not [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+@pytest.mark.timeout(60)
+def test_a_pipe_is_read_once_and_every_puzzle_of_it_answered(tmp_path: Path) -> None:
+    """A named pipe (as ``<(command)`` gives) cannot be opened twice: the reader that
+    checked it goes on reading it, past the bytes judged for binary data."""
+    import threading
+
+    puzzles = ["1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 0 8", "0 1 2 3 4 5 6 7 8"] * 400
+    fifo = tmp_path / "puzzles"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=("\n".join(puzzles) + "\n",))
+    writer.start()
+    code, text = run(str(fifo), "--heuristic", "manhattan", "--json", "--no-progress")
+    writer.join(10)
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert code == 0 and [row["line"] for row in rows] == list(range(1, 1201))
+    for row, tiles in zip(rows, puzzles):
+        assert row["tiles"] == [int(t) for t in tiles.split()]
+        assert solves(row["tiles"], row["solution"])

@@ -152,3 +152,41 @@ def test_fuzz_bytes(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> No
         assert "\n" not in str(error)
         return
     assert found
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["1 2 3 0", "0 1 2 3", "3", "1 2", "3 0", "# c", "", " ",
+                                 "1 1 2 3", "x", "é", "\r", "\r\n", "\x0c", "\u2028",
+                                 "\x00", "\udcff", "1 2 3 4 5 6 7 0 8 1"]),
+                max_size=40).map("\n".join))
+def test_reading_in_small_blocks_gives_what_the_whole_text_gives(text: str) -> None:
+    """Blocks of 5 bytes cut lines, CRLF pairs and characters anywhere: the lines, their
+    numbers and their errors stay those of the whole text."""
+    import tempfile
+
+    from parallel_backtrack.sliding import readers
+
+    data = (readers.BOM + b"1 2 3 0\n" * 1100  # past the bytes judged for binary data
+            + text.encode("utf-8", "surrogateescape"))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "p.txt"
+        path.write_bytes(data)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(readers, "BLOCK_BYTES", 5)
+            for fmt in ("auto", "cs61b"):
+                whole = parse_text(readers.decode(data, str(path)), fmt)
+                assert read_source(str(path), fmt) == whole
+
+
+def test_a_line_too_long_fails_alone_and_the_next_keeps_its_number(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from parallel_backtrack.sliding import readers
+
+    monkeypatch.setattr(readers, "MAX_LINE_BYTES", 100)
+    monkeypatch.setattr(readers, "BLOCK_BYTES", 7)
+    path = tmp_path / "long.txt"
+    path.write_text("1 2 3 0\n" * 1100 + "1 " * 500 + "\n0 1 2 3\n")
+    found = read_source(str(path))
+    assert len(found) == 1102
+    assert isinstance(found[1100], Failure) and found[1100].message.startswith("line 1101: ")
+    assert found[1101] == Entry(1102, (0, 1, 2, 3))

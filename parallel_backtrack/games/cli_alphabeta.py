@@ -9,7 +9,9 @@ answer line
     ``Graph k: Score: s; Leaf Nodes Examined: m`` (fail-hard alpha-beta, children
     left to right, cut at alpha >= beta); with ``--minimax`` ``m`` is every leaf
     minimax reads (all of them).  Printed as soon as its tree is searched; a Ctrl-C
-    keeps those printed (exit 130).
+    keeps those printed (exit 130).  The file is read in chunks and a printed answer
+    is not kept: memory follows a tree, not the file (``--json`` and ``-o`` hold the
+    answers, written whole at the end).
 bad tree
     One line on stderr, ``FILE:LINE: graph k: reason``; the other trees are still
     answered and the exit status is 1.
@@ -146,7 +148,8 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     answer line on stdout as soon as its tree is searched; a Ctrl-C keeps the answers
     found (exit 130)."""
     name = "stdin" if args.file == "-" else args.file
-    answers: list[Answer] = []
+    answers: list[Answer] = []  # kept for one JSON object or -o; printed ones are not
+    count = good_count = 0
     stop = None
     with contextlib.ExitStack() as closing:
         try:
@@ -166,16 +169,18 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
         streamed = out if target is None and not args.json else None
         try:
             for found in answer_stream(stream, args.minimax, head):
-                with held_signals():  # said and kept together, or neither
+                with held_signals():  # said and counted together, or neither
                     _say(found, f"{prog}: {name}", streamed)
-                    answers.append(found)
+                    count, good_count = count + 1, good_count + (not found.error)
+                    if streamed is None:
+                        answers.append(found)
         except BrokenPipeError:
             raise
         except OSError as error:  # a read error midway
             return _give_up(target, prog, _cli.cannot_read(name, error))
         except KeyboardInterrupt:
             stop = "interrupted"
-    if not answers and stop is None:
+    if not count and stop is None:
         blank = "the file is empty" if not head else "only blank lines and comments"
         return _give_up(target, prog, f"{name}: no trees ({blank})")
     good = [a for a in answers if not a.error]
@@ -196,16 +201,16 @@ def run(args: argparse.Namespace, out: TextIO, prog: str) -> int:
     elif streamed is None:
         write_whole(out, text)
     if stop is not None:
-        print(f"{prog}: interrupted after {len(answers):,} trees", file=sys.stderr)
+        print(f"{prog}: interrupted after {count:,} trees", file=sys.stderr)
         return _cli.stop_code(stop)
-    if args.html and len(good) == len(answers):
+    if args.html and good_count == count:
         from .pages import write_alphabeta_page
 
         if data is None:
             with open(args.file, "rb") as again:  # the page wants the trees, not the answers
                 data = again.read()
         print(write_alphabeta_page(args.html, name, data, args.minimax), file=sys.stderr)
-    return 1 if len(good) < len(answers) else 0
+    return 1 if good_count < count else 0
 
 
 def _say(found: Answer, where: str, out: TextIO | None) -> None:

@@ -1,8 +1,10 @@
 """``python -m parallel_backtrack.sliding FILE...``: solve sliding-tile puzzles optimally.
 
-Parse, read and check every file, solve each puzzle (a batch spreads over the
-workers; a single puzzle with IDA* splits each iteration over them), print one line
-or one JSON object per puzzle, a bad line's ``invalid`` one included.  Exit codes as
+Check every file (readable, text, holding a puzzle), then read them as the search
+goes (``batch``: a bounded window of puzzles held), solve each puzzle (a batch spreads
+over the workers; a single puzzle with IDA* splits each iteration over them), print
+one line or one JSON object per puzzle in input order, a bad line's ``invalid`` one
+included.  Exit codes as
 the other CLIs (``_cli``): 0 all solved, 1 some puzzle unsolvable or invalid, 2
 usage (also a file with no puzzles, or a heuristic no puzzle can use), 3 stopped by
 ``--timeout`` or ``--max-nodes``, 4 internal error, 130 Ctrl-C.
@@ -27,8 +29,11 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 import time
+from collections.abc import Iterator
+from itertools import chain
 from math import isqrt
 from typing import Any, TextIO
 
@@ -120,37 +125,47 @@ class UsageError(Exception):
     """A file that holds no puzzles, or a heuristic no puzzle can use: exit 2, one line."""
 
 
-def _read_files(args: argparse.Namespace) -> list[tuple[str, list[Any]]]:
-    """Every file's entries and failures, each file checked before any search: a file
-    that cannot be read or holds no puzzles is a usage error (the first one found)."""
-    from .readers import PuzzleFormatError, read_source
+def _check_files(args: argparse.Namespace) -> dict[str, Iterator[Any]]:
+    """Check every file before any search: one that cannot be read or holds no puzzles
+    is a usage error (the first one found).  A regular file is read again when its
+    turn comes (``_items``); stdin, a pipe (``<(command)``) or a device can be read
+    once only: its reader is kept, and the same name again finds it empty."""
+    from .readers import PuzzleFormatError, open_source
 
-    read = []
+    kept: dict[str, Iterator[Any]] = {}
     for source in args.files:
         try:
-            read.append((source, read_source(source, args.format)))
+            if source in kept:
+                raise PuzzleFormatError(f"{source}: no puzzles (empty, or only comments)")
+            found = open_source(source, args.format)
         except PuzzleFormatError as error:
             raise UsageError(" ".join(str(error).split())) from None
         except (OSError, ValueError) as error:  # ValueError: a NUL in the path
             raise UsageError(_cli.cannot_read(source, error)) from None
-    return read
+        if source == "-" or not os.path.isfile(source):
+            kept[source] = found
+        else:
+            found.close()  # the file closes
+    return kept
 
 
-def _items(args: argparse.Namespace) -> list[Any]:
+def _items(args: argparse.Namespace, kept: dict[str, Iterator[Any]],
+           misfits: list[str]) -> Iterator[Any]:
     """A ``Job`` for every puzzle to solve and an ``invalid`` outcome for every bad line
-    (unreadable, or a board the heuristic is not for), in the files' order.  A heuristic
-    that no puzzle at all can use is a usage error."""
+    (unreadable, or a board the heuristic is not for), in the files' order, read as
+    they are taken.  ``misfits`` gets the first reason a board's size does not fit the
+    heuristic (``run``: a heuristic no puzzle can use is a usage error).  The pattern
+    databases of a size are made ready (``_prepare``) before its first job."""
     from .heuristics import resolve
     from .jobs import Job, invalid
-    from .readers import Failure
+    from .readers import Failure, open_source
 
-    items: list[Any] = []
-    misfits: list[str] = []  # why the heuristic fits some boards' size not
     fits: dict[int, str | None] = {}
-    for source, found in _read_files(args):
+    for source in args.files:
+        found = kept.pop(source) if source in kept else open_source(source, args.format)
         for item in found:
             if isinstance(item, Failure):
-                items.append(invalid(source, item.line, item.message))
+                yield invalid(source, item.line, item.message)
                 continue
             n = isqrt(len(item.tiles))
             if n not in fits:
@@ -159,17 +174,33 @@ def _items(args: argparse.Namespace) -> list[Any]:
                     fits[n] = None
                 except ValueError as error:
                     fits[n] = str(error)
+                if fits[n] is None:
+                    _prepare(n, args)
             if fits[n] is not None:
-                misfits.append(str(fits[n]))
-                items.append(invalid(source, item.line, f"line {item.line}: {fits[n]}"))
+                misfits[:] = misfits or [str(fits[n])]
+                yield invalid(source, item.line, f"line {item.line}: {fits[n]}")
                 continue
-            items.append(Job(source, item.line, item.tiles, item.expected, args.goal,
-                             args.algorithm, args.heuristic, args.max_nodes,
-                             args.complete_last_iteration, progress=_progress(args),
-                             per_worker=args.per_worker))
-    if misfits and not any(isinstance(item, Job) for item in items):
-        raise UsageError(misfits[0])
-    return items
+            yield Job(source, item.line, item.tiles, item.expected, args.goal,
+                      args.algorithm, args.heuristic, args.max_nodes,
+                      args.complete_last_iteration, progress=_progress(args),
+                      per_worker=args.per_worker)
+
+
+def _first_job(items: Iterator[Any], misfits: list[str], most: int) -> Iterator[Any]:
+    """``items``, once the first job is found among the first ``most`` (or the input
+    has ended): a heuristic that no puzzle at all can use is a usage error, raised
+    before any answer is printed."""
+    from .jobs import Job
+
+    held = []
+    for item in items:
+        held.append(item)
+        if isinstance(item, Job) or len(held) >= most:
+            break
+    else:
+        if misfits:
+            raise UsageError(misfits[0])
+    return chain(held, items)
 
 
 def _progress(args: argparse.Namespace) -> bool:
@@ -224,43 +255,39 @@ def _verify(outcome: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from .jobs import Job, marked, run_batch, stopped
+    from ..engine import resolve_workers
+    from .batch import Batch, look_ahead
+    from .jobs import Job, marked, stopped
 
     options = _cli.engine_options(args)
     problem = (_cli.too_many_workers(args.workers)
                if options["backend"] not in ("serial", "dask") else None)
     if problem:
         return _cli.usage_error(PROG, problem)
-    items = _items(args)
-    jobs = [item for item in items if isinstance(item, Job)]
-    for item in items:
-        if not isinstance(item, Job):
-            print(f"{PROG}: error: {item['source']}: {item['error']}", file=sys.stderr)
+    misfits: list[str] = []
+    workers = resolve_workers(args.workers)
+    kept = _check_files(args)
+    # Set before the first job: building its pattern databases counts against it.
     deadline = None if args.timeout is None else time.perf_counter() + args.timeout
-    _prepare(jobs, args)
+    items = _first_job(_items(args, kept, misfits), misfits, look_ahead(workers))
     statuses = set()
     page_of: dict[str, Any] | None = None
-    from ..engine import resolve_workers
-
     pool = {"backend": options["backend"], "address": options.get("address")}
-    outcomes = run_batch(jobs, resolve_workers(args.workers), pool, deadline)
-    waiting = None
+    batch = Batch(items, workers, pool, deadline)
     try:
-        for item in items:
-            waiting = item
-            outcome = next(outcomes) if isinstance(item, Job) else item
-            waiting = None  # answered: a Ctrl-C from here on stops the next one
+        for item, outcome in batch:
             if isinstance(item, Job):
                 outcome["tiles"] = list(item.tiles)
+            else:
+                print(f"{PROG}: error: {item['source']}: {item['error']}", file=sys.stderr)
             if args.verify:
                 _verify(outcome)
             _print(marked(outcome), args, out)
             statuses.add(outcome["status"])
             if page_of is None and outcome["status"] == "solved":
                 page_of = outcome
-        for _ in outcomes:  # none left: ends the batch, its pool closed in order
-            pass
     except (KeyboardInterrupt, SystemError) as error:
+        waiting = batch.waiting  # the puzzle searched when the Ctrl-C came, if any
         if not _cli.interrupted(error) or not isinstance(waiting, Job):
             raise
         _print(marked(stopped(waiting, "interrupted")), args, out)
@@ -295,16 +322,15 @@ def _write_page(path: str, outcome: dict[str, Any] | None) -> None:
           f"{outcome['line']}", file=sys.stderr)
 
 
-def _prepare(jobs: list[Any], args: argparse.Namespace) -> None:
-    """Build or map the pattern databases once, here, before any worker needs them (the
-    jobs' boards are ones their heuristic is for: ``_items``).  A*'s ``auto`` takes a
-    database only if it is cached: it builds none."""
+def _prepare(n: int, args: argparse.Namespace) -> None:
+    """Build or map the pattern databases of n x n boards once, here, before any worker
+    needs them (the first job of that size).  A*'s ``auto`` takes a database only if it
+    is cached: it builds none."""
     from .heuristics import resolve, tables_for
 
-    for n in sorted({round(len(job.tiles) ** 0.5) for job in jobs}):
-        name = resolve(args.heuristic, n, args.algorithm)
-        if name.startswith("pdb"):
-            tables_for(n, name, args.progress)
+    name = resolve(args.heuristic, n, args.algorithm)
+    if name.startswith("pdb"):
+        tables_for(n, name, args.progress)
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:

@@ -17,15 +17,9 @@ outcome
 progress
     With ``Job.progress`` IDA* prints a line to stderr after each iteration
     (bound, nodes so far, seconds), on one worker or several.
-batch
-    Several puzzles over the executor's workers, each searched sequentially there,
-    printed in input order.  A task takes a run of consecutive puzzles (``chunk``):
-    one at first, then as many as the puzzles solved so far say fill ``CHUNK_SECONDS``
-    (at most ``MAX_CHUNK``, and no more than a share of what is left), so a file of
-    easy puzzles does not pay a pool's round trip for each.
-chunk
-    ``Chunks``: the size of the next task's run of puzzles, from the seconds the
-    puzzles back so far took.
+batch task
+    ``solve_jobs``: a run of consecutive puzzles searched one after the other in a
+    worker (``batch.Batch`` sends them, in bounded memory and input order).
 pool
     ``{"backend": ..., "address": ...}``: where the tasks run (``address``: a
     Dask scheduler, for ``backend="dask"``), as ``engine.make_executor`` takes it.
@@ -41,15 +35,12 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from .board import Board, apply_move, goal_tiles, move_between
 
 STOPPED = ("timeout", "max-nodes", "interrupted")  # statuses of a search cut short
-CHUNK_SECONDS = 0.05  # a batch task's aim: a pool's round trip (about 1 ms) small beside it
-MAX_CHUNK = 256  # puzzles a task at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +146,7 @@ def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, A
 
     tuning: dict[str, Any] = {} if job.per_worker is None else {"per_worker": job.per_worker}
     # A scheduler's address: the cluster's workers, whatever ``workers`` says.
-    executor = _executor(workers, pool) if workers > 1 or pool.get("address") else None
+    executor = executor_for(workers, pool) if workers > 1 or pool.get("address") else None
     kill = True
     try:
         # The executor is the pool: its workers are not repeated (a cluster's differ).
@@ -173,7 +164,7 @@ def _ida(board: Board, heuristic: str, job: Job, workers: int, pool: dict[str, A
     return found, sent, result.per_iteration
 
 
-def _executor(workers: int, pool: dict[str, Any]) -> Any:
+def executor_for(workers: int, pool: dict[str, Any]) -> Any:
     from ..engine import make_executor  # (the package: every backend registered)
 
     return make_executor(workers, pool.get("backend"), **_address(pool))
@@ -181,33 +172,6 @@ def _executor(workers: int, pool: dict[str, Any]) -> Any:
 
 def _address(pool: dict[str, Any]) -> dict[str, Any]:
     return {"address": pool["address"]} if pool.get("address") else {}
-
-
-def run_batch(jobs: list[Job], workers: int, pool_options: dict[str, Any] | None,
-              deadline: float | None) -> Iterator[dict[str, Any]]:
-    """Outcomes in input order; the puzzles spread over ``workers`` processes (``pool``:
-    the backend and a Dask scheduler's address, see the glossary)."""
-    if (workers == 1 and not (pool_options or {}).get("address")) or len(jobs) == 1:
-        for job in jobs:
-            yield _late(job) if _past(deadline) else solve_job(_left(job, deadline), workers,
-                                                               pool_options)
-        return
-    pool = _executor(workers, pool_options or {})
-    kill = True
-    try:
-        yield from _ordered(pool, jobs, deadline)
-        kill = _past(deadline)  # tasks still running past the deadline: end them
-    finally:
-        pool.close(kill=kill)
-
-
-def _past(deadline: float | None) -> bool:
-    return deadline is not None and time.perf_counter() >= deadline
-
-
-def _late(job: Job) -> dict[str, Any]:
-    """The outcome of a puzzle the deadline passed before it started."""
-    return stopped(job, "timeout")
 
 
 def stopped(job: Job, reason: str) -> dict[str, Any]:
@@ -230,61 +194,6 @@ def marked(outcome: dict[str, Any]) -> dict[str, Any]:
     return {**outcome, "complete": stop is None, **({"stop_reason": stop} if stop else {})}
 
 
-def _left(job: Job, deadline: float | None) -> Job:
-    if deadline is None:
-        return job
-    from dataclasses import replace
-
-    return replace(job, ends_at=time.time() + deadline - time.perf_counter())
-
-
 def solve_jobs(jobs: tuple[Job, ...]) -> list[dict[str, Any]]:
     """A batch task: its run of puzzles, one after the other (``solve_job`` each)."""
     return [solve_job(job) for job in jobs]
-
-
-class Chunks:
-    """How many puzzles the next batch task takes (see ``chunk`` in the glossary)."""
-
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self.solved = 0  # puzzles back
-        self.seconds = 0.0  # their search time
-
-    def learn(self, outcomes: list[dict[str, Any]]) -> None:
-        self.solved += len(outcomes)
-        self.seconds += sum(outcome["seconds"] for outcome in outcomes)
-
-    def size(self, left: int) -> int:
-        """The next run's length, ``left`` puzzles not yet sent: 1 until some are back."""
-        if not self.solved:
-            return 1
-        each = self.seconds / self.solved
-        fill = MAX_CHUNK if each * MAX_CHUNK <= CHUNK_SECONDS else int(CHUNK_SECONDS / each)
-        share = -(-left // (2 * self.workers))  # the rest still spread over the workers
-        return max(1, min(fill, share))
-
-
-def _ordered(pool: Any, jobs: list[Job], deadline: float | None
-             ) -> Iterator[dict[str, Any]]:
-    chunks = Chunks(pool.workers)
-    sent = 0  # puzzles sent (or answered late)
-    futures: dict[Any, int] = {}  # a task -> its first puzzle's index
-    done: dict[int, dict[str, Any]] = {}
-    emitted = 0
-    while emitted < len(jobs):
-        while sent < len(jobs) and len(futures) < 2 * pool.workers:
-            if _past(deadline):
-                done[sent] = _late(jobs[sent])
-                sent += 1
-                continue
-            run = jobs[sent:sent + chunks.size(len(jobs) - sent)]
-            futures[pool.submit(solve_jobs, tuple(_left(job, deadline) for job in run))] = sent
-            sent += len(run)
-        for future in pool.wait_any(list(futures), timeout=0.25) if futures else ():
-            first, outcomes = futures.pop(future), pool.result(future)
-            chunks.learn(outcomes)
-            done.update(enumerate(outcomes, first))
-        while emitted in done:
-            yield done.pop(emitted)
-            emitted += 1

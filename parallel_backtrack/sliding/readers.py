@@ -30,8 +30,10 @@ text
 
 Every problem raises ``PuzzleFormatError`` with ``line N: reason`` (one line);
 ``parse_text`` collects them per puzzle (``Failure``) so a bad line fails that line
-only.  ``read_source`` raises it for a file that holds no puzzles at all (empty,
-binary, not UTF-8, a directory, too large), and ``OSError`` for one it cannot open.
+only.  ``open_source`` reads a file one line at a time, giving its puzzles as they are
+taken (memory follows a line, never the file); it raises ``PuzzleFormatError`` for a
+file that holds no puzzles at all (empty, binary, not UTF-8, a directory) before the
+first, and ``OSError`` for one it cannot open.  ``read_source`` is the same in a list.
 
 Example: ``parse_text("3\\n0 1 3\\n4 2 5\\n7 8 6\\n")`` gives one entry on line 1
 with tiles ``(0, 1, 3, 4, 2, 5, 7, 8, 6)``.
@@ -41,17 +43,21 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain, islice
 from math import isqrt
 from pathlib import Path
+from typing import BinaryIO
 
-from .._text import sniff, without_bom
+from .._text import BOM, SNIFF_BYTES, sniff, without_bom
 from .board import MAX_SIZE, InvalidBoardError, check_tiles
 
 FORMATS = ("auto", "cs61b", "rows", "korf")
 MAX_ANNOTATIONS = 3
-MAX_BYTES = 64 * 2**20
+# A puzzle line is short (a 10x10 board: some 300 bytes); past this a line is cut.
+MAX_LINE_BYTES = 2**20
+BLOCK_BYTES = 2**16  # read at a time (at most what a pipe has ready: read1)
 # Like git (and Sudoku's reader): a NUL byte or bytes that are no UTF-8 this early
 # mean a binary file; later they spoil only their line.
 # A NUL, or a byte that is no UTF-8 (decoded with ``surrogateescape``).
@@ -83,10 +89,10 @@ def _fail(line: int, why: str) -> PuzzleFormatError:
     return PuzzleFormatError(f"line {line}: {why}")
 
 
-def _data_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+def _data_lines(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
     """(line number, words) of each line that is not blank or a comment; a line holding
     a NUL or bytes that are no UTF-8 is one word: ``_UNREADABLE`` and the reason."""
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(lines, 1):
         stripped = raw.strip()
         words = stripped.replace(",", " ").split()
         if words and not stripped.startswith("#"):
@@ -165,32 +171,35 @@ def _korf_like(numbers: list[int]) -> bool:
     return len(numbers) >= 17 and permutation(numbers[1:17]) and not permutation(numbers[:16])
 
 
+def _format_of(words: list[str]) -> str:
+    """The format a first data line's ``words`` say (``detect``)."""
+    numbers = _leading_ints(words)
+    if len(words) == 1 and len(numbers) == 1:
+        return "cs61b"
+    return "korf" if _korf_like(numbers) else "rows"
+
+
 def detect(text: str) -> str:
     """The format of ``text`` (``auto`` resolved), from its first data line."""
-    for _, words in _data_lines(text):
-        numbers = _leading_ints(words)
-        if len(words) == 1 and len(numbers) == 1:
-            return "cs61b"
-        return "korf" if _korf_like(numbers) else "rows"
+    for _, words in _data_lines(text.splitlines()):
+        return _format_of(words)
     return "rows"
 
 
-def _cs61b_entries(text: str) -> Iterator[Entry | Failure]:
-    """Blocks of ``N`` then N*N tiles; a bad block ends the file (its rest is unreadable)."""
-    tokens = [(number, word) for number, words in _data_lines(text) for word in words]
-    at = 0
-    while at < len(tokens):
-        line, word = tokens[at]
+def _cs61b_entries(data: Iterator[tuple[int, list[str]]]) -> Iterator[Entry | Failure]:
+    """Blocks of ``N`` then N*N tiles; a bad block ends the file (its rest is unreadable).
+    The words are taken one block at a time: memory follows a block, not the file."""
+    tokens = ((number, word) for number, words in data for word in words)
+    for line, word in tokens:
         try:
-            yield _cs61b_block(tokens, at)
+            yield _cs61b_block(line, word, tokens)
         except PuzzleFormatError as error:
             yield Failure(line, str(error))
             return
-        at += 1 + int(word) ** 2
 
 
-def _cs61b_block(tokens: list[tuple[int, str]], at: int) -> Entry:
-    line, word = tokens[at]
+def _cs61b_block(line: int, word: str, tokens: Iterator[tuple[int, str]]) -> Entry:
+    """The block whose size ``word`` (on ``line``) gives, its tiles the next words."""
     _unreadable(line, word)
     numbers = _leading_ints([word])
     if not numbers:
@@ -198,7 +207,7 @@ def _cs61b_block(tokens: list[tuple[int, str]], at: int) -> Entry:
     n = numbers[0]
     if not 2 <= n <= MAX_SIZE:
         raise _fail(line, f"board size N = {n} is out of range 2..{MAX_SIZE}")
-    body = tokens[at + 1: at + 1 + n * n]
+    body = list(islice(tokens, n * n))
     values = _leading_ints([w for _, w in body])
     if len(values) < len(body):
         bad_line, bad = body[len(values)]
@@ -209,21 +218,33 @@ def _cs61b_block(tokens: list[tuple[int, str]], at: int) -> Entry:
     return Entry(line, _board(line, values))
 
 
+def entries(lines: Iterable[str], fmt: str = "auto") -> Iterator[Entry | Failure]:
+    """Every puzzle in ``lines`` (a text's ``splitlines``), one at a time: entries, and
+    failures for the lines that are bad."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
+    data = _data_lines(lines)
+    if fmt == "auto":
+        first = next(data, None)
+        if first is None:
+            return
+        fmt = _format_of(first[1])
+        data = chain([first], data)
+    if fmt == "cs61b":
+        yield from _cs61b_entries(data)
+        return
+    for line, words in data:
+        try:
+            yield _row_entry(line, words, fmt == "korf")
+        except PuzzleFormatError as error:
+            yield Failure(line, str(error))
+
+
 def parse_text(text: str, fmt: str = "auto") -> list[Entry | Failure]:
     """Every puzzle in ``text``: entries, and failures for the lines that are bad."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
-    if fmt == "auto":
-        fmt = detect(text)
-    if fmt == "cs61b":
-        return list(_cs61b_entries(text))
-    found: list[Entry | Failure] = []
-    for line, words in _data_lines(text):
-        try:
-            found.append(_row_entry(line, words, fmt == "korf"))
-        except PuzzleFormatError as error:
-            found.append(Failure(line, str(error)))
-    return found
+    return list(entries(text.splitlines(), fmt))
 
 
 def decode(data: bytes, source: str) -> str:
@@ -238,22 +259,80 @@ def decode(data: bytes, source: str) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def read_source(source: str, fmt: str = "auto") -> list[Entry | Failure]:
-    """The puzzles of a file path, or of stdin for ``-``; an empty file is an error."""
+def open_source(source: str, fmt: str = "auto") -> Generator[Entry | Failure, None, None]:
+    """The puzzles of a file path, or of stdin for ``-``, read as they are taken (one
+    line at a time: memory follows a line, not the file).  Checked before the first is
+    taken: ``OSError`` for a file that cannot be opened, ``PuzzleFormatError`` for a
+    directory, a binary file (``decode``) or one that holds no puzzles at all."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
     if source == "-":
-        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        stream, owned = sys.stdin.buffer, False
     else:
-        path = Path(source)
-        if path.is_dir():
+        if Path(source).is_dir():
             raise PuzzleFormatError(f"{source}: is a directory, not a puzzle file")
-        with path.open("rb") as stream:
-            data = stream.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise PuzzleFormatError(f"{source}: larger than {MAX_BYTES // 2**20} MiB")
-    found = parse_text(decode(data, source), fmt)
-    if not found:
-        raise PuzzleFormatError(f"{source}: no puzzles (empty, or only comments)")
-    return found
+        stream, owned = open(source, "rb"), True  # noqa: SIM115 - closed by _read
+    try:
+        # One byte past what ``sniff`` judges: it then knows that the file goes on.
+        head = without_bom(stream.read(SNIFF_BYTES + len(BOM) + 1))
+        problem = sniff(head)
+        if problem is not None:
+            raise PuzzleFormatError(f"{source}: {problem}")
+        found = entries(_text_lines(head, stream), fmt)
+        first = next(found, None)
+        if first is None:
+            raise PuzzleFormatError(f"{source}: no puzzles (empty, or only comments)")
+    except BaseException:
+        if owned:
+            stream.close()
+        raise
+    return _read(first, found, stream if owned else None)
+
+
+def _read(first: Entry | Failure, rest: Iterator[Entry | Failure],
+          stream: BinaryIO | None) -> Generator[Entry | Failure, None, None]:
+    """``first`` then ``rest``; the file closed at the end (or when the reader is
+    closed)."""
+    try:
+        yield first
+        yield from rest
+    finally:
+        if stream is not None:
+            stream.close()
+
+
+def _text_lines(head: bytes, stream: BinaryIO) -> Iterator[str]:
+    """The lines of ``head`` and then of the rest of ``stream``, as ``str.splitlines``
+    gives them for the whole text (``decode``).  The bytes come in blocks (what the
+    stream has, up to ``BLOCK_BYTES``), cut after their last ``\n``; each part is
+    decoded and split by ``splitlines`` (which also breaks at ``\r`` and the like): a
+    ``\n`` ends a line for both, and no UTF-8 character holds that byte, so each part
+    decodes alone.  A line longer than ``MAX_LINE_BYTES`` is cut there and the rest of
+    it skipped: a puzzle line is short, and memory stays bounded."""
+    pending = head
+    while True:
+        cut = pending.rfind(b"\n") + 1
+        if cut:
+            yield from pending[:cut].decode("utf-8", "surrogateescape").splitlines()
+            pending = pending[cut:]
+        if len(pending) > MAX_LINE_BYTES:  # (no \n in it)
+            yield from pending[:MAX_LINE_BYTES].decode("utf-8", "surrogateescape"
+                                                       ).splitlines()[:1]
+            pending = b""
+            while (piece := stream.readline(MAX_LINE_BYTES)) and not piece.endswith(b"\n"):
+                pass  # the rest of the long line
+            continue
+        block = stream.read1(BLOCK_BYTES)  # type: ignore[attr-defined]
+        if not block:
+            yield from pending.decode("utf-8", "surrogateescape").splitlines()
+            return
+        pending += block
+
+
+def read_source(source: str, fmt: str = "auto") -> list[Entry | Failure]:
+    """The puzzles of a file path, or of stdin for ``-``, all in a list (``open_source``
+    takes them one at a time); an empty file is an error."""
+    return list(open_source(source, fmt))
 
 
 def read_boards(source: str, fmt: str = "auto") -> list[Entry]:

@@ -37,17 +37,15 @@ the centre column and the score of each move there.
 from __future__ import annotations
 
 import argparse
-import heapq
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ... import _cli
 from ..._output import held_signals, write_whole
-from ..._text import sniff, without_bom
 from ...viz.options import html_target
 from .. import cli_options
 
@@ -286,89 +284,38 @@ def _outcome(score: int) -> str:
     return "win" if score > 0 else "loss" if score < 0 else "draw"
 
 
-def _line(text: str) -> tuple[str, int | None]:
-    parts = text.split()
-    if len(parts) > 2:
-        raise ValueError(f"expected 'moves [expected_score]', got {len(parts)} fields")
-    expected = None
-    if len(parts) == 2:
-        try:
-            expected = int(parts[1])
-        except ValueError:
-            raise ValueError(f"expected score {parts[1][:40]!r} is not an integer") from None
-    return parts[0], expected
-
-
-class BatchFileError(ValueError):
-    """A batch file that holds no positions at all: binary, not UTF-8, or empty."""
-
-
-def read_batch(path: str, board: Board) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(positions to solve, bad lines) of a batch file (``-``: stdin), each a row with
-    its ``line``.  ``OSError`` when it cannot be read, ``BatchFileError`` when it is
-    binary (``_text.sniff``: its first ``SNIFF_BYTES``) or holds no line to solve;
-    a line past those bytes that is no text fails alone."""
-    if path == "-":
-        binary = getattr(sys.stdin, "buffer", None)  # a test's StringIO has none
-        data = binary.read() if binary is not None else sys.stdin.read().encode()
-    else:
-        with open(path, "rb") as stream:
-            data = stream.read()
-    data = without_bom(data)
-    problem = sniff(data)
-    if problem:
-        raise BatchFileError(f"{problem}; a batch file is UTF-8 text")
-    good, bad = [], []
-    for number, raw in enumerate(data.splitlines(), 1):
-        text = raw.decode("utf-8", "backslashreplace")
-        if not text.strip() or text.lstrip().startswith("#"):
-            continue
-        try:
-            moves, expected = _line(_text_line(raw))
-            position = board.parse(moves)
-            if board.last_mover_won(position):
-                raise InvalidMoveError("the game is over: the last move won")
-        except ValueError as error:
-            bad.append({"line": number, "moves": text.strip()[:80], "status": "invalid",
-                        "error": str(error), "complete": True})
-            continue
-        good.append({"line": number, "moves": moves, "expected": expected,
-                     "position": position})
-    if not good and not bad:
-        raise BatchFileError("no positions (" + ("the file is empty" if not data
-                                                 else "only blank lines and comments") + ")")
-    return good, bad
-
-
-def _text_line(raw: bytes) -> str:
-    """A line's text; ValueError for a NUL byte or bytes that are no UTF-8."""
-    problem = _cli.not_text(raw, True)
-    if problem:
-        raise ValueError(problem.replace(" on line 1,", " at"))
-    return raw.decode("utf-8")
-
-
 def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> int:
     """Answer every line of ``--file`` in the file's order, each as soon as it is
-    solved; a Ctrl-C prints what was answered and how many lines were not (exit 130)."""
+    solved, the file read as it goes (``batchfile``); a Ctrl-C prints what was answered
+    and how many lines were not (exit 130)."""
     from .batch import solve_rows
+    from .batchfile import BatchFile, BatchFileError
 
     name = "stdin" if args.file == "-" else args.file
     try:
-        good, bad = read_batch(args.file, board)
+        batch = BatchFile(args.file, board)
     except BatchFileError as error:
         return _cli.usage_error(prog, f"cannot read {name}: {error}")
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
         return _cli.usage_error(prog, _cli.cannot_read(name, error))
-    pool = _pool(args, prog)
-    if isinstance(pool, int):
-        return pool
-    rows = solve_rows(board, good, args.weak, args.tt_mb, pool)
-    tally = _Tally(len(good) + len(bad))
     try:
-        for row in heapq.merge(rows, bad, key=lambda r: r["line"]):  # in the file's order
+        pool = _pool(args, prog)
+        if isinstance(pool, int):
+            return pool
+        return _answer_rows(args, batch, solve_rows(board, batch.rows(), args.weak,
+                                                    args.tt_mb, pool), out, f"{prog}: {name}")
+    finally:
+        batch.close()
+
+
+def _answer_rows(args: argparse.Namespace, batch: Any, rows: Generator[dict[str, Any]],
+                 out: TextIO, where: str) -> int:
+    """Print each row as it comes, then the summary; the exit status."""
+    tally = _Tally()
+    try:
+        for row in rows:
             with held_signals():  # printed and counted together, or neither
-                _print_row(args, row, f"{prog}: {name}", out)
+                _print_row(args, row, where, out)
                 tally.add(row)
     except (KeyboardInterrupt, SystemError) as error:  # numba's SystemError wraps a Ctrl-C
         if not _cli.interrupted(error):
@@ -376,6 +323,11 @@ def run_file(args: argparse.Namespace, board: Board, out: TextIO, prog: str) -> 
         tally.stop = "interrupted"
     finally:
         rows.close()  # stops the pool's workers
+    if tally.stop is not None:
+        try:
+            tally.left = batch.read - tally.answered + batch.count_rest()
+        except KeyboardInterrupt:  # a second Ctrl-C: the rows read so far
+            tally.left = batch.read - tally.answered
     return tally.finish(args, out)
 
 
@@ -395,8 +347,9 @@ def _print_row(args: argparse.Namespace, row: dict[str, Any], where: str, out: T
 class _Tally:
     """The lines answered so far, for the summary."""
 
-    def __init__(self, lines: int) -> None:
-        self.lines, self.answered, self.solved, self.failed = lines, 0, 0, 0
+    def __init__(self) -> None:
+        self.answered, self.solved, self.failed = 0, 0, 0
+        self.left = 0  # lines not answered (when stopped)
         self.seconds, self.nodes = 0.0, 0
         self.stop: str | None = None
 
@@ -414,8 +367,8 @@ class _Tally:
         summary = (f"{self.solved} positions, mean {self.seconds / solved * 1e3:.3f} ms and "
                    f"{self.nodes / solved:,.0f} nodes per position, {self.failed} failed")
         if self.stop is not None:
-            summary += (f"; partial ({self.stop}): {self.lines - self.answered} of "
-                        f"{self.lines} lines not answered")
+            summary += (f"; partial ({self.stop}): {self.left} of "
+                        f"{self.answered + self.left} lines not answered")
         print(summary, file=sys.stderr if args.json else out)
         if self.stop is not None:
             return _cli.stop_code(self.stop)
