@@ -259,20 +259,7 @@ def test_a_ctrl_c_while_the_reader_lags_leaves_whole_json_lines(tmp_path: Path) 
     """The Sudoku command writes its answers in blocks of up to 4,096 puzzles; a Ctrl-C
     while such a write waits on a full pipe lets the block finish: no half line, and
     the summary counts what was printed."""
-    puzzles = [line.split()[0] for line in
-               (DATA / "tdoku_puzzles2_17_clue_head3000.txt").read_text().splitlines()
-               if line.strip() and not line.startswith("#")]
-    path = tmp_path / "puzzles.txt"
-    path.write_text("".join(f"{puzzles[k % len(puzzles)]}\n" for k in range(20_000)))
-    child = start(["parallel_backtrack.sudoku", "--json", "--no-progress"], path)
-    lines, err = interrupt_after_first_line(child, lag=1.0)  # the first block's write waits
-    assert child.returncode == 130, err
-    answers = [json.loads(line) for line in lines]  # each one whole
-    assert 0 < len(answers) < 20_000
-    assert [a["index"] for a in answers] == list(range(len(answers)))
-    for answer in answers[::97]:
-        check_sudoku(puzzles[answer["index"] % len(puzzles)], answer["solution"])
-    assert f", {20_000 - len(answers)} of 20000 puzzles not searched" in err
+    ctrl_c_keeps_whole_answers(tmp_path, 20_000)  # 1.6 MB: read whole
 
 
 @pytest.mark.timeout(120)
@@ -401,6 +388,24 @@ def test_a_held_write_loses_nothing_when_a_signal_lands_in_it() -> None:
 NO_SOLUTION = "12345678" + "." * 72 + "9"  # A9 can only be 9, and I9 holds one
 
 
+def ctrl_c_keeps_whole_answers(tmp_path: Path, count: int) -> None:
+    """A Ctrl-C while the reader lags on ``count`` 17-clue puzzles with ``--json``: exit
+    130, every line printed a whole JSON answer in input order (every 97th checked), and
+    the summary counts the rest."""
+    puzzles = sudoku_puzzles()
+    path = tmp_path / "puzzles.txt"
+    path.write_text("".join(f"{puzzles[k % len(puzzles)]}\n" for k in range(count)))
+    child = start(["parallel_backtrack.sudoku", "--json", "--no-progress"], path)
+    lines, err = interrupt_after_first_line(child, lag=1.0)  # the first block's write waits
+    assert child.returncode == 130, err
+    answers = [json.loads(line) for line in lines]  # each one whole
+    assert 0 < len(answers) < count
+    assert [a["index"] for a in answers] == list(range(len(answers)))
+    for answer in answers[::97]:
+        check_sudoku(puzzles[answer["index"] % len(puzzles)], answer["solution"])
+    assert f", {count - len(answers)} of {count} puzzles not searched" in err
+
+
 def sudoku_puzzles() -> list[str]:
     text = (DATA / "tdoku_puzzles2_17_clue_head3000.txt").read_text()
     return [line.split()[0] for line in text.splitlines()
@@ -477,18 +482,7 @@ def test_a_sudoku_file_longer_than_a_slice_answers_as_when_read_whole(
 @pytest.mark.timeout(120)
 def test_a_ctrl_c_on_a_file_read_in_slices_keeps_the_answers_and_counts_the_rest(
         tmp_path: Path) -> None:
-    puzzles = sudoku_puzzles()
-    path = tmp_path / "puzzles.txt"  # 2.5 MB: more than the first slice
-    path.write_text("".join(f"{puzzles[k % len(puzzles)]}\n" for k in range(30_000)))
-    child = start(["parallel_backtrack.sudoku", "--json", "--no-progress"], path)
-    lines, err = interrupt_after_first_line(child, lag=1.0)
-    assert child.returncode == 130, err
-    answers = [json.loads(line) for line in lines]  # each one whole
-    assert 0 < len(answers) < 30_000
-    assert [a["index"] for a in answers] == list(range(len(answers)))
-    for answer in answers[::97]:
-        check_sudoku(puzzles[answer["index"] % len(puzzles)], answer["solution"])
-    assert f", {30_000 - len(answers)} of 30000 puzzles not searched" in err
+    ctrl_c_keeps_whole_answers(tmp_path, 30_000)  # 2.5 MB: more than the first slice
 
 
 def test_a_long_file_with_a_nul_byte_past_its_first_slice_is_read_whole(
