@@ -26,7 +26,7 @@ from typing import Any
 from _args import Parser, input_file, name_list, run_script
 
 from parallel_backtrack.sudoku import propagate
-from parallel_backtrack.sudoku.formats import read_puzzles
+from parallel_backtrack.sudoku.files import read_puzzles
 from parallel_backtrack.sudoku.orders import order_named
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle
 

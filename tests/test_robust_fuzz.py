@@ -16,13 +16,12 @@ from sudoku_data import HARDEST
 from parallel_backtrack import _cli
 from parallel_backtrack.nqueens.__main__ import main as nqueens_main
 from parallel_backtrack.sudoku.__main__ import main as sudoku_main
+from parallel_backtrack.sudoku.files import PuzzleFileError, read_puzzles
 from parallel_backtrack.sudoku.formats import (
     PUZZLE_CELLS,
-    PuzzleFileError,
     format_line,
     parse_one,
     parse_puzzles,
-    read_puzzles,
 )
 from parallel_backtrack.sudoku.puzzle import ImmutableSudokuPuzzle, InvalidPuzzleError
 from parallel_backtrack.sudoku.results import FAILED, INVALID, SOLVED, STOPPED, UNSOLVABLE

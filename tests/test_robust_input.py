@@ -16,12 +16,8 @@ from sudoku_data import HARDEST
 from parallel_backtrack import _cli
 from parallel_backtrack.nqueens.__main__ import main as nqueens_main
 from parallel_backtrack.sudoku.__main__ import main as sudoku_main
-from parallel_backtrack.sudoku.formats import (
-    MAX_LINE_LENGTH,
-    PuzzleFileError,
-    parse_puzzles,
-    read_puzzles,
-)
+from parallel_backtrack.sudoku.files import PuzzleFileError, read_puzzles
+from parallel_backtrack.sudoku.formats import MAX_LINE_LENGTH, parse_puzzles
 from parallel_backtrack.sudoku.space import is_valid_solution
 
 ROOT = Path(__file__).resolve().parents[1]

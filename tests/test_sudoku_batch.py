@@ -10,7 +10,8 @@ import pytest
 from clocks import JumpingWallClock
 from sudoku_data import DATA
 
-from parallel_backtrack.sudoku.formats import PuzzleEntry, read_puzzles
+from parallel_backtrack.sudoku.files import read_puzzles
+from parallel_backtrack.sudoku.formats import PuzzleEntry
 from parallel_backtrack.sudoku.results import PuzzleResult, Summary
 from parallel_backtrack.sudoku.runner import Job, solve_entries, solve_entry
 from parallel_backtrack.sudoku.space import is_valid_solution

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from sudoku_data import HARDEST, sudoku_file
 
+from parallel_backtrack.sudoku.files import read_puzzles
 from parallel_backtrack.sudoku.formats import (
     format_grid,
     format_line,
     parse_one,
     parse_puzzles,
-    read_puzzles,
     symbol_value,
     value_symbol,
 )

@@ -11,7 +11,8 @@ import pytest
 from sudoku_data import DATA, FIXTURES, gecode_25x25, gecode_25x25_solutions
 
 from parallel_backtrack.engine import sequential_count
-from parallel_backtrack.sudoku.formats import parse_one, read_puzzles
+from parallel_backtrack.sudoku.files import read_puzzles
+from parallel_backtrack.sudoku.formats import parse_one
 from parallel_backtrack.sudoku.masks import count_masks, solve_masks
 from parallel_backtrack.sudoku.matching import consistent_unit, perfect_matching
 from parallel_backtrack.sudoku.orders import order_named

@@ -6,7 +6,7 @@ import pytest
 from sudoku_data import DATA, HARDEST
 
 from parallel_backtrack.sudoku.candidates import bits
-from parallel_backtrack.sudoku.formats import read_puzzles
+from parallel_backtrack.sudoku.files import read_puzzles
 from parallel_backtrack.sudoku.grid import grid_for
 from parallel_backtrack.sudoku.orders import FewestOptionsFirst
 from parallel_backtrack.sudoku.propagate import (

@@ -13,7 +13,8 @@ repository; the command line ``python -m parallel_backtrack.sudoku FILE``: docs/
 """
 
 from .candidates import CandidateSet
-from .formats import PuzzleEntry, format_grid, format_line, parse_puzzles, read_puzzles
+from .files import read_puzzles
+from .formats import PuzzleEntry, format_grid, format_line, parse_puzzles
 from .grid import Grid, Square, grid_for
 from .orders import FewestOptionsFirst, RowMajor, SquareOrder, order_named
 from .propagate import PROPAGATORS, propagator_named

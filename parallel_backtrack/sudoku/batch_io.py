@@ -6,7 +6,7 @@ memory does not grow with its length; ``parse_batch`` reads a text whole.  A sli
 (``_plain_9x9``), so a first run on 9x9 puzzles compiles no reader; any other slice of
 clean puzzle lines is read by ``kernel.read`` in one compiled pass; any other slice
 (grids, spaced numbers, unreadable or over-long lines, mixed sizes, binary data) goes
-through ``formats.read_slice``, so every layout it reads is read here too and every
+through ``files.read_slice``, so every layout it reads is read here too and every
 message about a bad line is its own.  Line numbers and the file's first puzzle (whose
 size is the file's) carry from slice to slice, and a grid open at a slice's end goes to
 the next one whole, so a file reads the same in slices as whole.  Givens that
@@ -16,7 +16,7 @@ out of range by ``formats.range_problem`` (the symbol as typed).
 Glossary
 --------
 slice, place
-    Whole lines of a file, and where they start (``formats.SlicePlace``: the bytes and
+    Whole lines of a file, and where they start (``files.SlicePlace``: the bytes and
     lines before them, the file's first puzzle so far).
 batch
     ``kernel.read.Batch``: ``box``, ``givens`` (``uint8 [puzzles, n*n]``, 0 for
@@ -40,15 +40,8 @@ import numpy as np
 
 from .._output import held_signals
 from .._text import without_bom
-from .formats import (
-    MAX_LINE_LENGTH,
-    PuzzleEntry,
-    SlicePlace,
-    cell_symbols,
-    format_line,
-    range_problem,
-    read_slice,
-)
+from .files import SlicePlace, read_slice
+from .formats import MAX_LINE_LENGTH, PuzzleEntry, cell_symbols, format_line, range_problem
 from .kernel.read import SYMBOLS, Batch, broken_rows, read_clean, symbol_lines
 from .puzzle import InvalidPuzzleError, check_givens
 
@@ -190,7 +183,7 @@ def parse_batch(text: bytes | str) -> Batch:
 
 def parse_slice(data: bytes, place: SlicePlace, last: bool) -> tuple[Batch, int, SlicePlace]:
     """The puzzles of ``data``, whole lines of a file from ``place`` on (``last``: to its
-    end, else a grid open at its end is left to the next slice: ``formats.read_slice``),
+    end, else a grid open at its end is left to the next slice: ``files.read_slice``),
     numbered and worded as if the whole file were read at once; the bytes taken and the
     place after them.  The fast readers take a slice whose puzzles are of the file's size.
     """
@@ -253,7 +246,7 @@ def _plain_count(raw: bytes) -> tuple[int, int] | None:
 def _from_entries(entries: list[PuzzleEntry]) -> Batch:
     """The general reader's entries (grids, spaced cells, bad lines) as a batch.
 
-    ``formats.PuzzleFileError`` (a binary or non-UTF-8 file) passes through.
+    ``files.PuzzleFileError`` (a binary or non-UTF-8 file) passes through.
     """
     errors = [(e.line, e.error or "") for e in entries if e.cells is None]
     readable = [e for e in entries if e.cells is not None and e.box is not None]

@@ -29,7 +29,8 @@ from parallel_backtrack import _cli
 from parallel_backtrack._jit_paths import is_compiled
 from parallel_backtrack._text import first_problem
 
-from .formats import PuzzleEntry, read_puzzles
+from .files import read_puzzles
+from .formats import PuzzleEntry
 
 if TYPE_CHECKING:
     from .batch_io import FileSlices

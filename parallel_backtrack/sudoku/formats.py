@@ -37,23 +37,17 @@ nothing is dropped silently.
 Limits (each gives an entry with an ``error``, the other puzzles are still read):
 one size per file (the size of its first puzzle); lines of at most
 ``MAX_LINE_LENGTH`` characters (a 36x36 puzzle as spaced numbers needs about
-3,900), never held whole; UTF-8 text.  A file whose first ``SNIFF_BYTES`` hold a
-NUL byte or bytes that are no UTF-8 is no puzzle file at all: ``read_puzzles``
-raises ``PuzzleFileError``.
+3,900), never held whole; UTF-8 text.  This module parses lines of text
+(``parse_puzzles``, ``grid_entries``); ``files`` reads them from files, streams and
+slices of bytes (``read_puzzles``, ``read_slice``).
 """
 
 from __future__ import annotations
 
-import bisect
-import io
 import string
-import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, TextIO
 
-from .._text import SNIFF_BYTES, first_problem, without_bom
 from .boxes import BOX_SIZES, check_box
 from .grid import box_for_cells, grid_for
 
@@ -68,12 +62,8 @@ MAX_LINE_LENGTH = 16_384
 MAX_DIGITS = 6
 
 
-class PuzzleFileError(ValueError):
-    """A file that is no text at all (binary, or not UTF-8), so it holds no puzzles."""
-
-
 @dataclass(frozen=True, slots=True)
-class _Unreadable:
+class Unreadable:
     """A line that could not be read as text (too long, or not UTF-8)."""
 
     reason: str
@@ -226,7 +216,7 @@ def _bad_width(count: int) -> str:
     return text
 
 
-def _unfinished(pending: _Pending) -> PuzzleEntry:
+def unfinished(pending: _Pending) -> PuzzleEntry:
     n = pending.width
     return PuzzleEntry(
         pending.line,
@@ -255,18 +245,18 @@ class GridState:
     first: PuzzleEntry | None = None
 
 
-def _grid_entries(lines: Iterable[str | _Unreadable], state: GridState | None = None,
+def grid_entries(lines: Iterable[str | Unreadable], state: GridState | None = None,
                   start: int = 1) -> Iterator[PuzzleEntry]:
     """The entries of ``lines`` (numbered from ``start``); a grid still open at the end is
     reported unfinished, unless a ``state`` is given to go on with (``read_slice``)."""
     at = state or GridState()
     for number, raw in enumerate(lines, start=start):
-        if isinstance(raw, _Unreadable):
+        if isinstance(raw, Unreadable):
             yield PuzzleEntry(number, error=raw.reason)
             continue
         text = raw.strip()
         if not text and at.pending is not None:  # a blank line ends a grid
-            yield _unfinished(at.pending)
+            yield unfinished(at.pending)
             at.pending = None
         if not text or text.startswith("#") or _is_separator_line(text):
             continue
@@ -276,7 +266,7 @@ def _grid_entries(lines: Iterable[str | _Unreadable], state: GridState | None = 
             yield PuzzleEntry(number, error=cells)
             continue
         if at.pending is not None and len(cells) != at.pending.width:
-            yield _unfinished(at.pending)
+            yield unfinished(at.pending)
             at.pending = None
         entry = None
         box = None if at.first is None else at.first.box
@@ -296,176 +286,24 @@ def _grid_entries(lines: Iterable[str | _Unreadable], state: GridState | None = 
             at.first = at.first or entry
             yield _in_range(_one_size(entry, at.first), typed, rows)
     if state is None and at.pending is not None:
-        yield _unfinished(at.pending)
+        yield unfinished(at.pending)
 
 
-def _too_long(length: int) -> _Unreadable:
-    return _Unreadable(
+def too_long(length: int) -> Unreadable:
+    return Unreadable(
         f"line of {length:,} characters; lines stop at {MAX_LINE_LENGTH:,} (a 36x36 puzzle"
         " as spaced numbers needs about 3,900)"
     )
 
 
-def _bounded(lines: Iterable[str]) -> Iterator[str | _Unreadable]:
+def _bounded(lines: Iterable[str]) -> Iterator[str | Unreadable]:
     for line in lines:
-        yield line if len(line) <= MAX_LINE_LENGTH else _too_long(len(line))
+        yield line if len(line) <= MAX_LINE_LENGTH else too_long(len(line))
 
 
 def parse_puzzles(text: str) -> list[PuzzleEntry]:
     """Every puzzle (or unreadable line) in a text, in file order."""
-    return list(_grid_entries(_bounded(text.splitlines())))
-
-
-@dataclass(frozen=True, slots=True)
-class _Long:
-    """A line too long to keep: its first bytes (to sniff) and its length."""
-
-    head: bytes
-    length: int
-
-
-def _rest_of_line(readline: Callable[[int], bytes | str]) -> int:
-    """Skip to the end of the line; returns how many characters were skipped."""
-    skipped = 0
-    while rest := readline(MAX_LINE_LENGTH):
-        ends = rest.endswith(b"\n") if isinstance(rest, bytes) else rest.endswith("\n")
-        skipped += len(rest) - ends
-        if ends:
-            break
-    return skipped
-
-
-def _physical_lines(readline: Callable[[int], bytes]) -> Iterator[bytes | _Long]:
-    """Lines as bytes, reading at most ``MAX_LINE_LENGTH + 1`` bytes at a time: a longer
-    line is never held whole."""
-    while line := readline(MAX_LINE_LENGTH + 1):
-        if len(line) <= MAX_LINE_LENGTH or line.endswith(b"\n"):
-            yield line
-        else:
-            yield _Long(line[:SNIFF_BYTES], len(line) + _rest_of_line(readline))
-
-
-def _not_text(problem: tuple[int, str], number: int | None = None) -> str:
-    column, what = problem
-    where = "at" if number is None else f"on line {number},"
-    return f"{what} {where} column {column + 1}; a puzzle file is UTF-8 text"
-
-
-def _as_text(data: bytes) -> str | None:
-    """The text of a line, or None when it holds a NUL byte or bytes that are no UTF-8."""
-    if b"\0" in data:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-def _line_texts(number: int, line: bytes | _Long,
-                offset: int) -> tuple[list[str | _Unreadable], int]:
-    """The text lines of a file's line ``number`` (from byte ``offset``) and its length.  A
-    NUL byte or bytes that are no UTF-8 within the first ``SNIFF_BYTES`` raise
-    ``PuzzleFileError`` (a binary file); later they spoil only their line."""
-    data = line.head if isinstance(line, _Long) else line
-    if number == 1:
-        data = without_bom(data)
-    text = None if isinstance(line, _Long) else _as_text(data)
-    problem = None if text is not None else first_problem(data, isinstance(line, bytes))
-    if problem is not None and offset < SNIFF_BYTES:
-        raise PuzzleFileError("binary data or not UTF-8 text: " + _not_text(problem, number))
-    length = len(data) if isinstance(line, bytes) else line.length
-    if text is not None:
-        return list(text.splitlines() or [""]), length
-    if isinstance(line, _Long):
-        return [_too_long(line.length)], length
-    return [_Unreadable(_not_text(problem or (0, "unreadable bytes")))], length
-
-
-def _decoded(lines: Iterable[bytes | _Long]) -> Iterator[str | _Unreadable]:
-    """Lines as text (``_line_texts``)."""
-    offset = 0
-    for number, line in enumerate(lines, start=1):
-        texts, length = _line_texts(number, line, offset)
-        offset += length
-        yield from texts
-
-
-@dataclass(frozen=True)
-class SlicePlace:
-    """Where a slice of a file starts: after ``offset`` bytes, ``physical`` lines (ended by
-    a newline) and ``line`` lines as numbered (a line may hold several: ``str.splitlines``),
-    with the file's ``first`` puzzle so far."""
-
-    offset: int = 0
-    physical: int = 0
-    line: int = 0
-    first: PuzzleEntry | None = None
-
-
-def read_slice(data: bytes, place: SlicePlace,
-               last: bool) -> tuple[list[PuzzleEntry], int, SlicePlace]:
-    """The entries of ``data``, whole lines of a file from ``place`` on (``last``: to its
-    end), as ``read_puzzles`` numbers and words them; the bytes taken; the place after them.
-
-    A grid still open at the end of a slice that is not the last is left to the next: the
-    bytes from its first line on are not taken (none when it starts the slice: then the
-    caller reads more), nor the entries of those lines.
-    """
-    stream = io.BytesIO(data)
-    texts: list[str | _Unreadable] = []
-    starts: list[int] = []  # where in ``data`` the line holding each text starts
-    start = 0
-    for number, line in enumerate(_physical_lines(stream.readline), start=place.physical + 1):
-        found = _line_texts(number, line, place.offset + start)[0]
-        texts.extend(found)
-        starts.extend([start] * len(found))
-        start = stream.tell()
-    state = GridState(first=place.first)
-    entries = list(_grid_entries(texts, state, place.line + 1))
-    used, taken = len(data), len(texts)
-    if state.pending is not None and last:
-        entries.append(_unfinished(state.pending))
-    elif state.pending is not None:
-        used = starts[state.pending.line - place.line - 1]
-        taken = bisect.bisect_left(starts, used)
-        entries = [entry for entry in entries if entry.line <= place.line + taken]
-    after = SlicePlace(place.offset + used, place.physical + data.count(b"\n", 0, used),
-                       place.line + taken, state.first)
-    return entries, used, after
-
-
-def _text_lines(stream: IO[str]) -> Iterator[str | _Unreadable]:
-    """An already-decoded text stream, line by line, too-long lines skipped."""
-    try:
-        while line := stream.readline(MAX_LINE_LENGTH + 1):
-            if len(line) <= MAX_LINE_LENGTH or line.endswith("\n"):
-                yield from line.splitlines() or [""]
-            else:
-                yield _too_long(len(line) + _rest_of_line(stream.readline))
-    except UnicodeDecodeError as error:
-        raise PuzzleFileError(f"not UTF-8 text ({error.reason}); a puzzle file is UTF-8 text"
-                              ) from None
-
-
-def _stream_entries(stream: IO[str] | IO[bytes]) -> list[PuzzleEntry]:
-    if isinstance(stream.read(0), str):
-        return list(_grid_entries(_text_lines(stream)))  # type: ignore[arg-type]
-    return list(_grid_entries(_decoded(_physical_lines(stream.readline))))  # type: ignore[arg-type]
-
-
-def read_puzzles(source: str | Path | TextIO | IO[bytes]) -> list[PuzzleEntry]:
-    """Every puzzle in a file (a path, ``"-"`` for stdin, or an open text or binary file).
-
-    ``OSError`` when the file cannot be opened (missing, a directory, no permission);
-    ``PuzzleFileError`` (a ``ValueError``) when it is binary or not UTF-8.  Problems
-    with single lines or puzzles are entries with an ``error``.
-    """
-    if isinstance(source, (str, Path)):
-        if str(source) == "-":  # its bytes, when it has them: decoding is ours to check
-            return _stream_entries(getattr(sys.stdin, "buffer", sys.stdin))
-        with open(source, "rb") as stream:
-            return _stream_entries(stream)
-    return _stream_entries(source)
+    return list(grid_entries(_bounded(text.splitlines())))
 
 
 def parse_one(text: str) -> tuple[int, ...]:

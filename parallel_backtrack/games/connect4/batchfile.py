@@ -23,6 +23,7 @@ Example: ``list(BatchFile("positions.txt", Board()).rows())``.
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
@@ -65,26 +66,52 @@ def _is_data(raw: bytes) -> bool:
     return bool(text.strip()) and not text.lstrip().startswith("#")
 
 
-def _byte_lines(head: bytes, stream: BinaryIO) -> Iterator[bytes]:
-    """The lines of ``head`` and then of the rest of ``stream``, as ``bytes.splitlines``
-    gives them for the whole file: the bytes are cut after each ``\\n`` and each piece
-    split by ``splitlines`` (a ``\\r`` also ends a line).  A line longer than
-    ``MAX_LINE_BYTES`` is cut there, the rest of it skipped: memory stays bounded."""
-    pending = head
-    while True:
-        if b"\n" in pending:
-            done, _, pending = pending.rpartition(b"\n")
-            yield from (done + b"\n").splitlines()
-        piece = stream.readline(MAX_LINE_BYTES)
-        if not piece:
-            yield from pending.splitlines()
+class _ByteLines:
+    """The numbered lines of ``head`` and then of the rest of ``stream``, as
+    ``bytes.splitlines`` gives them for the whole file: the bytes are cut after each
+    ``\\n`` and each piece split by ``splitlines`` (a ``\\r`` also ends a line).  A line
+    longer than ``MAX_LINE_BYTES`` is cut there, the rest of it skipped: memory stays
+    bounded.  An iterator, not a generator: a Ctrl-C while it reads leaves it where it
+    was, so the rest of the file can still be counted."""
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        self.stream, self.pending, self.ended = stream, head, False
+        self.ready: deque[tuple[int, bytes]] = deque()
+        self.number = 0  # of the last line made ready
+
+    def __iter__(self) -> Iterator[tuple[int, bytes]]:
+        return self
+
+    def __next__(self) -> tuple[int, bytes]:
+        while not self.ready:
+            if self.ended:
+                raise StopIteration
+            self._fill()
+        return self.ready.popleft()
+
+    def _fill(self) -> None:
+        """Make the next lines ready, or read on."""
+        if b"\n" in self.pending:
+            done, _, rest = self.pending.rpartition(b"\n")
+            self._ready((done + b"\n").splitlines(), rest)
             return
-        pending += piece
+        piece = self.stream.readline(MAX_LINE_BYTES)
+        if not piece:
+            self.ended = True
+            self._ready(self.pending.splitlines(), b"")
+            return
+        pending = self.pending + piece
         if len(pending) > MAX_LINE_BYTES and b"\n" not in pending:
-            yield from pending[:MAX_LINE_BYTES].splitlines()[:1]
-            pending = b""
+            self._ready(pending[:MAX_LINE_BYTES].splitlines()[:1], b"")
             while piece and not piece.endswith(b"\n"):  # the rest of the long line
-                piece = stream.readline(MAX_LINE_BYTES)
+                piece = self.stream.readline(MAX_LINE_BYTES)
+            return
+        self.pending = pending
+
+    def _ready(self, lines: list[bytes], rest: bytes) -> None:
+        numbered = list(enumerate(lines, self.number + 1))
+        self.pending, self.number = rest, self.number + len(lines)
+        self.ready.extend(numbered)
 
 
 class BatchFile:
@@ -105,7 +132,7 @@ class BatchFile:
             problem = sniff(head)
             if problem:
                 raise BatchFileError(f"{problem}; a batch file is UTF-8 text")
-            self.lines = enumerate(_byte_lines(head, self.stream), 1)
+            self.lines = _ByteLines(head, self.stream)
             self.first = next(((n, raw) for n, raw in self.lines if _is_data(raw)), None)
             if self.first is None:
                 raise BatchFileError("no positions (" + (
